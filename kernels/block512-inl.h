@@ -1,0 +1,211 @@
+// Per-target block512 kernels (lib/FORMAT.md): block index by multiply-high, the lane-parallel
+// in-block mask, and the tiled insert/query pipeline with prefetch. Re-included once per target.
+#if defined(SIMDBLOOM_KERNELS_BLOCK512_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDBLOOM_KERNELS_BLOCK512_INL_H_
+#undef SIMDBLOOM_KERNELS_BLOCK512_INL_H_
+#else
+#define SIMDBLOOM_KERNELS_BLOCK512_INL_H_
+#endif
+
+#include <cstring>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "kernels/dispatch.h"
+#include "kernels/hash-inl.h"
+#include "kernels/reference.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Keys per tile: the hashes and block indices of one tile (4 KiB) stay in L1.
+constexpr size_t kTile = 256;
+// Filters at least this large are prefetched one tile ahead of use; smaller ones are cache-resident
+// and prefetching only costs instructions.
+constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
+
+// Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]).
+struct Multipliers64 {
+  HWY_ALIGN uint64_t m[16];
+  constexpr Multipliers64() : m() {
+    for (int t = 0; t < 16; ++t) m[t] = ref::kMultipliers.m[t];
+  }
+};
+static constexpr Multipliers64 kMult64{};
+
+// a * m for u64 lanes holding values below 2^32 (the exact 64-bit product).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V MulU32ToU64(D d, V a, V m) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)d;
+  return hn::Set(d, hn::GetLane(a) * hn::GetLane(m));
+#else
+  const hn::Repartition<uint32_t, D> d32;
+  return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, m));
+#endif
+}
+
+// Variable left shift: operator<< is not available on SVE in Highway 1.0.3.
+template <class V>
+HWY_INLINE V ShlVar(V v, V bits) {
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
+    HWY_TARGET == HWY_SVE2_128
+  return hn::Shl(v, bits);
+#else
+  return v << bits;
+#endif
+}
+
+// Stage 2: out[i] = (hi32(h[i]) * num_blocks) >> 32. `hashes` may be unaligned.
+HWY_INLINE void BlockIndexImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, uint64_t num_blocks,
+                               uint64_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<uint64_t> d;
+  const size_t N = hn::Lanes(d);
+  const auto nb = hn::Set(d, num_blocks);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto hi = hn::ShiftRight<32>(hn::LoadU(d, hashes + i));
+    hn::StoreU(hn::ShiftRight<32>(MulU32ToU64(d, hi, nb)), d, out + i);
+  }
+  for (; i < n; ++i) out[i] = ref::BlockIndex(ref::LoadU64(hashes + i), num_blocks);
+}
+
+// The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8).
+template <class D>
+class Block512Mask {
+ public:
+  using V = hn::Vec<D>;
+  static constexpr size_t kMaxChunks = 8;
+
+  Block512Mask(D d, uint32_t k) : k_(k), rounds_((k + 7) / 8) {
+    const size_t N = hn::Lanes(d);
+    chunks_ = 8 / N;
+  }
+  size_t chunks() const { return chunks_; }
+
+  // Mask for word lanes [c*N, c*N + N) of the key with hash h.
+  HWY_INLINE V Chunk(D d, V a, V w0, size_t c) const {
+    const size_t N = hn::Lanes(d);
+    const V lane = hn::Iota(d, static_cast<uint64_t>(c * N));
+    const V rel = hn::And(hn::Sub(lane, w0), hn::Set(d, uint64_t{7}));  // (w - w0) mod 8
+    const V one = hn::Set(d, uint64_t{1});
+    V mask = hn::Zero(d);
+    for (uint32_t r = 0; r < rounds_; ++r) {
+      const auto active = hn::Lt(rel, hn::Set(d, uint64_t{k_ - 8 * r}));
+      const V m = hn::Load(d, kMult64.m + 8 * r + c * N);
+      const V bit = hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, m)), hn::Set(d, uint64_t{63}));
+      mask = hn::Or(mask, hn::IfThenElseZero(active, ShlVar(one, bit)));
+    }
+    return mask;
+  }
+
+  HWY_INLINE void Insert(D d, uint64_t* HWY_RESTRICT block, uint64_t h) const {
+    const size_t N = hn::Lanes(d);
+    const V a = hn::Set(d, h & 0xFFFFFFFFu);
+    const V w0 = hn::Set(d, (h >> 32) & 7);
+    for (size_t c = 0; c < chunks_; ++c) {
+      uint64_t* p = block + c * N;
+      hn::Store(hn::Or(hn::Load(d, p), Chunk(d, a, w0, c)), d, p);
+    }
+  }
+
+  HWY_INLINE bool Contains(D d, const uint64_t* HWY_RESTRICT block, uint64_t h) const {
+    const size_t N = hn::Lanes(d);
+    const V a = hn::Set(d, h & 0xFFFFFFFFu);
+    const V w0 = hn::Set(d, (h >> 32) & 7);
+    V missing = hn::Zero(d);
+    for (size_t c = 0; c < chunks_; ++c) {
+      missing = hn::Or(missing, hn::AndNot(hn::Load(d, block + c * N), Chunk(d, a, w0, c)));
+    }
+    return hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+  }
+
+ private:
+  uint32_t k_;
+  uint32_t rounds_;
+  size_t chunks_;
+};
+
+// Stages 2-3 over one tile of hashes (may be unaligned).
+template <bool kInsert>
+HWY_INLINE void ApplyTile(uint64_t* words, detail::Block512Params p,
+                          const uint64_t* HWY_RESTRICT hashes, size_t m,
+                          uint8_t* HWY_RESTRICT out) {
+  const hn::CappedTag<uint64_t, 8> d;
+  const Block512Mask<decltype(d)> mask(d, p.k);
+  HWY_ALIGN uint64_t blocks[kTile];
+  BlockIndexImpl(hashes, m, p.num_blocks, blocks);
+  if (p.num_blocks * 64 >= kPrefetchMinBytes) {
+    for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + 8 * blocks[j]);
+  }
+  for (size_t j = 0; j < m; ++j) {
+    uint64_t* block = words + 8 * blocks[j];
+    const uint64_t h = ref::LoadU64(hashes + j);
+    if (kInsert) {
+      mask.Insert(d, block, h);
+    } else {
+      out[j] = mask.Contains(d, block, h);
+    }
+  }
+}
+
+void InsertHashes(uint64_t* words, detail::Block512Params p, const uint64_t* hashes, size_t n) {
+  for (size_t i = 0; i < n; i += kTile) {
+    ApplyTile<true>(words, p, hashes + i, HWY_MIN(kTile, n - i), nullptr);
+  }
+}
+
+void ContainsHashes(const uint64_t* words, detail::Block512Params p, const uint64_t* hashes,
+                    size_t n, uint8_t* out) {
+  for (size_t i = 0; i < n; i += kTile) {
+    ApplyTile<false>(const_cast<uint64_t*>(words), p, hashes + i, HWY_MIN(kTile, n - i), out + i);
+  }
+}
+
+void InsertU64(uint64_t* words, detail::Block512Params p, const uint64_t* keys, size_t n) {
+  HWY_ALIGN uint64_t hashes[kTile];
+  for (size_t i = 0; i < n; i += kTile) {
+    const size_t m = HWY_MIN(kTile, n - i);
+    HashU64Impl(keys + i, m, p.seed, hashes);
+    ApplyTile<true>(words, p, hashes, m, nullptr);
+  }
+}
+
+void ContainsU64(const uint64_t* words, detail::Block512Params p, const uint64_t* keys, size_t n,
+                 uint8_t* out) {
+  HWY_ALIGN uint64_t hashes[kTile];
+  for (size_t i = 0; i < n; i += kTile) {
+    const size_t m = HWY_MIN(kTile, n - i);
+    HashU64Impl(keys + i, m, p.seed, hashes);
+    ApplyTile<false>(const_cast<uint64_t*>(words), p, hashes, m, out + i);
+  }
+}
+
+void HashU64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  HashU64Impl(keys, n, seed, out);
+}
+
+void BlockIndex(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
+  BlockIndexImpl(hashes, n, num_blocks, out);
+}
+
+// This target's kernel table (exported to the dispatch point).
+const detail::Kernels* GetKernels() {
+  static const detail::Kernels kernels = {hwy::TargetName(HWY_TARGET),
+                                          HWY_TARGET,
+                                          &HashU64,
+                                          &BlockIndex,
+                                          &InsertHashes,
+                                          &ContainsHashes,
+                                          &InsertU64,
+                                          &ContainsU64};
+  return &kernels;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard

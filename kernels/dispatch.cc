@@ -1,0 +1,146 @@
+// The only translation unit compiled once per SIMD target (Highway's foreach_target) and the only
+// dispatch point. Target selection is ours and never touches Highway's process-global state, so
+// other Highway users in the process are unaffected by SIMDBLOOM_TARGET or set_target().
+
+// SIMD must enter only through Highway's per-target compilation: global target flags would make the
+// baseline (and inline functions shared with other translation units) require that instruction set.
+#if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
+#error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/dispatch.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/block512-inl.h"
+
+#if HWY_ONCE
+
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <mutex>
+
+#include "kernels/dispatch.h"
+#include "kernels/reference.h"
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+HWY_EXPORT(GetKernels);
+
+namespace detail {
+namespace {
+
+bool SameName(const std::string& a, const char* b) {
+  size_t i = 0;
+  for (; i < a.size() && b[i] != '\0'; ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return i == a.size() && b[i] == '\0';
+}
+
+const Kernels* Find(const std::string& name) {
+  for (const Kernels* k : Available()) {
+    if (SameName(name, k->name)) return k;
+  }
+  return nullptr;
+}
+
+std::string KnownNames() {
+  std::string names;
+  for (const Kernels* k : Available()) {
+    if (!names.empty()) names += ", ";
+    names += k->name;
+  }
+  return names;
+}
+
+// The best target: Highway's own dynamic dispatch picks it.
+const Kernels* Best() { return HWY_DYNAMIC_DISPATCH(GetKernels)(); }
+
+struct Selection {
+  std::atomic<const Kernels*> active{nullptr};
+  std::string env_error;  // set once, before `active` is published
+};
+
+Selection& Selected() {
+  static Selection* s = [] {
+    auto* sel = new Selection();
+    const char* env = std::getenv("SIMDBLOOM_TARGET");
+    if (env != nullptr && env[0] != '\0') {
+      if (const Kernels* k = Find(env)) {
+        sel->active.store(k);
+      } else {
+        sel->env_error = std::string("SIMDBLOOM_TARGET=") + env +
+                         " is not a target usable on this CPU; known: " + KnownNames();
+      }
+    } else {
+      sel->active.store(Best());
+    }
+    return sel;
+  }();
+  return *s;
+}
+
+}  // namespace
+
+const Kernels* ForHwyTarget(int64_t hwy_target) {
+  if ((hwy_target & HWY_TARGETS) == 0 || (hwy_target & hwy::SupportedTargets()) == 0) {
+    return nullptr;
+  }
+  // Index into the table HWY_EXPORT built, as Highway's ChosenTarget::GetIndex computes it.
+  const int64_t chosen = (hwy_target == HWY_SCALAR) ? HWY_CHOSEN_TARGET_MASK_SCALAR
+                                                    : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
+  const size_t index = hwy::Num0BitsBelowLS1Bit_Nonzero64(
+      static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS));
+  const Kernels* k = HWY_DISPATCH_TABLE(GetKernels)[index]();
+  return (k != nullptr && k->hwy_target == hwy_target) ? k : nullptr;
+}
+
+std::vector<const Kernels*> Available() {
+  std::vector<const Kernels*> all;
+  for (int64_t t : hwy::SupportedAndGeneratedTargets()) {
+    if (const Kernels* k = ForHwyTarget(t)) all.push_back(k);
+  }
+  all.push_back(&ref::Kernels());
+  return all;
+}
+
+const Kernels& Reference() { return ref::Kernels(); }
+
+const Kernels& Active() {
+  Selection& s = Selected();
+  const Kernels* k = s.active.load(std::memory_order_acquire);
+  if (k == nullptr) throw Error(ErrorCode::kUnknownTarget, s.env_error);
+  return *k;
+}
+
+}  // namespace detail
+
+std::string active_target() { return detail::Active().name; }
+
+std::vector<std::string> available_targets() {
+  std::vector<std::string> names;
+  for (const detail::Kernels* k : detail::Available()) names.emplace_back(k->name);
+  return names;
+}
+
+void set_target(const std::string& name) {
+  const detail::Kernels* k = detail::Find(name);
+  if (k == nullptr) {
+    throw Error(ErrorCode::kUnknownTarget,
+                "unknown SIMD target '" + name + "'; usable here: " + detail::KnownNames());
+  }
+  detail::Selected().active.store(k, std::memory_order_release);
+}
+
+void reset_target() noexcept {
+  detail::Selected().active.store(detail::Best(), std::memory_order_release);
+}
+
+}  // namespace simdbloom
+
+#endif  // HWY_ONCE

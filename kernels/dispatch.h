@@ -1,0 +1,52 @@
+// Internal (not installed): the kernel table every target provides, and target selection.
+#ifndef SIMDBLOOM_KERNELS_DISPATCH_H_
+#define SIMDBLOOM_KERNELS_DISPATCH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simdbloom {
+namespace detail {
+
+// Geometry of a block512 filter, passed by value to kernels.
+struct Block512Params {
+  uint64_t num_blocks;  // 1 .. 2^32 - 1
+  uint32_t k;           // 1 .. 16
+  uint64_t seed;        // XXH3 seed
+};
+
+// One target's kernels. Pointers to keys may be unaligned; `words` is 64-byte aligned. None of them
+// allocates; all are reentrant. The stage kernels exist so tests can compare each stage alone.
+struct Kernels {
+  const char* name;    // "AVX2", ..., "reference"
+  int64_t hwy_target;  // Highway target bit, 0 for the reference
+  // Stage 1: out[i] = XXH3_64bits_withSeed(LE bytes of keys[i], 8, seed).
+  void (*hash_u64)(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out);
+  // Stage 2: out[i] = (hi32(hashes[i]) * num_blocks) >> 32.
+  void (*block_index)(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out);
+  // Stages 2-3 for pre-hashed keys.
+  void (*insert_hashes)(uint64_t* words, Block512Params p, const uint64_t* hashes, size_t n);
+  void (*contains_hashes)(const uint64_t* words, Block512Params p, const uint64_t* hashes, size_t n,
+                          uint8_t* out);
+  // The whole pipeline for u64 keys, in tiles.
+  void (*insert_u64)(uint64_t* words, Block512Params p, const uint64_t* keys, size_t n);
+  void (*contains_u64)(const uint64_t* words, Block512Params p, const uint64_t* keys, size_t n,
+                       uint8_t* out);
+};
+
+// The kernels bulk calls use now (see simdbloom::set_target). Throws simdbloom::Error if
+// SIMDBLOOM_TARGET names an unknown target.
+const Kernels& Active();
+// The plain C++ oracle.
+const Kernels& Reference();
+// The compiled Highway target `hwy_target`, or nullptr if it was not compiled or this CPU lacks it.
+const Kernels* ForHwyTarget(int64_t hwy_target);
+// Every usable target, best first, the reference last.
+std::vector<const Kernels*> Available();
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_DISPATCH_H_

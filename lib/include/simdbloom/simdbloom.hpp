@@ -1,0 +1,153 @@
+// simdbloom: Bloom filters with batch APIs and run-time SIMD dispatch. C++17, no SIMD or hashing
+// library in this header. The bit layouts are specified in lib/FORMAT.md and frozen.
+//
+// Thread-safety, for every function below unless it says otherwise: const member functions may run
+// concurrently with each other on the same filter; a non-const member function needs exclusive
+// access to that filter. Different filters are independent.
+#ifndef SIMDBLOOM_SIMDBLOOM_HPP_
+#define SIMDBLOOM_SIMDBLOOM_HPP_
+
+#define SIMDBLOOM_VERSION_MAJOR 0
+#define SIMDBLOOM_VERSION_MINOR 1
+#define SIMDBLOOM_VERSION_PATCH 0
+#define SIMDBLOOM_VERSION_STRING "0.1.0"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simdbloom {
+
+// Bit layout of a filter; each is specified bit-exactly in lib/FORMAT.md.
+enum class Layout : uint8_t {
+  kBlock512 = 1,  // k bits inside one 64-byte cache line; one memory access per key.
+};
+
+enum class ErrorCode : int {
+  kInvalidArgument = 1,  // a parameter is outside its documented range, or a null pointer
+  kUnknownTarget = 2,    // a SIMD target name that is unknown or not supported by this CPU
+  kOutOfMemory = 3,      // the bit array could not be allocated
+};
+
+// The only exception type this library throws (besides std::bad_alloc from std containers).
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  ErrorCode code() const noexcept { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+// A read-only view of `size` contiguous elements (C++17 stand-in for std::span). The pointer need
+// not be aligned to alignof(T): bulk calls read it with unaligned loads. Trivially copyable.
+template <class T>
+class Span {
+ public:
+  constexpr Span() noexcept = default;
+  constexpr Span(const T* data, size_t size) noexcept : data_(data), size_(size) {}
+  template <size_t N>
+  constexpr Span(const T (&array)[N]) noexcept : data_(array), size_(N) {}
+  template <class Container, class = decltype(std::declval<const Container&>().data()),
+            class = decltype(std::declval<const Container&>().size())>
+  constexpr Span(const Container& c) noexcept : data_(c.data()), size_(c.size()) {}
+  constexpr const T* data() const noexcept { return data_; }
+  constexpr size_t size() const noexcept { return size_; }
+  constexpr bool empty() const noexcept { return size_ == 0; }
+
+ private:
+  const T* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Library version as "MAJOR.MINOR.PATCH" (equals SIMDBLOOM_VERSION_STRING of the built library).
+// Cost: O(1), no allocation.
+const char* version() noexcept;
+
+// ---- SIMD target selection (process-wide) ----
+// Names: Highway's target names ("AVX3", "AVX2", "SSE4", "SSSE3", "NEON", "SVE", "SVE2", "SVE_256",
+// "SVE2_128", "SCALAR") and "reference" (the plain C++ oracle). Matching is case-insensitive.
+// At first use the best target of this CPU is chosen, unless the environment variable
+// SIMDBLOOM_TARGET names one. Results and filter bytes never depend on the target.
+
+// Name of the target bulk calls use now. Throws Error(kUnknownTarget) if SIMDBLOOM_TARGET is set to
+// a name that is unknown or unsupported here. Cost: O(1) after the first call; thread-safe.
+std::string active_target();
+// Targets usable on this CPU, best first, "reference" last. Allocates; thread-safe.
+std::vector<std::string> available_targets();
+// Makes bulk calls use `name` from now on (all threads). Throws Error(kUnknownTarget) if it is not
+// in available_targets(). Thread-safe; calls already running finish on the previous target.
+void set_target(const std::string& name);
+// Returns to the best target of this CPU, ignoring SIMDBLOOM_TARGET. Thread-safe.
+void reset_target() noexcept;
+
+// ---- Sizing (pure functions, no allocation, thread-safe) ----
+
+// Predicted false-positive rate of `layout` with `bits` bits, `k` probes and `n` distinct keys
+// inserted (FORMAT.md gives the formula). Cost: O(3^min(k,8)) arithmetic, no allocation.
+double predicted_fpp(Layout layout, uint64_t bits, uint32_t k, uint64_t n);
+
+// ---- The filter ----
+class Filter {
+ public:
+  // Smallest filter of `layout` whose predicted false-positive rate at `expected_items` keys is at
+  // most `fpp` (the k that needs the fewest bits; size not rounded to a power of two). Throws
+  // Error(kInvalidArgument) for expected_items == 0, fpp outside (0, 1) or a filter too large for
+  // the layout; Error(kOutOfMemory). Cost: O(16 * 32 * 3^8) sizing arithmetic, then one zeroed
+  // 64-byte-aligned allocation of the bit array.
+  static Filter create(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512,
+                       uint64_t seed = 0);
+  // A filter of at least `bits` bits (rounded up to whole 512-bit blocks) and `k` probes per key.
+  // Throws Error(kInvalidArgument) for bits == 0, k outside 1..16, more than (2^32 - 1) blocks.
+  // Cost: one zeroed 64-byte-aligned allocation.
+  static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
+                          uint64_t seed = 0);
+
+  Filter(Filter&& other) noexcept;
+  Filter& operator=(Filter&& other) noexcept;
+  // Deep copy. Cost: one allocation and a copy of the bit array.
+  Filter(const Filter& other);
+  Filter& operator=(const Filter& other);
+  ~Filter();
+
+  // Single key. Scalar path (same math as the bulk kernels). No allocation. O(k).
+  void insert(uint64_t key) noexcept;
+  bool contains(uint64_t key) const noexcept;
+
+  // Bulk insert of u64 keys. Dispatches to the active SIMD target; processes keys in tiles on the
+  // stack (no allocation). Throws Error(kInvalidArgument) if keys.data() is null and size > 0.
+  void insert(Span<const uint64_t> keys);
+  // Bulk query: out[i] = 1 if keys[i] may be present, else 0. `out` must hold keys.size() bytes.
+  // Dispatches to the active SIMD target; no allocation. Throws Error(kInvalidArgument) on null
+  // pointers with size > 0.
+  void contains(Span<const uint64_t> keys, uint8_t* out) const;
+
+  Layout layout() const noexcept { return layout_; }
+  uint64_t bit_count() const noexcept { return num_blocks_ * 512; }
+  uint64_t num_blocks() const noexcept { return num_blocks_; }
+  uint32_t num_hashes() const noexcept { return k_; }
+  uint64_t seed() const noexcept { return seed_; }
+  // Predicted false-positive rate after `n` distinct keys, for this filter's size and k.
+  double predicted_fpp(uint64_t n) const {
+    return simdbloom::predicted_fpp(layout_, bit_count(), k_, n);
+  }
+  // The bit array: bit_count() / 8 bytes, 64-byte aligned, little-endian u64 words (FORMAT.md).
+  const uint8_t* data() const noexcept { return reinterpret_cast<const uint8_t*>(words_); }
+  size_t size_bytes() const noexcept { return static_cast<size_t>(num_blocks_) * 64; }
+  // Clears every bit. O(size_bytes()), no allocation.
+  void clear() noexcept;
+
+ private:
+  Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed);
+  uint64_t* words_ = nullptr;
+  uint64_t num_blocks_ = 0;
+  uint64_t seed_ = 0;
+  uint32_t k_ = 0;
+  Layout layout_ = Layout::kBlock512;
+};
+
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_SIMDBLOOM_HPP_

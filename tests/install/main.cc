@@ -1,0 +1,20 @@
+// Consumer of the installed package: creates a filter, inserts and queries in bulk.
+#include <cstdio>
+#include <simdbloom/simdbloom.hpp>
+#include <vector>
+
+int main() {
+  simdbloom::Filter f = simdbloom::Filter::create(1000, 0.01);
+  std::vector<uint64_t> keys(1000);
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = i * 2654435761u;
+  f.insert(keys);
+  std::vector<uint8_t> out(keys.size());
+  f.contains(keys, out.data());
+  for (uint8_t o : out) {
+    if (o != 1) return 1;
+  }
+  std::printf("consumer: simdbloom %s on %s, %llu bits, k=%u: ok\n", simdbloom::version(),
+              simdbloom::active_target().c_str(), (unsigned long long)f.bit_count(),
+              f.num_hashes());
+  return 0;
+}
