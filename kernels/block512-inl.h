@@ -26,11 +26,15 @@ constexpr size_t kTile = 256;
 // and prefetching only costs instructions.
 constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
 
-// Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]).
+// Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]),
+// and the word-lane indices 0..7. Loaded from constants: Highway 1.0.3's Iota on x86 assembles the
+// vector through the stack, a store-forwarding stall on every key.
 struct Multipliers64 {
   HWY_ALIGN uint64_t m[16];
-  constexpr Multipliers64() : m() {
+  HWY_ALIGN uint64_t lane[8];
+  constexpr Multipliers64() : m(), lane() {
     for (int t = 0; t < 16; ++t) m[t] = ref::kMultipliers.m[t];
+    for (int w = 0; w < 8; ++w) lane[w] = static_cast<uint64_t>(w);
   }
 };
 static constexpr Multipliers64 kMult64{};
@@ -72,31 +76,36 @@ HWY_INLINE void BlockIndexImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, ui
   for (; i < n; ++i) out[i] = ref::BlockIndex(ref::LoadU64(hashes + i), num_blocks);
 }
 
-// The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8).
+// The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8). Holds
+// only scalars (SVE vectors cannot be members); per-call vectors are rebuilt by the compiler once
+// per tile because every member is loop-invariant.
 template <class D>
 class Block512Mask {
  public:
   using V = hn::Vec<D>;
-  static constexpr size_t kMaxChunks = 8;
 
-  Block512Mask(D d, uint32_t k) : k_(k), rounds_((k + 7) / 8) {
-    const size_t N = hn::Lanes(d);
-    chunks_ = 8 / N;
-  }
-  size_t chunks() const { return chunks_; }
+  Block512Mask(D d, uint32_t k) : k_(k), chunks_(8 / hn::Lanes(d)) {}
 
-  // Mask for word lanes [c*N, c*N + N) of the key with hash h.
+  // Mask for word lanes [c*N, c*N + N) of a key: `a` = lo32(h), `w0` = hi32(h) mod 8 (broadcast).
   HWY_INLINE V Chunk(D d, V a, V w0, size_t c) const {
     const size_t N = hn::Lanes(d);
-    const V lane = hn::Iota(d, static_cast<uint64_t>(c * N));
-    const V rel = hn::And(hn::Sub(lane, w0), hn::Set(d, uint64_t{7}));  // (w - w0) mod 8
     const V one = hn::Set(d, uint64_t{1});
-    V mask = hn::Zero(d);
-    for (uint32_t r = 0; r < rounds_; ++r) {
-      const auto active = hn::Lt(rel, hn::Set(d, uint64_t{k_ - 8 * r}));
-      const V m = hn::Load(d, kMult64.m + 8 * r + c * N);
-      const V bit = hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, m)), hn::Set(d, uint64_t{63}));
-      mask = hn::Or(mask, hn::IfThenElseZero(active, ShlVar(one, bit)));
+    const V bit0 = hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + c * N))),
+                           hn::Set(d, uint64_t{63}));
+    V mask = ShlVar(one, bit0);
+    if (k_ < 8) {  // partial round: lane w is active iff (w - w0) mod 8 < k
+      const V rel =
+          hn::And(hn::Sub(hn::Load(d, kMult64.lane + c * N), w0), hn::Set(d, uint64_t{7}));
+      return hn::IfThenElseZero(hn::Lt(rel, hn::Set(d, uint64_t{k_})), mask);
+    }
+    if (k_ > 8) {  // second round: active iff (w - w0) mod 8 < k - 8
+      const V rel =
+          hn::And(hn::Sub(hn::Load(d, kMult64.lane + c * N), w0), hn::Set(d, uint64_t{7}));
+      const V bit1 =
+          hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + 8 + c * N))),
+                  hn::Set(d, uint64_t{63}));
+      mask = hn::Or(
+          mask, hn::IfThenElseZero(hn::Lt(rel, hn::Set(d, uint64_t{k_ - 8})), ShlVar(one, bit1)));
     }
     return mask;
   }
@@ -124,7 +133,6 @@ class Block512Mask {
 
  private:
   uint32_t k_;
-  uint32_t rounds_;
   size_t chunks_;
 };
 
