@@ -31,6 +31,9 @@ HWY_EXPORT(GetKernels);
 namespace detail {
 namespace {
 
+// The best target: Highway's own dynamic dispatch picks it.
+const Kernels* Best() { return HWY_DYNAMIC_DISPATCH(GetKernels)(); }
+
 bool SameName(const std::string& a, const char* b) {
   size_t i = 0;
   for (; i < a.size() && b[i] != '\0'; ++i) {
@@ -57,9 +60,6 @@ std::string KnownNames() {
   }
   return names;
 }
-
-// The best target: Highway's own dynamic dispatch picks it.
-const Kernels* Best() { return HWY_DYNAMIC_DISPATCH(GetKernels)(); }
 
 struct Selection {
   std::atomic<const Kernels*> active{nullptr};
@@ -101,9 +101,13 @@ const Kernels* ForHwyTarget(int64_t hwy_target) {
 }
 
 std::vector<const Kernels*> Available() {
-  std::vector<const Kernels*> all;
+  // Highway's dynamic-dispatch choice first (on SVE it may prefer SVE2 over the fixed-width
+  // SVE2_128 even though the latter has the lower target bit), then the rest in target-bit order.
+  const Kernels* best = Best();
+  std::vector<const Kernels*> all = {best};
   for (int64_t t : hwy::SupportedAndGeneratedTargets()) {
-    if (const Kernels* k = ForHwyTarget(t)) all.push_back(k);
+    const Kernels* k = ForHwyTarget(t);
+    if (k != nullptr && k != best) all.push_back(k);
   }
   all.push_back(&ref::Kernels());
   return all;

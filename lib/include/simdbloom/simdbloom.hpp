@@ -75,7 +75,7 @@ const char* version() noexcept;
 // Name of the target bulk calls use now. Throws Error(kUnknownTarget) if SIMDBLOOM_TARGET is set to
 // a name that is unknown or unsupported here. Cost: O(1) after the first call; thread-safe.
 std::string active_target();
-// Targets usable on this CPU, best first, "reference" last. Allocates; thread-safe.
+// Targets usable on this CPU, the default (best) first, "reference" last. Allocates; thread-safe.
 std::vector<std::string> available_targets();
 // Makes bulk calls use `name` from now on (all threads). Throws Error(kUnknownTarget) if it is not
 // in available_targets(). Thread-safe; calls already running finish on the previous target.

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Cross-builds simdbloom for aarch64 and runs the equivalence suite under qemu-user at several vector
+# widths: NEON only, SVE 128-bit, SVE 256-bit and SVE 512-bit. Each width must actually run the target
+# it names (SIMDBLOOM_TEST_REQUIRE turns "not supported" into a failure instead of a skip).
+#   cmake/cross-aarch64.sh [--install-deps] [build-dir]
+set -euo pipefail
+if [ "${1:-}" = "--install-deps" ]; then
+  shift
+  dpkg --add-architecture arm64
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++-aarch64-linux-gnu qemu-user \
+    libhwy-dev:arm64 libxxhash-dev:arm64 doctest-dev cmake >/dev/null
+fi
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$src/build-aarch64}
+cmake -S "$src" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/aarch64-linux-gnu.cmake" \
+  -DCMAKE_BUILD_TYPE=Release -DSIMDBLOOM_BUILD_PERF=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)"
+
+run() {  # QEMU_CPU value, then the targets that must pass at that width
+  local cpu=$1; shift
+  for t in "$@"; do
+    echo "== qemu-aarch64 -cpu $cpu: equivalence.$t"
+    QEMU_CPU=$cpu SIMDBLOOM_TEST_REQUIRE=1 ctest --test-dir "$build" --output-on-failure \
+      -R "^equivalence\.$t\$"
+  done
+  echo "== qemu-aarch64 -cpu $cpu: api and env tests"
+  QEMU_CPU=$cpu ctest --test-dir "$build" --output-on-failure -R '^(api|env\.)'
+}
+run "max,sve=off" NEON
+run "max,sve128=on" SVE2_128 SVE2 SVE NEON
+run "max,sve256=on" SVE_256 SVE2 NEON
+run "max,sve512=on" SVE2 SVE NEON
+echo "aarch64: all widths passed"
