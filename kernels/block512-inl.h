@@ -1,5 +1,5 @@
-// Per-target block512 kernels (lib/FORMAT.md): block index by multiply-high, the lane-parallel
-// in-block mask, and the tiled insert/query pipeline with prefetch. Re-included once per target.
+// Per-target block512 kernels (lib/FORMAT.md): the lane-parallel in-block mask and the apply step
+// of the tiled pipeline (block index, prefetch, insert or test). Re-included once per target.
 #if defined(SIMDBLOOM_KERNELS_BLOCK512_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDBLOOM_KERNELS_BLOCK512_INL_H_
 #undef SIMDBLOOM_KERNELS_BLOCK512_INL_H_
@@ -11,20 +11,14 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
+#include "kernels/common-inl.h"
 #include "kernels/dispatch.h"
-#include "kernels/hash-inl.h"
 #include "kernels/reference.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// Keys per tile: the hashes and block indices of one tile (4 KiB) stay in L1.
-constexpr size_t kTile = 256;
-// Filters at least this large are prefetched one tile ahead of use; smaller ones are cache-resident
-// and prefetching only costs instructions.
-constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
 
 // Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]),
 // and the word-lane indices 0..7. Loaded from constants: Highway 1.0.3's Iota on x86 assembles the
@@ -38,43 +32,6 @@ struct Multipliers64 {
   }
 };
 static constexpr Multipliers64 kMult64{};
-
-// a * m for u64 lanes holding values below 2^32 (the exact 64-bit product).
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE V MulU32ToU64(D d, V a, V m) {
-#if HWY_TARGET == HWY_SCALAR
-  (void)d;
-  return hn::Set(d, hn::GetLane(a) * hn::GetLane(m));
-#else
-  const hn::Repartition<uint32_t, D> d32;
-  return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, m));
-#endif
-}
-
-// Variable left shift: operator<< is not available on SVE in Highway 1.0.3.
-template <class V>
-HWY_INLINE V ShlVar(V v, V bits) {
-#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
-    HWY_TARGET == HWY_SVE2_128
-  return hn::Shl(v, bits);
-#else
-  return v << bits;
-#endif
-}
-
-// Stage 2: out[i] = (hi32(h[i]) * num_blocks) >> 32. `hashes` may be unaligned.
-HWY_INLINE void BlockIndexImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, uint64_t num_blocks,
-                               uint64_t* HWY_RESTRICT out) {
-  const hn::ScalableTag<uint64_t> d;
-  const size_t N = hn::Lanes(d);
-  const auto nb = hn::Set(d, num_blocks);
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto hi = hn::ShiftRight<32>(hn::LoadU(d, hashes + i));
-    hn::StoreU(hn::ShiftRight<32>(MulU32ToU64(d, hi, nb)), d, out + i);
-  }
-  for (; i < n; ++i) out[i] = ref::BlockIndex(ref::LoadU64(hashes + i), num_blocks);
-}
 
 // The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8). Holds
 // only scalars (SVE vectors cannot be members); per-call vectors are rebuilt by the compiler once
@@ -136,81 +93,32 @@ class Block512Mask {
   size_t chunks_;
 };
 
-// Stages 2-3 over one tile of hashes (may be unaligned).
-template <bool kInsert>
-HWY_INLINE void ApplyTile(uint64_t* words, detail::Block512Params p,
-                          const uint64_t* HWY_RESTRICT hashes, size_t m,
-                          uint8_t* HWY_RESTRICT out) {
-  const hn::CappedTag<uint64_t, 8> d;
-  const Block512Mask<decltype(d)> mask(d, p.k);
-  HWY_ALIGN uint64_t blocks[kTile];
-  BlockIndexImpl(hashes, m, p.num_blocks, blocks);
-  if (p.num_blocks * 64 >= kPrefetchMinBytes) {
-    for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + 8 * blocks[j]);
-  }
-  for (size_t j = 0; j < m; ++j) {
-    uint64_t* block = words + 8 * blocks[j];
-    const uint64_t h = ref::LoadU64(hashes + j);
-    if (kInsert) {
-      mask.Insert(d, block, h);
-    } else {
-      out[j] = mask.Contains(d, block, h);
+// The block512 apply step over one tile of hashes (may be unaligned).
+struct Block512 {
+  static constexpr bool kXxh64 = false;
+  static constexpr size_t kTileKeys = kTile;
+
+  template <bool kInsert>
+  static HWY_INLINE void Apply(WordsPtr<kInsert> words, const detail::Params& p,
+                               const uint64_t* HWY_RESTRICT hashes, size_t m,
+                               uint8_t* HWY_RESTRICT out) {
+    const hn::CappedTag<uint64_t, 8> d;
+    const Block512Mask<decltype(d)> mask(d, p.k);
+    HWY_ALIGN uint64_t blocks[kTile];
+    BlockIndexImpl(hashes, m, p.num_blocks, blocks);
+    if (p.num_blocks * 64 >= kPrefetchMinBytes) {
+      for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + 8 * blocks[j]);
+    }
+    for (size_t j = 0; j < m; ++j) {
+      const uint64_t h = ref::LoadU64(hashes + j);
+      if constexpr (kInsert) {
+        mask.Insert(d, words + 8 * blocks[j], h);
+      } else {
+        out[j] = mask.Contains(d, words + 8 * blocks[j], h);
+      }
     }
   }
-}
-
-void InsertHashes(uint64_t* words, detail::Block512Params p, const uint64_t* hashes, size_t n) {
-  for (size_t i = 0; i < n; i += kTile) {
-    ApplyTile<true>(words, p, hashes + i, HWY_MIN(kTile, n - i), nullptr);
-  }
-}
-
-void ContainsHashes(const uint64_t* words, detail::Block512Params p, const uint64_t* hashes,
-                    size_t n, uint8_t* out) {
-  for (size_t i = 0; i < n; i += kTile) {
-    ApplyTile<false>(const_cast<uint64_t*>(words), p, hashes + i, HWY_MIN(kTile, n - i), out + i);
-  }
-}
-
-void InsertU64(uint64_t* words, detail::Block512Params p, const uint64_t* keys, size_t n) {
-  HWY_ALIGN uint64_t hashes[kTile];
-  for (size_t i = 0; i < n; i += kTile) {
-    const size_t m = HWY_MIN(kTile, n - i);
-    HashU64Impl(keys + i, m, p.seed, hashes);
-    ApplyTile<true>(words, p, hashes, m, nullptr);
-  }
-}
-
-void ContainsU64(const uint64_t* words, detail::Block512Params p, const uint64_t* keys, size_t n,
-                 uint8_t* out) {
-  HWY_ALIGN uint64_t hashes[kTile];
-  for (size_t i = 0; i < n; i += kTile) {
-    const size_t m = HWY_MIN(kTile, n - i);
-    HashU64Impl(keys + i, m, p.seed, hashes);
-    ApplyTile<false>(const_cast<uint64_t*>(words), p, hashes, m, out + i);
-  }
-}
-
-void HashU64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashU64Impl(keys, n, seed, out);
-}
-
-void BlockIndex(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
-  BlockIndexImpl(hashes, n, num_blocks, out);
-}
-
-// This target's kernel table (exported to the dispatch point).
-const detail::Kernels* GetKernels() {
-  static const detail::Kernels kernels = {hwy::TargetName(HWY_TARGET),
-                                          HWY_TARGET,
-                                          &HashU64,
-                                          &BlockIndex,
-                                          &InsertHashes,
-                                          &ContainsHashes,
-                                          &InsertU64,
-                                          &ContainsU64};
-  return &kernels;
-}
+};
 
 }  // namespace HWY_NAMESPACE
 }  // namespace simdbloom

@@ -13,6 +13,46 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/block512-inl.h"
+#include "kernels/classic-inl.h"
+#include "kernels/common-inl.h"
+#include "kernels/hash-inl.h"
+#include "kernels/register64-inl.h"
+#include "kernels/split256-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+
+void HashU64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  HashU64Impl(keys, n, seed, out);
+}
+
+void HashU64Xxh64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  HashU64Xxh64Impl(keys, n, seed, out);
+}
+
+void BlockIndex(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
+  BlockIndexImpl(hashes, n, num_blocks, out);
+}
+
+// This target's kernel table (exported below).
+const detail::Kernels* GetKernels() {
+  static const detail::Kernels kernels = {hwy::TargetName(HWY_TARGET),
+                                          HWY_TARGET,
+                                          &HashU64,
+                                          &HashU64Xxh64,
+                                          &BlockIndex,
+                                          {{},
+                                           LayoutKernelsT<Block512>(),
+                                           LayoutKernelsT<Register64>(),
+                                           LayoutKernelsT<Split256>(),
+                                           LayoutKernelsT<Classic>()}};
+  return &kernels;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 

@@ -1,5 +1,5 @@
-// Per-target bulk hashing: XXH3-64 of 8-byte keys, bit-exact with libxxhash's
-// XXH3_64bits_withSeed (xxHash 0.8, the 4..8-byte path). Re-included once per Highway target.
+// Per-target bulk hashing of 8-byte keys, bit-exact with libxxhash: XXH3_64bits_withSeed (xxHash
+// 0.8, the 4..8-byte path) and XXH64 (split_block256, as Parquet). Re-included once per target.
 #if defined(SIMDBLOOM_KERNELS_HASH_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDBLOOM_KERNELS_HASH_INL_H_
 #undef SIMDBLOOM_KERNELS_HASH_INL_H_
@@ -56,24 +56,54 @@ HWY_INLINE V Xxh3Len8(D d, V key, V bitflip) {
   return hn::Xor(h, hn::ShiftRight<28>(h));
 }
 
-// out[i] = XXH3(keys[i]); keys may be unaligned. The tail runs through the same vector code on a
-// zero-padded copy, so every key is hashed by one definition.
-HWY_INLINE void HashU64Impl(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t seed,
-                            uint64_t* HWY_RESTRICT out) {
+// XXH64 of the 8 little-endian bytes of each lane (`start` = seed + PRIME64_5 + 8, broadcast).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Xxh64Len8(D d, V key, V start) {
+  constexpr uint64_t kP1 = 0x9E3779B185EBCA87ULL, kP2 = 0xC2B2AE3D27D4EB4FULL,
+                     kP3 = 0x165667B19E3779F9ULL, kP4 = 0x85EBCA77C2B2AE63ULL;
+  // One round with a zero accumulator: rotl(input * P2, 31) * P1.
+  const V k1 = MulLo64(d, hn::RotateRight<33>(MulLo64(d, key, kP2)), kP1);
+  V h = hn::Xor(start, k1);
+  h = hn::Add(MulLo64(d, hn::RotateRight<37>(h), kP1), hn::Set(d, kP4));  // rotl(h, 27)
+  h = hn::Xor(h, hn::ShiftRight<33>(h));
+  h = MulLo64(d, h, kP2);
+  h = hn::Xor(h, hn::ShiftRight<29>(h));
+  h = MulLo64(d, h, kP3);
+  return hn::Xor(h, hn::ShiftRight<32>(h));
+}
+
+// Applies `hash(d, key_vector)` to n keys (may be unaligned). The tail runs through the same
+// vector code on a zero-padded copy, so every key is hashed by one definition.
+template <class Hash>
+HWY_INLINE void HashKeys(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t* HWY_RESTRICT out,
+                         const Hash& hash) {
   const hn::ScalableTag<uint64_t> d;
   const size_t N = hn::Lanes(d);
-  const auto bitflip = hn::Set(d, Xxh3Len8Bitflip(seed));
   size_t i = 0;
-  for (; i + N <= n; i += N) {
-    hn::StoreU(Xxh3Len8(d, hn::LoadU(d, keys + i), bitflip), d, out + i);
-  }
+  for (; i + N <= n; i += N) hn::StoreU(hash(d, hn::LoadU(d, keys + i)), d, out + i);
   if (i < n) {
     HWY_ALIGN uint64_t buf[HWY_MAX_BYTES / sizeof(uint64_t)] = {};
     const size_t rest = n - i;
     std::memcpy(buf, keys + i, rest * sizeof(uint64_t));
-    hn::Store(Xxh3Len8(d, hn::Load(d, buf), bitflip), d, buf);
+    hn::Store(hash(d, hn::Load(d, buf)), d, buf);
     std::memcpy(out + i, buf, rest * sizeof(uint64_t));
   }
+}
+
+// out[i] = XXH3_64bits_withSeed(keys[i]).
+HWY_INLINE void HashU64Impl(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t seed,
+                            uint64_t* HWY_RESTRICT out) {
+  const uint64_t bitflip = Xxh3Len8Bitflip(seed);
+  HashKeys(keys, n, out,
+           [bitflip](auto d, auto key) HWY_ATTR { return Xxh3Len8(d, key, hn::Set(d, bitflip)); });
+}
+
+// out[i] = XXH64(keys[i], seed).
+HWY_INLINE void HashU64Xxh64Impl(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t seed,
+                                 uint64_t* HWY_RESTRICT out) {
+  const uint64_t start = seed + 0x27D4EB2F165667C5ULL + 8;
+  HashKeys(keys, n, out,
+           [start](auto d, auto key) HWY_ATTR { return Xxh64Len8(d, key, hn::Set(d, start)); });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -8,42 +8,47 @@ namespace simdbloom {
 namespace ref {
 namespace {
 
+using detail::LayoutId;
+using detail::Params;
+
 void HashU64Bulk(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
   for (size_t i = 0; i < n; ++i) out[i] = HashU64(LoadU64(keys + i), seed);
+}
+
+void HashU64Xxh64Bulk(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = HashU64Xxh64(LoadU64(keys + i), seed);
 }
 
 void BlockIndexBulk(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
   for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(LoadU64(hashes + i), num_blocks);
 }
 
-void InsertHashes(uint64_t* words, detail::Block512Params p, const uint64_t* hashes, size_t n) {
+template <LayoutId L>
+void InsertHashes(uint64_t* words, Params p, const uint64_t* hashes, size_t n) {
+  for (size_t i = 0; i < n; ++i) InsertHash(L, words, p, LoadU64(hashes + i));
+}
+
+template <LayoutId L>
+void ContainsHashes(const uint64_t* words, Params p, const uint64_t* hashes, size_t n,
+                    uint8_t* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = ContainsHash(L, words, p, LoadU64(hashes + i));
+}
+
+template <LayoutId L>
+void InsertU64(uint64_t* words, Params p, const uint64_t* keys, size_t n) {
+  for (size_t i = 0; i < n; ++i) InsertHash(L, words, p, HashFor(L, LoadU64(keys + i), p.seed));
+}
+
+template <LayoutId L>
+void ContainsU64(const uint64_t* words, Params p, const uint64_t* keys, size_t n, uint8_t* out) {
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t h = LoadU64(hashes + i);
-    Block512Insert(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
+    out[i] = ContainsHash(L, words, p, HashFor(L, LoadU64(keys + i), p.seed));
   }
 }
 
-void ContainsHashes(const uint64_t* words, detail::Block512Params p, const uint64_t* hashes,
-                    size_t n, uint8_t* out) {
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t h = LoadU64(hashes + i);
-    out[i] = Block512Contains(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
-  }
-}
-
-void InsertU64(uint64_t* words, detail::Block512Params p, const uint64_t* keys, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t h = HashU64(LoadU64(keys + i), p.seed);
-    Block512Insert(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
-  }
-}
-
-void ContainsU64(const uint64_t* words, detail::Block512Params p, const uint64_t* keys, size_t n,
-                 uint8_t* out) {
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t h = HashU64(LoadU64(keys + i), p.seed);
-    out[i] = Block512Contains(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
-  }
+template <LayoutId L>
+constexpr detail::LayoutKernels For() {
+  return {&InsertHashes<L>, &ContainsHashes<L>, &InsertU64<L>, &ContainsU64<L>};
 }
 
 }  // namespace
@@ -54,10 +59,23 @@ uint64_t HashU64(uint64_t key, uint64_t seed) {
   return XXH3_64bits_withSeed(bytes, 8, seed);
 }
 
+uint64_t HashU64Xxh64(uint64_t key, uint64_t seed) {
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(key >> (8 * i));
+  return XXH64(bytes, 8, seed);
+}
+
 const detail::Kernels& Kernels() {
-  static const detail::Kernels k = {
-      "reference",    0,         HashU64Bulk, BlockIndexBulk, InsertHashes,
-      ContainsHashes, InsertU64, ContainsU64};
+  static const detail::Kernels k = {"reference",
+                                    0,
+                                    &HashU64Bulk,
+                                    &HashU64Xxh64Bulk,
+                                    &BlockIndexBulk,
+                                    {{},
+                                     For<LayoutId::kBlock512>(),
+                                     For<LayoutId::kRegister64>(),
+                                     For<LayoutId::kSplitBlock256>(),
+                                     For<LayoutId::kClassic>()}};
   return k;
 }
 

@@ -12,7 +12,7 @@
 namespace simdbloom {
 namespace ref {
 
-// M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md).
+// M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection.
 struct Multipliers {
   uint32_t m[16];
   constexpr Multipliers() : m() {
@@ -25,20 +25,31 @@ struct Multipliers {
 };
 constexpr Multipliers kMultipliers{};
 
+// The eight salts of Parquet's split block Bloom filter (parquet-format BloomFilter.md).
+constexpr uint32_t kParquetSalt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                      0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+
 inline uint64_t LoadU64(const void* p) {
   uint64_t v;
   std::memcpy(&v, p, 8);
   return v;
 }
 
-// XXH3_64bits_withSeed over the key's 8 little-endian bytes (via libxxhash's own code).
+// XXH3_64bits_withSeed over the key's 8 little-endian bytes (libxxhash's own code).
 uint64_t HashU64(uint64_t key, uint64_t seed);
+// XXH64 over the key's 8 little-endian bytes (libxxhash's own code).
+uint64_t HashU64Xxh64(uint64_t key, uint64_t seed);
+// The hash a layout applies to a u64 key: XXH64 for split_block256, XXH3 otherwise.
+inline uint64_t HashFor(detail::LayoutId layout, uint64_t key, uint64_t seed) {
+  return layout == detail::LayoutId::kSplitBlock256 ? HashU64Xxh64(key, seed) : HashU64(key, seed);
+}
 
+// Block (or word) index of every blocked layout: (hi32(h) * num_blocks) >> 32.
 inline uint64_t BlockIndex(uint64_t h, uint64_t num_blocks) {
   return ((h >> 32) * num_blocks) >> 32;
 }
 
-// Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26.
+// ---- block512: probe i of hash h goes to word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26.
 inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit) {
   const uint32_t a = static_cast<uint32_t>(h);
   const uint32_t w0 = static_cast<uint32_t>(h >> 32) & 7;
@@ -63,6 +74,92 @@ inline bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
     if (((block[w] >> b) & 1) == 0) return false;
   }
   return true;
+}
+
+// ---- register64: one u64 word per key; probe i sets bit lo32(a * M[i]) >> 26.
+inline uint64_t Register64Mask(uint64_t h, uint32_t k) {
+  const uint32_t a = static_cast<uint32_t>(h);
+  uint64_t mask = 0;
+  for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << ((a * kMultipliers.m[i]) >> 26);
+  return mask;
+}
+
+// ---- split_block256 (Parquet): word i of the 8-word block gets bit (lo32(h) * salt[i]) >> 27.
+inline void Split256Insert(uint32_t* block, uint64_t h) {
+  const uint32_t key = static_cast<uint32_t>(h);
+  for (int i = 0; i < 8; ++i) block[i] |= uint32_t{1} << ((key * kParquetSalt[i]) >> 27);
+}
+
+inline bool Split256Contains(const uint32_t* block, uint64_t h) {
+  const uint32_t key = static_cast<uint32_t>(h);
+  for (int i = 0; i < 8; ++i) {
+    if (((block[i] >> ((key * kParquetSalt[i]) >> 27)) & 1) == 0) return false;
+  }
+  return true;
+}
+
+// ---- classic: probe i is bit floor(g_i * m / 2^64) of the whole array, m = 512 * num_blocks,
+// g_i = h + i * rotl(h, 32) mod 2^64 (double hashing in the 64-bit fixed-point domain).
+inline uint64_t ClassicStep(uint64_t h) { return (h << 32) | (h >> 32); }
+
+inline uint64_t ClassicBit(uint64_t g, uint64_t num_blocks) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(g) * (num_blocks * 512)) >> 64);
+}
+
+inline void ClassicInsert(uint64_t* words, uint64_t num_blocks, uint64_t h, uint32_t k) {
+  const uint64_t step = ClassicStep(h);
+  uint64_t g = h;
+  for (uint32_t i = 0; i < k; ++i, g += step) {
+    const uint64_t bit = ClassicBit(g, num_blocks);
+    words[bit >> 6] |= uint64_t{1} << (bit & 63);
+  }
+}
+
+inline bool ClassicContains(const uint64_t* words, uint64_t num_blocks, uint64_t h, uint32_t k) {
+  const uint64_t step = ClassicStep(h);
+  uint64_t g = h;
+  for (uint32_t i = 0; i < k; ++i, g += step) {
+    const uint64_t bit = ClassicBit(g, num_blocks);
+    if (((words[bit >> 6] >> (bit & 63)) & 1) == 0) return false;
+  }
+  return true;
+}
+
+// Any layout, one pre-hashed key: what the bulk kernels must reproduce.
+inline void InsertHash(detail::LayoutId layout, uint64_t* words, const detail::Params& p,
+                       uint64_t h) {
+  switch (layout) {
+    case detail::LayoutId::kBlock512:
+      Block512Insert(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
+      break;
+    case detail::LayoutId::kRegister64:
+      words[BlockIndex(h, p.num_blocks)] |= Register64Mask(h, p.k);
+      break;
+    case detail::LayoutId::kSplitBlock256:
+      Split256Insert(reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks), h);
+      break;
+    case detail::LayoutId::kClassic:
+      ClassicInsert(words, p.num_blocks, h, p.k);
+      break;
+  }
+}
+
+inline bool ContainsHash(detail::LayoutId layout, const uint64_t* words, const detail::Params& p,
+                         uint64_t h) {
+  switch (layout) {
+    case detail::LayoutId::kBlock512:
+      return Block512Contains(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
+    case detail::LayoutId::kRegister64: {
+      const uint64_t mask = Register64Mask(h, p.k);
+      return (words[BlockIndex(h, p.num_blocks)] & mask) == mask;
+    }
+    case detail::LayoutId::kSplitBlock256:
+      return Split256Contains(
+          reinterpret_cast<const uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks), h);
+    case detail::LayoutId::kClassic:
+      return ClassicContains(words, p.num_blocks, h, p.k);
+  }
+  return false;
 }
 
 const detail::Kernels& Kernels();

@@ -1,8 +1,10 @@
 // Every SIMD target against the scalar reference, bit for bit: hashing, block index, insert and
-// query, on awkward sizes, unaligned pointers, all k, several seeds and filter sizes.
+// query of every layout, on awkward sizes, unaligned pointers, all k, several seeds and sizes.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #define XXH_INLINE_ALL
@@ -15,8 +17,9 @@
 namespace simdbloom {
 namespace {
 
-using detail::Block512Params;
 using detail::Kernels;
+using detail::LayoutId;
+using detail::Params;
 
 // Batch sizes around every vector width (1..16 u64 lanes), the tile size (256) and odd tails.
 const std::vector<size_t>& BatchSizes() {
@@ -49,7 +52,13 @@ uint64_t LibXxh3(uint64_t key, uint64_t seed) {
   return XXH3_64bits_withSeed(bytes, 8, seed);
 }
 
-TEST_CASE("equivalence: XXH3 of u64 keys equals libxxhash") {
+uint64_t LibXxh64(uint64_t key, uint64_t seed) {
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(key >> (8 * i));
+  return XXH64(bytes, 8, seed);
+}
+
+TEST_CASE("equivalence: XXH3 and XXH64 of u64 keys equal libxxhash") {
   std::vector<uint64_t> keys = test::RandomKeys(1000000, 42);
   // Edge values: zero, all ones, single bits, byte patterns, the seed's own value.
   const uint64_t edges[] = {0,
@@ -64,12 +73,17 @@ TEST_CASE("equivalence: XXH3 of u64 keys equals libxxhash") {
   keys.insert(keys.begin(), std::begin(edges), std::end(edges));
   for (int b = 0; b < 64; ++b) keys.push_back(uint64_t{1} << b);
   test::ForEachTarget("hash", [&](const Kernels& k) {
-    std::vector<uint64_t> got(keys.size());
+    std::vector<uint64_t> got(keys.size()), got64(keys.size());
     for (uint64_t seed : kSeeds) {
       k.hash_u64(keys.data(), keys.size(), seed, got.data());
-      size_t mismatches = 0;
-      for (size_t i = 0; i < keys.size(); ++i) mismatches += got[i] != LibXxh3(keys[i], seed);
-      CHECK_MESSAGE(mismatches == 0, k.name, " seed ", seed);
+      k.hash_u64_xxh64(keys.data(), keys.size(), seed, got64.data());
+      size_t mismatches = 0, mismatches64 = 0;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        mismatches += got[i] != LibXxh3(keys[i], seed);
+        mismatches64 += got64[i] != LibXxh64(keys[i], seed);
+      }
+      CHECK_MESSAGE(mismatches == 0, k.name, " XXH3 seed ", seed);
+      CHECK_MESSAGE(mismatches64 == 0, k.name, " XXH64 seed ", seed);
     }
     // Every batch size, from an unaligned key pointer, leaves the bytes past the end untouched.
     for (size_t n : BatchSizes()) {
@@ -77,9 +91,13 @@ TEST_CASE("equivalence: XXH3 of u64 keys equals libxxhash") {
         Unaligned in(n * 8, misalign);
         std::memcpy(in.ptr, keys.data(), n * 8);
         std::vector<uint64_t> out(n + 1, 0xA5A5A5A5A5A5A5A5ull);
+        std::vector<uint64_t> out64(n + 1, 0xA5A5A5A5A5A5A5A5ull);
         k.hash_u64(reinterpret_cast<const uint64_t*>(in.ptr), n, 7, out.data());
+        k.hash_u64_xxh64(reinterpret_cast<const uint64_t*>(in.ptr), n, 7, out64.data());
         for (size_t i = 0; i < n; ++i) REQUIRE(out[i] == LibXxh3(keys[i], 7));
+        for (size_t i = 0; i < n; ++i) REQUIRE(out64[i] == LibXxh64(keys[i], 7));
         REQUIRE(out[n] == 0xA5A5A5A5A5A5A5A5ull);
+        REQUIRE(out64[n] == 0xA5A5A5A5A5A5A5A5ull);
       }
     }
   });
@@ -101,21 +119,40 @@ TEST_CASE("equivalence: block index by multiply-high") {
   });
 }
 
+struct LayoutCase {
+  LayoutId id;
+  const char* name;
+  uint32_t block_bytes;
+  uint32_t min_k, max_k;
+  uint64_t prefetched_blocks;  // a size >= 1 MiB, so the prefetching path runs
+};
+
+const LayoutCase kLayouts[] = {
+    {LayoutId::kBlock512, "block512", 64, 1, 16, 20000},
+    {LayoutId::kRegister64, "register64", 8, 1, 16, 140000},
+    {LayoutId::kSplitBlock256, "split_block256", 32, 8, 8, 40000},
+    {LayoutId::kClassic, "classic", 64, 1, 32, 20000},
+};
+
 // Inserts `keys` with target and reference, compares the filter bytes and the query results on the
 // inserted keys and on as many random ones.
-void CompareInsertAndQuery(const Kernels& k, Block512Params p, const std::vector<uint64_t>& keys,
-                           size_t misalign) {
+void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
+                           const std::vector<uint64_t>& keys, size_t misalign) {
   const size_t n = keys.size();
+  const size_t bytes = p.num_blocks * l.block_bytes;
+  const size_t blocks512 = (bytes + 63) / 64;
+  const detail::LayoutKernels& target = k.For(l.id);
+  const detail::LayoutKernels& ref = detail::Reference().For(l.id);
   std::vector<uint64_t> s1, s2;
-  uint64_t* got = AlignedWords(s1, p.num_blocks);
-  uint64_t* want = AlignedWords(s2, p.num_blocks);
+  uint64_t* got = AlignedWords(s1, blocks512);
+  uint64_t* want = AlignedWords(s2, blocks512);
   Unaligned in(n * 8, misalign);
   std::memcpy(in.ptr, keys.data(), n * 8);
   const uint64_t* kp = reinterpret_cast<const uint64_t*>(in.ptr);
 
-  k.insert_u64(got, p, kp, n);
-  detail::Reference().insert_u64(want, p, keys.data(), n);
-  REQUIRE(std::memcmp(got, want, p.num_blocks * 64) == 0);
+  target.insert_u64(got, p, kp, n);
+  ref.insert_u64(want, p, keys.data(), n);
+  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);  // includes the padding: still zero
 
   std::vector<uint64_t> probe = keys;
   std::vector<uint64_t> more = test::RandomKeys(n, p.seed ^ 0x5555);
@@ -123,47 +160,55 @@ void CompareInsertAndQuery(const Kernels& k, Block512Params p, const std::vector
   Unaligned out(probe.size() + 1, misalign);
   out.ptr[probe.size()] = 0xEE;
   std::vector<uint8_t> want_out(probe.size());
-  k.contains_u64(got, p, probe.data(), probe.size(), out.ptr);
-  detail::Reference().contains_u64(want, p, probe.data(), probe.size(), want_out.data());
+  target.contains_u64(got, p, probe.data(), probe.size(), out.ptr);
+  ref.contains_u64(want, p, probe.data(), probe.size(), want_out.data());
   REQUIRE(std::memcmp(out.ptr, want_out.data(), probe.size()) == 0);
   REQUIRE(out.ptr[probe.size()] == 0xEE);                   // nothing written past the end
   for (size_t i = 0; i < n; ++i) REQUIRE(out.ptr[i] == 1);  // no false negatives
 
   // The pre-hashed stages give the same filter and answers.
   std::vector<uint64_t> hashes(probe.size());
-  k.hash_u64(probe.data(), probe.size(), p.seed, hashes.data());
+  if (l.id == LayoutId::kSplitBlock256) {
+    k.hash_u64_xxh64(probe.data(), probe.size(), p.seed, hashes.data());
+  } else {
+    k.hash_u64(probe.data(), probe.size(), p.seed, hashes.data());
+  }
   std::vector<uint64_t> s3;
-  uint64_t* staged = AlignedWords(s3, p.num_blocks);
-  k.insert_hashes(staged, p, hashes.data(), n);
-  REQUIRE(std::memcmp(staged, want, p.num_blocks * 64) == 0);
+  uint64_t* staged = AlignedWords(s3, blocks512);
+  target.insert_hashes(staged, p, hashes.data(), n);
+  REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
   std::vector<uint8_t> staged_out(probe.size());
-  k.contains_hashes(staged, p, hashes.data(), probe.size(), staged_out.data());
+  target.contains_hashes(staged, p, hashes.data(), probe.size(), staged_out.data());
   REQUIRE(staged_out == want_out);
 }
 
-TEST_CASE("equivalence: block512 insert and query, every k, batch size and alignment") {
-  test::ForEachTarget("block512", [&](const Kernels& k) {
-    int cases = 0;
-    // Tiny (1 block), odd, medium, and > 1 MiB so the prefetching path runs.
-    for (uint64_t nb : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, uint64_t{20000}}) {
-      for (uint32_t kk = 1; kk <= 16; ++kk) {
-        const uint64_t seed = kSeeds[(kk + nb) % 4];
-        CAPTURE(nb);
-        CAPTURE(kk);
-        CompareInsertAndQuery(k, Block512Params{nb, kk, seed}, test::RandomKeys(600, kk * nb),
-                              kk % 8);
-        ++cases;
+TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
+  test::ForEachTarget("layouts", [&](const Kernels& k) {
+    for (const LayoutCase& l : kLayouts) {
+      int cases = 0;
+      // Tiny (1 block), odd, medium, and >= 1 MiB so the prefetching path runs.
+      for (uint64_t nb : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, l.prefetched_blocks}) {
+        for (uint32_t kk = l.min_k; kk <= l.max_k; ++kk) {
+          const uint64_t seed = kSeeds[(kk + nb) % 4];
+          CAPTURE(l.name);
+          CAPTURE(nb);
+          CAPTURE(kk);
+          CompareInsertAndQuery(k, l, Params{nb, kk, seed}, test::RandomKeys(600, kk * nb), kk % 8);
+          ++cases;
+        }
       }
-    }
-    for (size_t n : BatchSizes()) {
-      for (size_t misalign : {0, 1, 4, 7}) {
-        CAPTURE(n);
-        CompareInsertAndQuery(k, Block512Params{37, 7, kSeeds[misalign % 4]},
-                              test::RandomKeys(n, n + 11), misalign);
-        ++cases;
+      const uint32_t kk = l.min_k == l.max_k ? l.min_k : 7;
+      for (size_t n : BatchSizes()) {
+        for (size_t misalign : {0, 1, 4, 7}) {
+          CAPTURE(l.name);
+          CAPTURE(n);
+          CompareInsertAndQuery(k, l, Params{37, kk, kSeeds[misalign % 4]},
+                                test::RandomKeys(n, n + 11), misalign);
+          ++cases;
+        }
       }
+      std::printf("[%s] target %s: %d cases equal to the reference\n", l.name, k.name, cases);
     }
-    std::printf("[block512] target %s: %d cases equal to the reference\n", k.name, cases);
   });
 }
 
@@ -181,6 +226,53 @@ TEST_CASE("equivalence: filters beyond 2^32 bits index past bit 2^32") {
     CHECK(got[2] == nb / 2);
     CHECK(got[0] * 512 > (uint64_t{1} << 32));
   });
+}
+
+}  // namespace
+}  // namespace simdbloom
+
+namespace simdbloom {
+namespace {
+
+// The split_block256 layout is Parquet's: a bitset written by parquet-mr answers as it should,
+// through every target's pre-hashed query kernel and the reference.
+TEST_CASE("equivalence: split_block256 reads a filter written by parquet-mr") {
+  std::FILE* f = std::fopen(SIMDBLOOM_TEST_DATA_DIR "/parquet/bloom_filter.xxhash.bin", "rb");
+  REQUIRE(f != nullptr);
+  std::vector<uint8_t> file(2048);
+  file.resize(std::fread(file.data(), 1, file.size(), f));
+  std::fclose(f);
+  REQUIRE(file.size() == 16 + 1024);
+  std::vector<uint64_t> storage;
+  uint64_t* words = AlignedWords(storage, 1024 / 64);
+  std::memcpy(words, file.data() + 16, 1024);
+  const detail::Params p{1024 / 32, 8, 0};
+
+  const char* present[] = {"hello", "parquet", "bloom", "filter"};
+  std::vector<uint64_t> hashes;
+  for (const char* s : present) hashes.push_back(XXH64(s, std::strlen(s), 0));
+  // Absent strings: at 4 keys in 32 blocks the filter's FPR is about 1e-9, so none may match.
+  for (int i = 0; i < 1000; ++i) {
+    const std::string s = "absent-" + std::to_string(i);
+    hashes.push_back(XXH64(s.data(), s.size(), 0));
+  }
+  std::vector<const Kernels*> all = test::TargetsUnderTest();
+  all.push_back(&detail::Reference());
+  for (const Kernels* k : all) {
+    CAPTURE(k->name);
+    std::vector<uint8_t> out(hashes.size());
+    k->For(LayoutId::kSplitBlock256)
+        .contains_hashes(words, p, hashes.data(), hashes.size(), out.data());
+    for (size_t i = 0; i < 4; ++i) CHECK(out[i] == 1);
+    size_t false_positives = 0;
+    for (size_t i = 4; i < out.size(); ++i) false_positives += out[i];
+    CHECK(false_positives == 0);
+    // Inserting the four strings into an empty filter reproduces parquet-mr's bitset exactly.
+    std::vector<uint64_t> s2;
+    uint64_t* rebuilt = AlignedWords(s2, 1024 / 64);
+    k->For(LayoutId::kSplitBlock256).insert_hashes(rebuilt, p, hashes.data(), 4);
+    CHECK(std::memcmp(rebuilt, words, 1024) == 0);
+  }
 }
 
 }  // namespace

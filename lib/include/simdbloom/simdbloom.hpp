@@ -20,10 +20,27 @@
 
 namespace simdbloom {
 
-// Bit layout of a filter; each is specified bit-exactly in lib/FORMAT.md.
+// Bit layout of a filter; each is specified bit-exactly in lib/FORMAT.md. Bits per key at 1% /
+// 0.1% (as create() sizes them): block512 9.9 / 15.6, register64 12.3 / 23.4, split_block256 10.6 /
+// 16.9, classic 9.6 / 14.4.
 enum class Layout : uint8_t {
-  kBlock512 = 1,  // k bits inside one 64-byte cache line; one memory access per key.
+  // k (1..16) bits inside one 64-byte cache line: one memory access per key. The default.
+  kBlock512 = 1,
+  // k (1..16) bits inside one 64-bit word: the fastest; needs the most bits per key.
+  kRegister64 = 2,
+  // Parquet's split block Bloom filter: 256-bit blocks of eight u32 words, one bit per word
+  // (k = 8), XXH64 hashing; bit-exact with the Parquet specification when the seed is 0.
+  kSplitBlock256 = 3,
+  // The textbook filter: k (1..32) bits anywhere in the array by double hashing. Fewest bits per
+  // key, k memory accesses per key.
+  kClassic = 4,
 };
+
+// "block512", "register64", "split_block256", "classic"; "unknown" for other values. O(1).
+const char* layout_name(Layout layout) noexcept;
+// Bits per block of `layout` (the granularity of its size): 512, 64, 256, 512 (classic). Throws
+// Error(kInvalidArgument) for an unknown layout. O(1).
+uint32_t block_bits(Layout layout);
 
 enum class ErrorCode : int {
   kInvalidArgument = 1,  // a parameter is outside its documented range, or a null pointer
@@ -85,23 +102,35 @@ void reset_target() noexcept;
 
 // ---- Sizing (pure functions, no allocation, thread-safe) ----
 
-// Predicted false-positive rate of `layout` with `bits` bits, `k` probes and `n` distinct keys
-// inserted (FORMAT.md gives the formula). Cost: O(3^min(k,8)) arithmetic, no allocation.
+// Predicted false-positive rate of `layout` with `bits` bits (rounded up to whole blocks), `k`
+// probes and `n` distinct keys inserted; FORMAT.md gives each layout's formula. Throws
+// Error(kInvalidArgument) for bits == 0 or k outside the layout's range. Cost: at most a few
+// hundred exp() calls (block512, k > 8), no allocation after the first call per layout.
 double predicted_fpp(Layout layout, uint64_t bits, uint32_t k, uint64_t n);
+
+// A filter's size chosen for (n, fpp): what create() would build.
+struct Sizing {
+  uint64_t bits;         // a whole number of blocks of the layout
+  uint32_t k;            // probes per key
+  double predicted_fpp;  // predicted_fpp(layout, bits, k, n) <= the requested fpp
+};
+// The smallest filter of `layout` whose predicted false-positive rate at `expected_items` keys is
+// at most `fpp`, over every k the layout allows (ties: the smaller k). Not rounded to a power of
+// two. Throws Error(kInvalidArgument) for expected_items == 0, fpp outside [1e-9, 1), or a size
+// beyond the layout's 2^32 - 1 blocks. Cost: a binary search per k, about 1 ms; no allocation.
+Sizing size_for(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512);
 
 // ---- The filter ----
 class Filter {
  public:
-  // Smallest filter of `layout` whose predicted false-positive rate at `expected_items` keys is at
-  // most `fpp` (the k that needs the fewest bits; size not rounded to a power of two). Throws
-  // Error(kInvalidArgument) for expected_items == 0, fpp outside (0, 1) or a filter too large for
-  // the layout; Error(kOutOfMemory). Cost: O(16 * 32 * 3^8) sizing arithmetic, then one zeroed
-  // 64-byte-aligned allocation of the bit array.
+  // The filter size_for(expected_items, fpp, layout) describes, empty. Throws as size_for, and
+  // Error(kOutOfMemory). Cost: size_for, then one zeroed 64-byte-aligned allocation.
   static Filter create(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512,
                        uint64_t seed = 0);
-  // A filter of at least `bits` bits (rounded up to whole 512-bit blocks) and `k` probes per key.
-  // Throws Error(kInvalidArgument) for bits == 0, k outside 1..16, more than (2^32 - 1) blocks.
-  // Cost: one zeroed 64-byte-aligned allocation.
+  // A filter of at least `bits` bits (rounded up to whole blocks of the layout) and `k` probes
+  // per key. k: 1..16 (block512, register64), 8 (split_block256), 1..32 (classic). Throws
+  // Error(kInvalidArgument) for bits == 0, k out of range, more than 2^32 - 1 blocks or an
+  // unknown layout; Error(kOutOfMemory). Cost: one zeroed 64-byte-aligned allocation.
   static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
                           uint64_t seed = 0);
 
@@ -125,7 +154,8 @@ class Filter {
   void contains(Span<const uint64_t> keys, uint8_t* out) const;
 
   Layout layout() const noexcept { return layout_; }
-  uint64_t bit_count() const noexcept { return num_blocks_ * 512; }
+  uint64_t bit_count() const noexcept { return num_blocks_ * block_bits_; }
+  // Blocks of block_bits(layout()) bits each.
   uint64_t num_blocks() const noexcept { return num_blocks_; }
   uint32_t num_hashes() const noexcept { return k_; }
   uint64_t seed() const noexcept { return seed_; }
@@ -133,11 +163,23 @@ class Filter {
   double predicted_fpp(uint64_t n) const {
     return simdbloom::predicted_fpp(layout_, bit_count(), k_, n);
   }
-  // The bit array: bit_count() / 8 bytes, 64-byte aligned, little-endian u64 words (FORMAT.md).
+  // The bit array: bit_count() / 8 bytes, 64-byte aligned, little-endian (FORMAT.md).
   const uint8_t* data() const noexcept { return reinterpret_cast<const uint8_t*>(words_); }
-  size_t size_bytes() const noexcept { return static_cast<size_t>(num_blocks_) * 64; }
+  size_t size_bytes() const noexcept { return static_cast<size_t>(bit_count() / 8); }
   // Clears every bit. O(size_bytes()), no allocation.
   void clear() noexcept;
+
+  // What the filter knows from its bits. Each reads the whole bit array once: O(size_bytes()),
+  // no allocation.
+  // Fraction of bits set, in [0, 1].
+  double fill_ratio() const noexcept;
+  // Estimated number of distinct keys inserted, from the number of set bits (FORMAT.md); +infinity
+  // if every bit is set.
+  double approximate_count() const noexcept;
+  // False-positive rate of this bit array for a random absent key: every block's (or word's)
+  // probability that all of a key's probes find set bits, averaged (FORMAT.md). Unlike
+  // predicted_fpp(n) it needs no n and reflects the actual fill, including skew.
+  double expected_fpp() const noexcept;
 
  private:
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed);
@@ -145,6 +187,7 @@ class Filter {
   uint64_t num_blocks_ = 0;
   uint64_t seed_ = 0;
   uint32_t k_ = 0;
+  uint32_t block_bits_ = 512;
   Layout layout_ = Layout::kBlock512;
 };
 

@@ -1,0 +1,78 @@
+// Per-target register64 kernels (lib/FORMAT.md): one u64 word per key, its k-bit mask computed for
+// N keys per vector; insert ORs masks into words, a query gathers the words and compares.
+// Re-included once per target.
+#if defined(SIMDBLOOM_KERNELS_REGISTER64_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDBLOOM_KERNELS_REGISTER64_INL_H_
+#undef SIMDBLOOM_KERNELS_REGISTER64_INL_H_
+#else
+#define SIMDBLOOM_KERNELS_REGISTER64_INL_H_
+#endif
+
+#include <cstring>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "kernels/common-inl.h"
+#include "kernels/dispatch.h"
+#include "kernels/reference.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Word index and mask of N keys: word (hi32(h) * num_words) >> 32, mask bits lo32(a * M[i]) >> 26.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Register64MaskV(D d, V h, uint32_t k) {
+  const V a = hn::And(h, hn::Set(d, uint64_t{0xFFFFFFFFu}));
+  const V one = hn::Set(d, uint64_t{1});
+  const V low6 = hn::Set(d, uint64_t{63});
+  V mask = hn::Zero(d);
+  for (uint32_t i = 0; i < k; ++i) {
+    const V prod = MulU32ToU64(d, a, hn::Set(d, uint64_t{ref::kMultipliers.m[i]}));
+    mask = hn::Or(mask, ShlVar(one, hn::And(hn::ShiftRight<26>(prod), low6)));
+  }
+  return mask;
+}
+
+struct Register64 {
+  static constexpr bool kXxh64 = false;
+  static constexpr size_t kTileKeys = kTile;
+
+  template <bool kInsert>
+  static HWY_INLINE void Apply(WordsPtr<kInsert> words, const detail::Params& p,
+                               const uint64_t* HWY_RESTRICT hashes, size_t m,
+                               uint8_t* HWY_RESTRICT out) {
+    const hn::ScalableTag<uint64_t> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const auto nb = hn::Set(d, p.num_blocks);
+    HWY_ALIGN uint64_t index[kTile];
+    HWY_ALIGN uint64_t masks[kTile];
+    ForEachHashVector(d, hashes, m, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
+      hn::Store(hn::ShiftRight<32>(MulU32ToU64(d, hn::ShiftRight<32>(h), nb)), d, index + j);
+      hn::Store(Register64MaskV(d, h, p.k), d, masks + j);
+    });
+    if (p.num_blocks * 8 >= kPrefetchMinBytes) {
+      for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + index[j]);
+    }
+    if constexpr (kInsert) {
+      for (size_t j = 0; j < m; ++j) words[index[j]] |= masks[j];
+    } else {
+      const size_t N = hn::Lanes(d);
+      HWY_ALIGN uint8_t bytes[kTile];
+      for (size_t j = 0; j < m; j += N) {
+        const auto mask = hn::Load(d, masks + j);
+        const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::Load(d, index + j)));
+        const auto hit = hn::Eq(hn::And(word, mask), mask);
+        StoreBytes(d, hn::IfThenElseZero(hit, hn::Set(d, uint64_t{1})), bytes + j);
+      }
+      std::memcpy(out, bytes, m);
+    }
+  }
+};
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard

@@ -1,0 +1,66 @@
+// Internal (not installed): per-layout constants shared by construction, sizing and statistics.
+#ifndef SIMDBLOOM_LIB_LAYOUT_H_
+#define SIMDBLOOM_LIB_LAYOUT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/dispatch.h"
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+namespace detail {
+
+constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
+
+[[noreturn]] inline void Invalid(const std::string& what) {
+  throw Error(ErrorCode::kInvalidArgument, what);
+}
+
+inline bool KnownLayout(Layout layout) {
+  return layout == Layout::kBlock512 || layout == Layout::kRegister64 ||
+         layout == Layout::kSplitBlock256 || layout == Layout::kClassic;
+}
+
+inline LayoutId IdOf(Layout layout) { return static_cast<LayoutId>(layout); }
+
+// Probes per key a layout allows.
+inline uint32_t MinK(Layout layout) { return layout == Layout::kSplitBlock256 ? 8 : 1; }
+inline uint32_t MaxK(Layout layout) {
+  switch (layout) {
+    case Layout::kSplitBlock256:
+      return 8;
+    case Layout::kClassic:
+      return 32;
+    default:
+      return 16;
+  }
+}
+
+// Throws Error(kInvalidArgument) unless `layout` is known and k is in its range; `who` names the
+// calling function in the message.
+inline void CheckLayoutAndK(const char* who, Layout layout, uint32_t k) {
+  if (!KnownLayout(layout)) {
+    Invalid(std::string(who) + ": unknown layout " +
+            std::to_string(static_cast<int>(static_cast<uint8_t>(layout))));
+  }
+  if (k < MinK(layout) || k > MaxK(layout)) {
+    Invalid(std::string(who) + ": k = " + std::to_string(k) + " is outside " +
+            std::to_string(MinK(layout)) + ".." + std::to_string(MaxK(layout)) + " for " +
+            layout_name(layout));
+  }
+}
+
+// Whole blocks holding at least `bits` bits.
+inline uint64_t BlocksFor(uint64_t bits, uint32_t block_bits) {
+  return bits / block_bits + (bits % block_bits != 0);
+}
+
+// The false-positive model of `layout` (FORMAT.md) at `keys_per_block` = n / num_blocks. For
+// classic, `num_blocks` is also needed (its formula is in bits).
+double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks);
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_LIB_LAYOUT_H_
