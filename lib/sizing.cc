@@ -190,15 +190,16 @@ Sizing size_for(uint64_t expected_items, double fpp, Layout layout) {
   if (!(fpp > 0 && fpp < 1)) Invalid("size_for: fpp must be in (0, 1), got " + std::to_string(fpp));
   if (fpp < detail::kMinFpp) Invalid("size_for: fpp below 1e-9 cannot be sized reliably");
   const double n = static_cast<double>(expected_items);
+  const double target = fpp * kSizingHeadroom;
   uint64_t best_blocks = 0;
   uint32_t best_k = 0;
   for (uint32_t k = detail::MinK(layout); k <= detail::MaxK(layout); ++k) {
     // FPR falls as blocks grow: binary search the smallest count that meets fpp.
-    if (detail::ModelFpr(layout, k, n, detail::kMaxBlocks) > fpp) continue;
+    if (detail::ModelFpr(layout, k, n, detail::kMaxBlocks) > target) continue;
     uint64_t lo = 1, hi = detail::kMaxBlocks;
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
-      if (detail::ModelFpr(layout, k, n, mid) <= fpp) {
+      if (detail::ModelFpr(layout, k, n, mid) <= target) {
         hi = mid;
       } else {
         lo = mid + 1;
