@@ -71,6 +71,8 @@ struct Classic {
         }
       }
     } else {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || SIMDBLOOM_SVE
+      // Native gathers: N keys' probe i in one load; stop once every lane has missed.
       const size_t N = hn::Lanes(d);
       const auto one = hn::Set(d, uint64_t{1});
       const auto low6 = hn::Set(d, uint64_t{63});
@@ -86,6 +88,18 @@ struct Classic {
         StoreBytes(d, hn::And(hit, one), bytes + j);
       }
       std::memcpy(out, bytes, m);
+#else
+      // Gathers are emulated here: a key at a time, stopping at its first clear bit, is faster.
+      (void)di;
+      for (size_t j = 0; j < m; ++j) {
+        uint8_t hit = 1;
+        for (uint32_t i = 0; i < k && hit; ++i) {
+          const uint64_t b = bit[i * kTileKeys + j];
+          hit = static_cast<uint8_t>((words[b >> 6] >> (b & 63)) & 1);
+        }
+        out[j] = hit;
+      }
+#endif
     }
   }
 };
