@@ -28,6 +28,7 @@ constexpr size_t kTile = 256;
 // and prefetching only costs instructions.
 constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
 
+#undef SIMDBLOOM_SVE  // defined once per target
 #if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
     HWY_TARGET == HWY_SVE2_128
 #define SIMDBLOOM_SVE 1
@@ -38,8 +39,8 @@ constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
 // a * m for u64 lanes holding values below 2^32 (the exact 64-bit product).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V MulU32ToU64(D d, V a, V m) {
-#if HWY_TARGET == HWY_SCALAR
   (void)d;
+#if HWY_TARGET == HWY_SCALAR
   return hn::Set(d, hn::GetLane(a) * hn::GetLane(m));
 #else
   const hn::Repartition<uint32_t, D> d32;
@@ -82,8 +83,8 @@ HWY_INLINE void BlockIndexImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, ui
 // Writes lanes holding 0 or 1 as bytes: out[0 .. Lanes(d)) (all lanes; callers size `out`).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreBytes(D d, V ones, uint8_t* HWY_RESTRICT out) {
-#if HWY_TARGET == HWY_SCALAR
   (void)d;
+#if HWY_TARGET == HWY_SCALAR
   out[0] = static_cast<uint8_t>(hn::GetLane(ones));
 #else
   const hn::Rebind<uint8_t, D> d8;
