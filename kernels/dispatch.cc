@@ -35,6 +35,21 @@ void BlockIndex(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t*
   BlockIndexImpl(hashes, n, num_blocks, out);
 }
 
+template <bool kOr>
+void CombineWords(uint64_t* HWY_RESTRICT dst, const uint64_t* HWY_RESTRICT src, size_t n) {
+  const hn::ScalableTag<uint64_t> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto a = hn::Load(d, dst + i), b = hn::Load(d, src + i);
+    hn::Store(kOr ? hn::Or(a, b) : hn::And(a, b), d, dst + i);
+  }
+  for (; i < n; ++i) dst[i] = kOr ? (dst[i] | src[i]) : (dst[i] & src[i]);
+}
+
+void OrWords(uint64_t* dst, const uint64_t* src, size_t n) { CombineWords<true>(dst, src, n); }
+void AndWords(uint64_t* dst, const uint64_t* src, size_t n) { CombineWords<false>(dst, src, n); }
+
 // This target's kernel table (exported below).
 const detail::Kernels* GetKernels() {
   static const detail::Kernels kernels = {hwy::TargetName(HWY_TARGET),
@@ -42,6 +57,8 @@ const detail::Kernels* GetKernels() {
                                           &HashU64,
                                           &HashU64Xxh64,
                                           &BlockIndex,
+                                          &OrWords,
+                                          &AndWords,
                                           {{},
                                            LayoutKernelsT<Block512>(),
                                            LayoutKernelsT<Register64>(),

@@ -45,6 +45,10 @@ struct Kernels {
   void (*hash_u64_xxh64)(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out);
   // Stage 2: out[i] = (hi32(hashes[i]) * num_blocks) >> 32.
   void (*block_index)(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out);
+  // Set operations over whole bit arrays: dst[i] |= src[i] / dst[i] &= src[i], i < n_words. Both
+  // 64-byte aligned.
+  void (*or_words)(uint64_t* dst, const uint64_t* src, size_t n_words);
+  void (*and_words)(uint64_t* dst, const uint64_t* src, size_t n_words);
   LayoutKernels layout[kNumLayoutSlots];
 
   const LayoutKernels& For(LayoutId id) const { return layout[static_cast<int>(id)]; }

@@ -23,6 +23,14 @@ void BlockIndexBulk(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint6
   for (size_t i = 0; i < n; ++i) out[i] = BlockIndex(LoadU64(hashes + i), num_blocks);
 }
 
+void OrWords(uint64_t* dst, const uint64_t* src, size_t n) {
+  for (size_t i = 0; i < n; ++i) dst[i] |= src[i];
+}
+
+void AndWords(uint64_t* dst, const uint64_t* src, size_t n) {
+  for (size_t i = 0; i < n; ++i) dst[i] &= src[i];
+}
+
 template <LayoutId L>
 void InsertHashes(uint64_t* words, Params p, const uint64_t* hashes, size_t n) {
   for (size_t i = 0; i < n; ++i) InsertHash(L, words, p, LoadU64(hashes + i));
@@ -65,12 +73,22 @@ uint64_t HashU64Xxh64(uint64_t key, uint64_t seed) {
   return XXH64(bytes, 8, seed);
 }
 
+uint64_t HashBytesXxh3(const void* data, size_t size, uint64_t seed) {
+  return XXH3_64bits_withSeed(data, size, seed);
+}
+
+uint64_t HashBytesXxh64(const void* data, size_t size, uint64_t seed) {
+  return XXH64(data, size, seed);
+}
+
 const detail::Kernels& Kernels() {
   static const detail::Kernels k = {"reference",
                                     0,
                                     &HashU64Bulk,
                                     &HashU64Xxh64Bulk,
                                     &BlockIndexBulk,
+                                    &OrWords,
+                                    &AndWords,
                                     {{},
                                      For<LayoutId::kBlock512>(),
                                      For<LayoutId::kRegister64>(),

@@ -39,6 +39,16 @@ inline uint64_t LoadU64(const void* p) {
 uint64_t HashU64(uint64_t key, uint64_t seed);
 // XXH64 over the key's 8 little-endian bytes (libxxhash's own code).
 uint64_t HashU64Xxh64(uint64_t key, uint64_t seed);
+// XXH3_64bits_withSeed / XXH64 over `size` bytes: the hash of a byte-string key.
+uint64_t HashBytesXxh3(const void* data, size_t size, uint64_t seed);
+uint64_t HashBytesXxh64(const void* data, size_t size, uint64_t seed);
+inline uint64_t HashBytes(detail::LayoutId layout, const void* data, size_t size, uint64_t seed) {
+  return layout == detail::LayoutId::kSplitBlock256 ? HashBytesXxh64(data, size, seed)
+                                                    : HashBytesXxh3(data, size, seed);
+}
+// The file format's checksum: XXH3_64bits (seed 0) of `size` bytes.
+inline uint64_t Checksum(const void* data, size_t size) { return HashBytesXxh3(data, size, 0); }
+
 // The hash a layout applies to a u64 key: XXH64 for split_block256, XXH3 otherwise.
 inline uint64_t HashFor(detail::LayoutId layout, uint64_t key, uint64_t seed) {
   return layout == detail::LayoutId::kSplitBlock256 ? HashU64Xxh64(key, seed) : HashU64(key, seed);

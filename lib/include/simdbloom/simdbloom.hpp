@@ -14,8 +14,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace simdbloom {
@@ -46,6 +50,10 @@ enum class ErrorCode : int {
   kInvalidArgument = 1,  // a parameter is outside its documented range, or a null pointer
   kUnknownTarget = 2,    // a SIMD target name that is unknown or not supported by this CPU
   kOutOfMemory = 3,      // the bit array could not be allocated
+  kFormat = 4,        // bytes are not a valid filter: truncated, bad magic/version/field/checksum
+  kIo = 5,            // a stream or file could not be opened, read or written
+  kIncompatible = 6,  // a set operation or export on filters whose parameters do not allow it
+  kReadOnly = 7,      // a mutation of a filter created by Filter::view
 };
 
 // The only exception type this library throws (besides std::bad_alloc from std containers).
@@ -67,7 +75,10 @@ class Span {
   constexpr Span(const T* data, size_t size) noexcept : data_(data), size_(size) {}
   template <size_t N>
   constexpr Span(const T (&array)[N]) noexcept : data_(array), size_(N) {}
-  template <class Container, class = decltype(std::declval<const Container&>().data()),
+  // Any contiguous container of T (std::vector, std::array, ...).
+  template <class Container,
+            class = std::enable_if_t<std::is_convertible<
+                decltype(std::declval<const Container&>().data()), const T*>::value>,
             class = decltype(std::declval<const Container&>().size())>
   constexpr Span(const Container& c) noexcept : data_(c.data()), size_(c.size()) {}
   constexpr const T* data() const noexcept { return data_; }
@@ -122,8 +133,9 @@ struct Sizing {
 };
 // The smallest filter of `layout` whose predicted false-positive rate at `expected_items` keys is
 // at most kSizingHeadroom * fpp, over every k the layout allows (ties: the smaller k). Not
-// rounded to a power of two. Throws Error(kInvalidArgument) for expected_items == 0, fpp outside [1e-9, 1), or a size
-// beyond the layout's 2^32 - 1 blocks. Cost: a binary search per k, about 1 ms; no allocation.
+// rounded to a power of two. Throws Error(kInvalidArgument) for expected_items == 0, fpp outside
+// [1e-9, 1), or a size beyond the layout's 2^32 - 1 blocks. Cost: a binary search per k, about 1
+// ms; no allocation.
 Sizing size_for(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512);
 
 // ---- The filter ----
@@ -147,9 +159,14 @@ class Filter {
   Filter& operator=(const Filter& other);
   ~Filter();
 
-  // Single key. Scalar path (same math as the bulk kernels). No allocation. O(k).
-  void insert(uint64_t key) noexcept;
+  // Single key. Scalar path (same math as the bulk kernels). No allocation. O(k). insert throws
+  // Error(kReadOnly) on a view.
+  void insert(uint64_t key);
   bool contains(uint64_t key) const noexcept;
+  // A byte string key (hashed over its bytes: a u64 key equals its 8 little-endian bytes). O(k +
+  // key.size()), no allocation.
+  void insert(std::string_view key);
+  bool contains(std::string_view key) const noexcept;
 
   // Bulk insert of u64 keys. Dispatches to the active SIMD target; processes keys in tiles on the
   // stack (no allocation). Throws Error(kInvalidArgument) if keys.data() is null and size > 0.
@@ -158,6 +175,10 @@ class Filter {
   // Dispatches to the active SIMD target; no allocation. Throws Error(kInvalidArgument) on null
   // pointers with size > 0.
   void contains(Span<const uint64_t> keys, uint8_t* out) const;
+  // Bulk byte-string keys: hashed one by one into a stack tile, then the SIMD kernels of the
+  // pre-hashed path. Same errors as the u64 forms; no allocation.
+  void insert(Span<const std::string_view> keys);
+  void contains(Span<const std::string_view> keys, uint8_t* out) const;
 
   Layout layout() const noexcept { return layout_; }
   uint64_t bit_count() const noexcept { return num_blocks_ * block_bits_; }
@@ -173,7 +194,55 @@ class Filter {
   const uint8_t* data() const noexcept { return reinterpret_cast<const uint8_t*>(words_); }
   size_t size_bytes() const noexcept { return static_cast<size_t>(bit_count() / 8); }
   // Clears every bit. O(size_bytes()), no allocation.
-  void clear() noexcept;
+  // Throws Error(kReadOnly) on a view.
+  void clear();
+  // Keys passed to insert so far, repeats included (merge adds, intersect keeps the smaller;
+  // saved with the filter). Informational: approximate_count() estimates distinct keys.
+  uint64_t inserted_count() const noexcept { return inserted_; }
+  // True for filters made by view(): their bits belong to the caller and cannot change.
+  bool is_view() const noexcept { return !owned_; }
+
+  // ---- Set operations (vectorized; O(size_bytes()), no allocation) ----
+  // Same layout, size, k and seed: the condition for merge and intersect to be meaningful.
+  bool compatible(const Filter& other) const noexcept;
+  // Union: afterwards this filter answers "may be present" for every key either filter held.
+  // Throws Error(kIncompatible) naming the differing parameter, Error(kReadOnly) on a view.
+  void merge(const Filter& other);
+  // Intersection (AND of the bits): keeps every key both filters held; its false-positive rate
+  // is at most that of either input. Same errors as merge.
+  void intersect(const Filter& other);
+
+  // ---- Persistence (FORMAT.md, "File format") ----
+  // Bytes save() writes: a 64-byte header and the bit array. O(1).
+  size_t serialized_size() const noexcept { return 64 + size_bytes(); }
+  // Writes the filter. Cost: a checksum pass and a write of serialized_size() bytes. Throws
+  // Error(kIo) if the stream or file fails.
+  void save(std::ostream& out) const;
+  void save_file(const std::string& path) const;
+  // Reads a saved filter, validating every header field and the payload checksum before it is
+  // returned. Throws Error(kFormat) for anything that is not a complete, valid filter (never reads
+  // past the input), Error(kIo) for unreadable files, Error(kOutOfMemory). Cost: one allocation
+  // of the bit array, a copy and a checksum pass.
+  static Filter load(std::istream& in);
+  static Filter load_file(const std::string& path);
+  static Filter load(const uint8_t* data, size_t size);
+  // A read-only filter over caller-owned bytes (e.g. an mmapped file), copying nothing: the bytes
+  // must stay valid and unchanged while the filter or its moves live. `data` must be 64-byte
+  // aligned (Error(kInvalidArgument) otherwise) and hold exactly one saved filter. Validates like
+  // load; `verify_checksum = false` skips the O(size) payload checksum (header fields are always
+  // checked). Mutations throw Error(kReadOnly); a copy is an ordinary, owning filter.
+  static Filter view(const uint8_t* data, size_t size, bool verify_checksum = true);
+
+  // ---- Parquet split block Bloom filters (split_block256 only) ----
+  // The Parquet form: Thrift-compact BloomFilterHeader (numBytes, BLOCK, XXHASH, UNCOMPRESSED),
+  // then the bitset. Throws Error(kIncompatible) unless the layout is split_block256 with seed 0.
+  // Allocates the result.
+  std::vector<uint8_t> to_parquet() const;
+  // Reads the Parquet form at `data`: any numBytes that is a positive multiple of 32 (whole
+  // blocks), any field order, unknown fields skipped. `consumed`, if given, receives header +
+  // bitset bytes. Throws Error(kFormat) for malformed or unsupported headers (other algorithm,
+  // hash or compression) and truncated input. Cost: one allocation and a copy of the bitset.
+  static Filter from_parquet(const uint8_t* data, size_t size, size_t* consumed = nullptr);
 
   // What the filter knows from its bits. Each reads the whole bit array once: O(size_bytes()),
   // no allocation.
@@ -189,12 +258,17 @@ class Filter {
 
  private:
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed);
+  Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view);
+  void CheckWritable(const char* who) const;
+  friend struct FilterAccess;
   uint64_t* words_ = nullptr;
   uint64_t num_blocks_ = 0;
   uint64_t seed_ = 0;
   uint32_t k_ = 0;
   uint32_t block_bits_ = 512;
   Layout layout_ = Layout::kBlock512;
+  bool owned_ = true;
+  uint64_t inserted_ = 0;
 };
 
 }  // namespace simdbloom

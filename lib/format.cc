@@ -1,0 +1,384 @@
+// Persistence: the simdbloom file format (lib/FORMAT.md, "File format") and Parquet's split block
+// Bloom filter form. Every field of untrusted input is validated before it is used; reads never
+// go past the given size.
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kernels/reference.h"
+#include "lib/layout.h"
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+namespace {
+
+constexpr size_t kHeaderSize = 64;
+constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'L', 'O', 'M'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint8_t kHashXxh3 = 1;
+constexpr uint8_t kHashXxh64 = 2;
+
+[[noreturn]] void Bad(const std::string& what) {
+  throw Error(ErrorCode::kFormat, "not a valid simdbloom filter: " + what);
+}
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+uint8_t HashIdOf(Layout layout) {
+  return layout == Layout::kSplitBlock256 ? kHashXxh64 : kHashXxh3;
+}
+
+// The fields of a header, validated.
+struct Header {
+  Layout layout;
+  uint32_t k;
+  uint64_t num_blocks;
+  uint64_t seed;
+  uint64_t inserted;
+  uint64_t checksum;
+  uint64_t payload_bytes;
+};
+
+void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
+  std::memset(h, 0, kHeaderSize);
+  std::memcpy(h, kMagic, 8);
+  PutU32(h + 8, kFormatVersion);
+  PutU32(h + 12, static_cast<uint32_t>(kHeaderSize));
+  h[16] = static_cast<uint8_t>(f.layout());
+  h[17] = HashIdOf(f.layout());
+  PutU32(h + 20, f.num_hashes());
+  PutU64(h + 24, f.num_blocks());
+  PutU64(h + 32, f.seed());
+  PutU64(h + 40, f.inserted_count());
+  PutU64(h + 48, checksum);
+  PutU64(h + 56, ref::Checksum(h, 56));
+}
+
+// Validates the 64 header bytes (not the payload); `available` = bytes that follow the header.
+Header DecodeHeader(const uint8_t* h, uint64_t available) {
+  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic");
+  const uint32_t version = GetU32(h + 8);
+  if (version != kFormatVersion) {
+    Bad("format version " + std::to_string(version) + " (this library reads version 1)");
+  }
+  if (ref::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
+  if (GetU32(h + 12) != kHeaderSize) Bad("header size " + std::to_string(GetU32(h + 12)));
+  Header out;
+  out.layout = static_cast<Layout>(h[16]);
+  if (!detail::KnownLayout(out.layout)) Bad("unknown layout " + std::to_string(h[16]));
+  if (h[17] != HashIdOf(out.layout)) Bad("hash id " + std::to_string(h[17]) + " for this layout");
+  if (h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
+  out.k = GetU32(h + 20);
+  if (out.k < detail::MinK(out.layout) || out.k > detail::MaxK(out.layout)) {
+    Bad("k = " + std::to_string(out.k) + " for " + layout_name(out.layout));
+  }
+  out.num_blocks = GetU64(h + 24);
+  if (out.num_blocks == 0 || out.num_blocks > detail::kMaxBlocks) {
+    Bad("block count " + std::to_string(out.num_blocks));
+  }
+  out.seed = GetU64(h + 32);
+  out.inserted = GetU64(h + 40);
+  out.checksum = GetU64(h + 48);
+  out.payload_bytes = out.num_blocks * (block_bits(out.layout) / 8);
+  if (out.payload_bytes != available) {
+    Bad("payload of " + std::to_string(available) + " bytes, the header needs " +
+        std::to_string(out.payload_bytes));
+  }
+  return out;
+}
+
+// ---- Thrift compact protocol, as much as BloomFilterHeader needs ----
+
+class ThriftReader {
+ public:
+  ThriftReader(const uint8_t* data, size_t size) : p_(data), end_(data + size), begin_(data) {}
+  size_t offset() const { return static_cast<size_t>(p_ - begin_); }
+
+  uint8_t Byte() {
+    if (p_ == end_) Bad("Parquet header truncated");
+    return *p_++;
+  }
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      const uint8_t b = Byte();
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if ((b & 0x80) == 0) return v;
+    }
+    Bad("Parquet header: varint too long");
+  }
+  int64_t Zigzag() {
+    const uint64_t v = Varint();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  // Reads a field header: returns false at a struct's stop byte, else the field's id and type.
+  bool Field(int16_t* last_id, int16_t* id, int* type) {
+    const uint8_t b = Byte();
+    if (b == 0) return false;
+    *type = b & 0x0F;
+    const int delta = b >> 4;
+    if (delta != 0) {
+      *id = static_cast<int16_t>(*last_id + delta);
+    } else {
+      const int64_t v = Zigzag();
+      if (v < INT16_MIN || v > INT16_MAX) Bad("Parquet header: field id out of range");
+      *id = static_cast<int16_t>(v);
+    }
+    *last_id = *id;
+    return true;
+  }
+  // Skips a value of compact type `type`, nesting at most kMaxDepth deep.
+  void Skip(int type, int depth) {
+    if (depth > kMaxDepth) Bad("Parquet header nested too deeply");
+    switch (type) {
+      case 1:  // boolean true
+      case 2:  // boolean false
+        return;
+      case 3:  // byte
+        Byte();
+        return;
+      case 4:  // i16
+      case 5:  // i32
+      case 6:  // i64
+        Varint();
+        return;
+      case 7:  // double
+        for (int i = 0; i < 8; ++i) Byte();
+        return;
+      case 8: {  // binary
+        const uint64_t n = Varint();
+        if (n > static_cast<uint64_t>(end_ - p_)) Bad("Parquet header truncated");
+        p_ += n;
+        return;
+      }
+      case 9:     // list
+      case 10: {  // set
+        const uint8_t h = Byte();
+        uint64_t n = h >> 4;
+        if (n == 15) n = Varint();
+        for (uint64_t i = 0; i < n; ++i) Skip(h & 0x0F, depth + 1);
+        return;
+      }
+      case 11: {  // map
+        const uint64_t n = Varint();
+        if (n == 0) return;
+        const uint8_t kv = Byte();
+        for (uint64_t i = 0; i < n; ++i) {
+          Skip(kv >> 4, depth + 1);
+          Skip(kv & 0x0F, depth + 1);
+        }
+        return;
+      }
+      case 12:
+        SkipStruct(depth + 1);
+        return;
+      default:
+        Bad("Parquet header: unknown Thrift type " + std::to_string(type));
+    }
+  }
+  void SkipStruct(int depth) {
+    int16_t last = 0, id;
+    int type;
+    while (Field(&last, &id, &type)) Skip(type, depth);
+  }
+  // A union whose member `want` is an empty struct (e.g. BloomFilterAlgorithm.BLOCK): returns
+  // whether that member was set, skipping anything else.
+  bool UnionWith(int16_t want, int depth) {
+    int16_t last = 0, id;
+    int type;
+    bool found = false;
+    while (Field(&last, &id, &type)) {
+      if (id == want && type == 12) {
+        found = true;
+        SkipStruct(depth + 1);
+      } else {
+        Skip(type, depth + 1);
+      }
+    }
+    return found;
+  }
+
+  static constexpr int kMaxDepth = 32;
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+  const uint8_t* begin_;
+};
+
+void PutVarint(std::vector<uint8_t>* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<uint8_t>(v));
+}
+
+}  // namespace
+
+void Filter::save(std::ostream& out) const {
+  uint8_t header[kHeaderSize];
+  EncodeHeader(*this, ref::Checksum(data(), size_bytes()), header);
+  out.write(reinterpret_cast<const char*>(header), kHeaderSize);
+  out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
+  if (!out) throw Error(ErrorCode::kIo, "save: the stream failed while writing");
+}
+
+void Filter::save_file(const std::string& path) const {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(ErrorCode::kIo, "save_file: cannot open " + path + " for writing");
+  save(out);
+  out.close();
+  if (!out) throw Error(ErrorCode::kIo, "save_file: cannot write " + path);
+}
+
+Filter Filter::load(const uint8_t* data, size_t size) {
+  if (data == nullptr && size > 0) detail::Invalid("load: null data with non-zero size");
+  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
+  const Header h = DecodeHeader(data, size - kHeaderSize);
+  if (ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+    Bad("payload checksum mismatch");
+  }
+  Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed);
+  std::memcpy(FilterAccess::Words(f), data + kHeaderSize, h.payload_bytes);
+  FilterAccess::SetInserted(f, h.inserted);
+  return f;
+}
+
+Filter Filter::load(std::istream& in) {
+  uint8_t header[kHeaderSize];
+  in.read(reinterpret_cast<char*>(header), kHeaderSize);
+  if (in.gcount() != static_cast<std::streamsize>(kHeaderSize)) {
+    Bad("truncated header (" + std::to_string(in.gcount()) + " bytes)");
+  }
+  // The payload size comes from the (checksummed) header; the stream must then hold exactly it.
+  if (std::memcmp(header, kMagic, 8) != 0) Bad("bad magic");
+  const uint64_t blocks = GetU64(header + 24);
+  const Layout layout = static_cast<Layout>(header[16]);
+  const uint64_t expected = detail::KnownLayout(layout) && blocks <= detail::kMaxBlocks
+                                ? blocks * (block_bits(layout) / 8)
+                                : 0;
+  const Header h = DecodeHeader(header, expected);
+  Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed);
+  char* dst = reinterpret_cast<char*>(FilterAccess::Words(f));
+  uint64_t got = 0;
+  while (got < h.payload_bytes) {  // in chunks: a short stream fails without a huge read
+    const uint64_t chunk =
+        h.payload_bytes - got < (uint64_t{1} << 24) ? h.payload_bytes - got : (uint64_t{1} << 24);
+    in.read(dst + got, static_cast<std::streamsize>(chunk));
+    got += static_cast<uint64_t>(in.gcount());
+    if (static_cast<uint64_t>(in.gcount()) != chunk) {
+      Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
+          " bytes)");
+    }
+  }
+  if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
+  if (ref::Checksum(dst, h.payload_bytes) != h.checksum) Bad("payload checksum mismatch");
+  FilterAccess::SetInserted(f, h.inserted);
+  return f;
+}
+
+Filter Filter::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::kIo, "load_file: cannot open " + path);
+  return load(in);
+}
+
+Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
+  if (data == nullptr) detail::Invalid("view: null data");
+  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
+    detail::Invalid("view: data must be 64-byte aligned (mmap gives page alignment)");
+  }
+  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
+  const Header h = DecodeHeader(data, size - kHeaderSize);
+  if (verify_checksum && ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+    Bad("payload checksum mismatch");
+  }
+  detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here, at construction
+  Filter f = FilterAccess::MakeView(h.layout, h.num_blocks, h.k, h.seed,
+                                    reinterpret_cast<const uint64_t*>(data + kHeaderSize));
+  FilterAccess::SetInserted(f, h.inserted);
+  return f;
+}
+
+std::vector<uint8_t> Filter::to_parquet() const {
+  if (layout_ != Layout::kSplitBlock256 || seed_ != 0) {
+    throw Error(ErrorCode::kIncompatible,
+                "to_parquet: Parquet filters are split_block256 with seed 0, this one is " +
+                    std::string(layout_name(layout_)) + " with seed " + std::to_string(seed_));
+  }
+  if (size_bytes() > INT32_MAX) {
+    throw Error(ErrorCode::kIncompatible, "to_parquet: numBytes must fit Thrift's i32");
+  }
+  std::vector<uint8_t> out;
+  out.reserve(32 + size_bytes());
+  out.push_back(0x15);  // field 1 (numBytes), i32
+  const int64_t n = static_cast<int64_t>(size_bytes());
+  PutVarint(&out, static_cast<uint64_t>((n << 1) ^ (n >> 63)));
+  const uint8_t unions[] = {0x1C, 0x1C, 0x00, 0x00,  // 2: algorithm { 1: BLOCK {} }
+                            0x1C, 0x1C, 0x00, 0x00,  // 3: hash { 1: XXHASH {} }
+                            0x1C, 0x1C, 0x00, 0x00,  // 4: compression { 1: UNCOMPRESSED {} }
+                            0x00};                   // end of BloomFilterHeader
+  out.insert(out.end(), std::begin(unions), std::end(unions));
+  out.insert(out.end(), data(), data() + size_bytes());
+  return out;
+}
+
+Filter Filter::from_parquet(const uint8_t* data, size_t size, size_t* consumed) {
+  if (data == nullptr && size > 0) detail::Invalid("from_parquet: null data with non-zero size");
+  ThriftReader r(data, size);
+  int64_t num_bytes = -1;
+  bool block = false, xxhash = false, uncompressed = false;
+  int16_t last = 0, id;
+  int type;
+  while (r.Field(&last, &id, &type)) {
+    if (id == 1 && type == 5) {
+      num_bytes = r.Zigzag();
+    } else if (id == 2 && type == 12) {
+      block = r.UnionWith(1, 1);
+    } else if (id == 3 && type == 12) {
+      xxhash = r.UnionWith(1, 1);
+    } else if (id == 4 && type == 12) {
+      uncompressed = r.UnionWith(1, 1);
+    } else {
+      r.Skip(type, 1);
+    }
+  }
+  if (num_bytes < 0) Bad("Parquet header without numBytes");
+  if (!block) Bad("Parquet filter algorithm is not BLOCK");
+  if (!xxhash) Bad("Parquet filter hash is not XXHASH");
+  if (!uncompressed) Bad("Parquet filter compression is not UNCOMPRESSED");
+  if (num_bytes == 0 || num_bytes % 32 != 0 || num_bytes > INT32_MAX) {
+    Bad("Parquet numBytes " + std::to_string(num_bytes) + " is not a positive multiple of 32");
+  }
+  const size_t header = r.offset();
+  if (static_cast<uint64_t>(num_bytes) > size - header) {
+    Bad("Parquet bitset truncated (" + std::to_string(size - header) + " of " +
+        std::to_string(num_bytes) + " bytes)");
+  }
+  Filter f =
+      FilterAccess::Make(Layout::kSplitBlock256, static_cast<uint64_t>(num_bytes) / 32, 8, 0);
+  std::memcpy(FilterAccess::Words(f), data + header, static_cast<size_t>(num_bytes));
+  if (consumed != nullptr) *consumed = header + static_cast<size_t>(num_bytes);
+  return f;
+}
+
+}  // namespace simdbloom

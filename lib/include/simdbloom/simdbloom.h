@@ -1,0 +1,95 @@
+/* simdbloom C API: an opaque filter handle over the C++ library. C99; every symbol is prefixed
+ * simdbloom_ (types) or SIMDBLOOM_ (constants). Functions return a simdbloom_status: 0 on success,
+ * a positive error code otherwise (never an exception, never an abort on bad input). On error,
+ * output parameters are left unchanged and simdbloom_last_error() describes the failure.
+ *
+ * Thread-safety: as the C++ API. Functions that take a `const simdbloom_filter*` may run
+ * concurrently on one filter; the others need exclusive access. simdbloom_last_error() is per
+ * thread. Costs are those of the C++ calls named in each comment (simdbloom.hpp). */
+#ifndef SIMDBLOOM_SIMDBLOOM_H_
+#define SIMDBLOOM_SIMDBLOOM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct simdbloom_filter simdbloom_filter;
+typedef int simdbloom_status;
+
+/* Status codes (equal to simdbloom::ErrorCode, plus OK and INTERNAL). */
+#define SIMDBLOOM_OK 0
+#define SIMDBLOOM_EINVAL 1          /* an argument is out of range or a null pointer */
+#define SIMDBLOOM_EUNKNOWN_TARGET 2 /* SIMDBLOOM_TARGET names no usable SIMD target */
+#define SIMDBLOOM_ENOMEM 3          /* out of memory */
+#define SIMDBLOOM_EFORMAT 4         /* bytes are not a valid filter (truncated, corrupt, hostile) */
+#define SIMDBLOOM_EIO 5             /* a file could not be opened, read or written */
+#define SIMDBLOOM_EINCOMPATIBLE 6   /* filters differ in layout, size, k or seed */
+#define SIMDBLOOM_EREADONLY 7       /* mutation of a view */
+#define SIMDBLOOM_EINTERNAL 99      /* an unexpected failure inside the library */
+
+/* Layouts (simdbloom::Layout). */
+#define SIMDBLOOM_BLOCK512 1
+#define SIMDBLOOM_REGISTER64 2
+#define SIMDBLOOM_SPLIT_BLOCK256 3
+#define SIMDBLOOM_CLASSIC 4
+
+/* "MAJOR.MINOR.PATCH". */
+const char* simdbloom_version(void);
+/* A static description of a status code; "unknown status" for others. */
+const char* simdbloom_strerror(simdbloom_status status);
+/* The message of the last failed call on this thread ("" if none); valid until the next call. */
+const char* simdbloom_last_error(void);
+
+/* Filter::create(expected_items, fpp, layout, seed). */
+simdbloom_status simdbloom_create(uint64_t expected_items, double fpp, int layout, uint64_t seed,
+                                  simdbloom_filter** out);
+/* Filter::with_bits(bits, k, layout, seed). */
+simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint64_t seed,
+                                     simdbloom_filter** out);
+/* Frees a filter (NULL is ignored). A view does not free the bytes it views. */
+void simdbloom_free(simdbloom_filter* filter);
+
+/* Bulk u64 keys; out[i] = 1 if keys[i] may be present, else 0. */
+simdbloom_status simdbloom_insert_u64(simdbloom_filter* filter, const uint64_t* keys, size_t n);
+simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const uint64_t* keys,
+                                        size_t n, uint8_t* out);
+/* Bulk byte-string keys: key i is lengths[i] bytes at keys[i] (NULL allowed when the length is
+ * 0). Processed in tiles of 256 keys; no allocation. */
+simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* const* keys,
+                                        const size_t* lengths, size_t n);
+simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* const* keys,
+                                          const size_t* lengths, size_t n, uint8_t* out);
+
+/* Parameters. */
+int simdbloom_layout(const simdbloom_filter* filter);
+uint64_t simdbloom_bit_count(const simdbloom_filter* filter);
+uint32_t simdbloom_num_hashes(const simdbloom_filter* filter);
+uint64_t simdbloom_inserted_count(const simdbloom_filter* filter);
+double simdbloom_expected_fpp(const simdbloom_filter* filter);
+
+/* Set operations (Filter::merge / intersect / compatible). compatible returns 1 or 0. */
+simdbloom_status simdbloom_merge(simdbloom_filter* filter, const simdbloom_filter* other);
+simdbloom_status simdbloom_intersect(simdbloom_filter* filter, const simdbloom_filter* other);
+int simdbloom_compatible(const simdbloom_filter* a, const simdbloom_filter* b);
+
+/* Persistence (FORMAT.md "File format"). serialized_size is what serialize writes. */
+size_t simdbloom_serialized_size(const simdbloom_filter* filter);
+/* Writes the file form into buf (capacity bytes); EINVAL if capacity is too small. */
+simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, size_t capacity);
+simdbloom_status simdbloom_save(const simdbloom_filter* filter, const char* path);
+simdbloom_status simdbloom_load(const char* path, simdbloom_filter** out);
+/* Filter::load(data, size): a copy. */
+simdbloom_status simdbloom_load_bytes(const void* data, size_t size, simdbloom_filter** out);
+/* Filter::view(data, size, verify_checksum != 0): zero-copy and read-only; data must be 64-byte
+ * aligned and outlive the filter. */
+simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checksum,
+                                simdbloom_filter** out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SIMDBLOOM_SIMDBLOOM_H_ */

@@ -1,0 +1,523 @@
+// Persistence, Parquet interop, set operations and string keys: round trips, zero-copy views,
+// cross-target loads, and the hostile-input matrix (every truncation, every header bit flip,
+// crafted fields with valid checksums).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "kernels/dispatch.h"
+#include "simdbloom/simdbloom.hpp"
+#include "tests/test_util.h"
+
+namespace simdbloom {
+namespace {
+
+const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
+                              Layout::kClassic};
+
+uint32_t KFor(Layout layout) { return layout == Layout::kSplitBlock256 ? 8 : 5; }
+
+std::string Bytes(const Filter& f) {
+  std::ostringstream os;
+  f.save(os);
+  return os.str();
+}
+
+// 64-byte aligned copy of `bytes` at offset `misalign`.
+struct Aligned {
+  std::vector<uint64_t> storage;
+  uint8_t* ptr;
+  Aligned(const std::string& bytes, size_t misalign = 0) : storage(bytes.size() / 8 + 24) {
+    uintptr_t p = reinterpret_cast<uintptr_t>(storage.data());
+    ptr = reinterpret_cast<uint8_t*>(storage.data()) + ((64 - p % 64) % 64) + misalign;
+    if (!bytes.empty()) std::memcpy(ptr, bytes.data(), bytes.size());
+  }
+};
+
+template <class Fn>
+ErrorCode CodeOf(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.code();
+  }
+  return static_cast<ErrorCode>(0);
+}
+
+Filter Sample(Layout layout, uint64_t bits = 64 * 1024, uint64_t seed = 7) {
+  Filter f = Filter::with_bits(bits, KFor(layout), layout, seed);
+  f.insert(test::RandomKeys(2000, 1));
+  return f;
+}
+
+void CheckSame(const Filter& a, const Filter& b) {
+  CHECK(a.layout() == b.layout());
+  CHECK(a.num_blocks() == b.num_blocks());
+  CHECK(a.num_hashes() == b.num_hashes());
+  CHECK(a.seed() == b.seed());
+  CHECK(a.inserted_count() == b.inserted_count());
+  REQUIRE(a.size_bytes() == b.size_bytes());
+  CHECK(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+
+TEST_CASE("format: save and load round-trip every layout through streams, files and bytes") {
+  for (Layout layout : kAllLayouts) {
+    const std::string name = layout_name(layout);
+    CAPTURE(name);
+    const Filter f = Sample(layout);
+    const std::string bytes = Bytes(f);
+    CHECK(bytes.size() == f.serialized_size());
+    std::istringstream is(bytes);
+    CheckSame(Filter::load(is), f);
+    CheckSame(Filter::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), f);
+    const std::string path = "simdbloom_format_test_" + name + ".bin";
+    f.save_file(path);
+    CheckSame(Filter::load_file(path), f);
+    std::remove(path.c_str());
+    // Tiny filters (one register64 word: an 8-byte payload) round-trip too.
+    const Filter tiny = Sample(layout, 1);
+    CheckSame(
+        Filter::load(reinterpret_cast<const uint8_t*>(Bytes(tiny).data()), tiny.serialized_size()),
+        tiny);
+  }
+  CHECK(CodeOf([] { Filter::load_file("/nonexistent/simdbloom.bin"); }) == ErrorCode::kIo);
+  CHECK(CodeOf([] { Sample(Layout::kBlock512).save_file("/nonexistent/dir/x.bin"); }) ==
+        ErrorCode::kIo);
+}
+
+TEST_CASE("format: a filter saved on one target loads and answers identically on every target") {
+  const std::vector<uint64_t> keys = test::RandomKeys(5000, 2);
+  const std::vector<uint64_t> probes = test::RandomKeys(20000, 3);
+  for (Layout layout : kAllLayouts) {
+    const std::string name = layout_name(layout);
+    CAPTURE(name);
+    std::string first;
+    std::vector<uint8_t> first_answers;
+    for (const std::string& built_on : available_targets()) {
+      set_target(built_on);
+      Filter f = Filter::with_bits(40000, KFor(layout), layout, 99);
+      f.insert(keys);
+      const std::string bytes = Bytes(f);
+      if (first.empty()) first = bytes;
+      CHECK(bytes == first);  // the same bytes whatever target built them
+      for (const std::string& used_on : available_targets()) {
+        CAPTURE(built_on);
+        CAPTURE(used_on);
+        set_target(used_on);
+        Aligned buf(bytes);
+        const Filter v = Filter::view(buf.ptr, bytes.size());
+        const Filter l = Filter::load(buf.ptr, bytes.size());
+        std::vector<uint8_t> a(probes.size()), b(probes.size());
+        v.contains(probes, a.data());
+        l.contains(probes, b.data());
+        CHECK(a == b);
+        if (first_answers.empty()) first_answers = a;
+        CHECK(a == first_answers);
+      }
+    }
+    reset_target();
+    first_answers.clear();
+  }
+}
+
+TEST_CASE("format: view is zero-copy, validated and read-only") {
+  const Filter f = Sample(Layout::kBlock512);
+  const std::string bytes = Bytes(f);
+  Aligned buf(bytes);
+  Filter v = Filter::view(buf.ptr, bytes.size());
+  CHECK(v.is_view());
+  CHECK(v.data() == buf.ptr + 64);  // no copy
+  CheckSame(v, f);
+  for (uint64_t key : test::RandomKeys(2000, 1)) REQUIRE(v.contains(key));
+  CHECK(CodeOf([&] { v.insert(uint64_t{1}); }) == ErrorCode::kReadOnly);
+  CHECK(CodeOf([&] { v.insert(std::string_view("x")); }) == ErrorCode::kReadOnly);
+  CHECK(CodeOf([&] { v.insert(test::RandomKeys(3, 3)); }) == ErrorCode::kReadOnly);
+  CHECK(CodeOf([&] { v.clear(); }) == ErrorCode::kReadOnly);
+  CHECK(CodeOf([&] { v.merge(f); }) == ErrorCode::kReadOnly);
+  CHECK(CodeOf([&] { v.intersect(f); }) == ErrorCode::kReadOnly);
+  CHECK(std::memcmp(buf.ptr, bytes.data(), bytes.size()) == 0);  // untouched
+  // A copy owns its bits and can change; moves keep the view.
+  Filter copy = v;
+  CHECK(!copy.is_view());
+  copy.insert(uint64_t{12345});
+  Filter moved = std::move(v);
+  CHECK(moved.is_view());
+  CHECK(moved.data() == buf.ptr + 64);
+  // Misaligned buffers are refused, not read.
+  for (size_t misalign : {1, 8, 32}) {
+    Aligned off(bytes, misalign);
+    CHECK(CodeOf([&] { Filter::view(off.ptr, bytes.size()); }) == ErrorCode::kInvalidArgument);
+  }
+  CHECK(CodeOf([] { Filter::view(nullptr, 100); }) == ErrorCode::kInvalidArgument);
+  // The payload checksum: checked by default, skipped on request (header fields still checked).
+  Aligned corrupt(bytes);
+  corrupt.ptr[64 + 100] ^= 0x10;
+  CHECK(CodeOf([&] { Filter::view(corrupt.ptr, bytes.size()); }) == ErrorCode::kFormat);
+  CHECK(Filter::view(corrupt.ptr, bytes.size(), /*verify_checksum=*/false).is_view());
+  corrupt.ptr[3] ^= 1;
+  CHECK(CodeOf([&] { Filter::view(corrupt.ptr, bytes.size(), false); }) == ErrorCode::kFormat);
+}
+
+// Rewrites header bytes of a saved filter and recomputes the header checksum, so that only the
+// field under test is wrong.
+std::string WithField(std::string bytes, size_t offset, const void* value, size_t size) {
+  std::memcpy(&bytes[offset], value, size);
+  const uint64_t sum = XXH3_64bits(bytes.data(), 56);
+  for (int i = 0; i < 8; ++i) bytes[56 + i] = static_cast<char>(sum >> (8 * i));
+  return bytes;
+}
+
+// Every way of reading `bytes` must fail with `want` (and never read past them).
+void ExpectRejected(const std::string& bytes, ErrorCode want) {
+  Aligned buf(bytes);
+  CHECK(CodeOf([&] { Filter::load(buf.ptr, bytes.size()); }) == want);
+  CHECK(CodeOf([&] { Filter::view(buf.ptr, bytes.size()); }) == want);
+  std::istringstream is(bytes);
+  CHECK(CodeOf([&] { Filter::load(is); }) == want);
+}
+
+TEST_CASE("format: hostile input - truncation, bit flips, bad fields - is refused") {
+  for (Layout layout : kAllLayouts) {
+    const std::string name = layout_name(layout);
+    CAPTURE(name);
+    const std::string bytes = Bytes(Sample(layout, 2048));
+    // Every strict prefix, including the empty one; and one byte too many.
+    for (size_t len = 0; len < bytes.size(); ++len) {
+      CAPTURE(len);
+      ExpectRejected(bytes.substr(0, len), ErrorCode::kFormat);
+    }
+    ExpectRejected(bytes + '\0', ErrorCode::kFormat);
+    // Every single-bit flip of the header.
+    for (size_t bit = 0; bit < 64 * 8; ++bit) {
+      std::string flipped = bytes;
+      flipped[bit / 8] = static_cast<char>(flipped[bit / 8] ^ (1 << (bit % 8)));
+      CAPTURE(bit);
+      ExpectRejected(flipped, ErrorCode::kFormat);
+    }
+    // Payload corruption: the checksum catches it.
+    std::string payload = bytes;
+    payload[64 + payload.size() / 2 % (payload.size() - 64)] ^= 0x01;
+    ExpectRejected(payload, ErrorCode::kFormat);
+    // Well-checksummed headers with absurd fields.
+    const uint32_t zero32 = 0, big_k = 33, version2 = 2, header65 = 65;
+    const uint64_t zero64 = 0, too_many = uint64_t{1} << 32, huge = ~uint64_t{0};
+    const uint8_t layout0 = 0, layout9 = 9, hash7 = 7, reserved = 1;
+    ExpectRejected(WithField(bytes, 20, &zero32, 4), ErrorCode::kFormat);    // k = 0
+    ExpectRejected(WithField(bytes, 20, &big_k, 4), ErrorCode::kFormat);     // k = 33
+    ExpectRejected(WithField(bytes, 8, &version2, 4), ErrorCode::kFormat);   // version
+    ExpectRejected(WithField(bytes, 12, &header65, 4), ErrorCode::kFormat);  // header size
+    ExpectRejected(WithField(bytes, 24, &zero64, 8), ErrorCode::kFormat);    // 0 blocks
+    ExpectRejected(WithField(bytes, 24, &too_many, 8), ErrorCode::kFormat);  // 2^32 blocks
+    ExpectRejected(WithField(bytes, 24, &huge, 8), ErrorCode::kFormat);      // 2^64 - 1
+    ExpectRejected(WithField(bytes, 16, &layout0, 1), ErrorCode::kFormat);   // layout 0
+    ExpectRejected(WithField(bytes, 16, &layout9, 1), ErrorCode::kFormat);   // layout 9
+    ExpectRejected(WithField(bytes, 17, &hash7, 1), ErrorCode::kFormat);     // hash id
+    ExpectRejected(WithField(bytes, 18, &reserved, 1), ErrorCode::kFormat);  // reserved
+    const uint64_t more = Sample(layout, 2048).num_blocks() + 1;
+    ExpectRejected(WithField(bytes, 24, &more, 8), ErrorCode::kFormat);  // payload too short
+    if (layout == Layout::kSplitBlock256) {
+      const uint32_t k7 = 7;
+      ExpectRejected(WithField(bytes, 20, &k7, 4), ErrorCode::kFormat);
+    }
+  }
+  CHECK(CodeOf([] { Filter::load(nullptr, 10); }) == ErrorCode::kInvalidArgument);
+  CHECK(CodeOf([] { Filter::load(nullptr, 0); }) == ErrorCode::kFormat);
+}
+
+// ---- Parquet ----
+
+std::vector<uint8_t> ReadFile(const char* path) {
+  std::FILE* f = std::fopen(path, "rb");
+  REQUIRE(f != nullptr);
+  std::vector<uint8_t> data(1 << 16);
+  data.resize(std::fread(data.data(), 1, data.size(), f));
+  std::fclose(f);
+  return data;
+}
+
+TEST_CASE("format: Parquet filter written by parquet-mr: found, rejected at its FPR, round-trip") {
+  const std::vector<uint8_t> file =
+      ReadFile(SIMDBLOOM_TEST_DATA_DIR "/parquet/bloom_filter.xxhash.bin");
+  size_t consumed = 0;
+  const Filter f = Filter::from_parquet(file.data(), file.size(), &consumed);
+  CHECK(consumed == file.size());
+  CHECK(f.layout() == Layout::kSplitBlock256);
+  CHECK(f.num_blocks() == 32);
+  CHECK(f.num_hashes() == 8);
+  CHECK(f.seed() == 0);
+  const std::vector<std::string_view> present = {"hello", "parquet", "bloom", "filter"};
+  for (std::string_view s : present) CHECK(f.contains(s));
+  // Bulk string queries on every target; unrelated strings at the filter's own rate.
+  std::vector<std::string> absent_storage;
+  for (int i = 0; i < 200000; ++i) absent_storage.push_back("unrelated-" + std::to_string(i));
+  std::vector<std::string_view> absent(absent_storage.begin(), absent_storage.end());
+  const double p = f.expected_fpp();
+  MESSAGE("parquet-mr filter: expected_fpp " << p << " over " << absent.size() << " strings");
+  for (const std::string& t : available_targets()) {
+    CAPTURE(t);
+    set_target(t);
+    std::vector<uint8_t> out(absent.size());
+    f.contains(present, out.data());
+    for (size_t i = 0; i < present.size(); ++i) CHECK(out[i] == 1);
+    f.contains(absent, out.data());
+    size_t fp = 0;
+    for (uint8_t o : out) fp += o;
+    // Binomial 99.9% upper bound (Poisson form, as the mean is tiny): at most 3 when q*p << 1.
+    CHECK(static_cast<double>(fp) <= absent.size() * p + 3.09 * std::sqrt(absent.size() * p) + 3);
+  }
+  reset_target();
+  // Export reproduces parquet-mr's bytes exactly, header included.
+  const std::vector<uint8_t> out = f.to_parquet();
+  CHECK(out == file);
+}
+
+TEST_CASE("format: Parquet export and import round-trip any block count, FPR as predicted") {
+  std::vector<std::string> storage;
+  for (int i = 0; i < 20000; ++i)
+    storage.push_back("https://example.com/item/" + std::to_string(i));
+  const std::vector<std::string_view> keys(storage.begin(), storage.end());
+  for (uint64_t blocks : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, uint64_t{1024}}) {
+    CAPTURE(blocks);
+    Filter f = Filter::with_bits(blocks * 256, 8, Layout::kSplitBlock256, 0);
+    f.insert(keys);
+    const std::vector<uint8_t> bytes = f.to_parquet();
+    size_t consumed = 0;
+    const Filter g = Filter::from_parquet(bytes.data(), bytes.size(), &consumed);
+    CHECK(consumed == bytes.size());
+    REQUIRE(g.size_bytes() == f.size_bytes());
+    CHECK(std::memcmp(g.data(), f.data(), f.size_bytes()) == 0);
+    CHECK(g.to_parquet() == bytes);
+  }
+  // A filter sized for 1% answers unrelated strings at about 1% after the round trip.
+  Filter f = Filter::create(keys.size(), 0.01, Layout::kSplitBlock256);
+  f.insert(keys);
+  const std::vector<uint8_t> bytes = f.to_parquet();
+  const Filter g = Filter::from_parquet(bytes.data(), bytes.size());
+  std::vector<std::string> other;
+  for (int i = 0; i < 200000; ++i)
+    other.push_back("https://example.org/other/" + std::to_string(i));
+  const std::vector<std::string_view> probes(other.begin(), other.end());
+  std::vector<uint8_t> out(probes.size());
+  g.contains(probes, out.data());
+  size_t fp = 0;
+  for (uint8_t o : out) fp += o;
+  const double q = static_cast<double>(probes.size()), pe = g.expected_fpp();
+  MESSAGE("round-tripped Parquet filter: measured " << fp / q << ", expected " << pe);
+  CHECK(fp <= q * pe * 1.03 + 3.29 * std::sqrt(q * pe));
+  CHECK(fp >= q * pe * 0.97 - 3.29 * std::sqrt(q * pe));
+  CHECK(fp <= q * 0.01 + 3.09 * std::sqrt(q * 0.01 * 0.99));  // at or below 1%, 99.9% bound
+  // Only split_block256 with seed 0 is a Parquet filter.
+  CHECK(CodeOf([] { Filter::with_bits(512, 6).to_parquet(); }) == ErrorCode::kIncompatible);
+  CHECK(CodeOf([] { Filter::with_bits(512, 8, Layout::kSplitBlock256, 1).to_parquet(); }) ==
+        ErrorCode::kIncompatible);
+}
+
+TEST_CASE("format: hostile Parquet input is refused") {
+  const std::vector<uint8_t> file =
+      ReadFile(SIMDBLOOM_TEST_DATA_DIR "/parquet/bloom_filter.xxhash.bin");
+  for (size_t len = 0; len < file.size(); ++len) {
+    CAPTURE(len);
+    CHECK(CodeOf([&] { Filter::from_parquet(file.data(), len); }) == ErrorCode::kFormat);
+  }
+  // Every byte of the header changed to every value: a clean error or a valid filter, never a
+  // crash or an over-read (ASan checks the latter in CI).
+  for (size_t i = 0; i < 16; ++i) {
+    for (int v = 0; v < 256; ++v) {
+      std::vector<uint8_t> bad = file;
+      bad[i] = static_cast<uint8_t>(v);
+      const ErrorCode c = CodeOf([&] { Filter::from_parquet(bad.data(), bad.size()); });
+      CHECK((c == ErrorCode::kFormat || c == static_cast<ErrorCode>(0)));
+    }
+  }
+  auto header = [](std::vector<uint8_t> h) {
+    h.resize(h.size() + 64, 0);
+    return h;
+  };
+  // numBytes 48 (not whole blocks), 0, negative; another algorithm/hash/compression; no numBytes.
+  const std::vector<std::vector<uint8_t>> bad = {
+      header({0x15, 0x60, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
+      header({0x15, 0x00, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
+      header({0x15, 0x3F, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
+      header({0x15, 0x40, 0x1C, 0x2C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
+      header({0x15, 0x40, 0x1C, 0x1C, 0, 0, 0x1C, 0x2C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
+      header({0x15, 0x40, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x2C, 0, 0, 0}),
+      header({0x2C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
+  };
+  for (const auto& b : bad) {
+    CHECK(CodeOf([&] { Filter::from_parquet(b.data(), b.size()); }) == ErrorCode::kFormat);
+  }
+  // Deeply nested unknown fields stop at a depth limit instead of exhausting the stack.
+  std::vector<uint8_t> deep = {0x15, 0x40};
+  for (int i = 0; i < 100000; ++i) deep.push_back(0x1C);  // struct inside struct ...
+  CHECK(CodeOf([&] { Filter::from_parquet(deep.data(), deep.size()); }) == ErrorCode::kFormat);
+  // Unknown fields of every type are skipped; fields may come in any order, ids in long form.
+  std::vector<uint8_t> odd = {0x2C, 0x1C, 0x00, 0x00,       // 2: algorithm { BLOCK {} }
+                              0x36, 0x02,                   // 5: i64 (unknown)
+                              0x18, 0x03, 'a',  'b',  'c',  // 6: binary
+                              0x19, 0x25, 0x02, 0x04,       // 7: list<i32> of 2
+                              0xE5, 0x2A,                   // 21: i32
+                              0x05, 0x02, 0x80, 0x01,       // 1 (long form): numBytes = 64
+                              0x2C, 0x1C, 0x00, 0x00,       // 3: hash { XXHASH {} }
+                              0x1C, 0x1C, 0x00, 0x00,       // 4: compression { UNCOMPRESSED {} }
+                              0x41,                         // 8: bool true
+                              0x17, 1,    2,    3,    4,    5, 6, 7, 8,  // 9: double
+                              0x1B, 0x01, 0x55, 0x02, 0x04,              // 10: map<i32, i32> of 1
+                              0x00};                                     // stop
+  const size_t header_size = odd.size();
+  for (int i = 0; i < 64; ++i) odd.push_back(static_cast<uint8_t>(i));
+  odd.push_back(0xEE);  // bytes after the bitset are not part of it
+  size_t consumed = 0;
+  const Filter g = Filter::from_parquet(odd.data(), odd.size(), &consumed);
+  CHECK(consumed == header_size + 64);
+  CHECK(g.num_blocks() == 2);
+  CHECK(std::memcmp(g.data(), odd.data() + header_size, 64) == 0);
+}
+
+// ---- Set operations ----
+
+TEST_CASE("format: merge, intersect and compatible") {
+  for (Layout layout : kAllLayouts) {
+    const std::string name = layout_name(layout);
+    CAPTURE(name);
+    const std::vector<uint64_t> a_keys = test::RandomKeys(3000, 10);
+    const std::vector<uint64_t> b_keys = test::RandomKeys(3000, 11);
+    Filter a = Filter::with_bits(64 * 1024, KFor(layout), layout, 5);
+    Filter b = Filter::with_bits(64 * 1024, KFor(layout), layout, 5);
+    a.insert(a_keys);
+    b.insert(b_keys);
+    CHECK(a.compatible(b));
+    for (const std::string& t : available_targets()) {
+      CAPTURE(t);
+      set_target(t);
+      Filter u = a, x = a;
+      u.merge(b);
+      x.intersect(b);
+      CHECK(u.inserted_count() == 6000);
+      CHECK(x.inserted_count() == 3000);
+      for (size_t i = 0; i < u.size_bytes(); ++i) {
+        REQUIRE(u.data()[i] == (a.data()[i] | b.data()[i]));
+        REQUIRE(x.data()[i] == (a.data()[i] & b.data()[i]));
+      }
+      for (uint64_t k : a_keys) REQUIRE(u.contains(k));
+      for (uint64_t k : b_keys) REQUIRE(u.contains(k));
+      // The union equals a filter built from both key sets.
+      Filter both = Filter::with_bits(64 * 1024, KFor(layout), layout, 5);
+      both.insert(a_keys);
+      both.insert(b_keys);
+      CHECK(std::memcmp(both.data(), u.data(), u.size_bytes()) == 0);
+      CHECK(x.expected_fpp() <= a.expected_fpp());
+    }
+    reset_target();
+    // Keys in both sets survive the intersection.
+    Filter c = Filter::with_bits(64 * 1024, KFor(layout), layout, 5);
+    Filter d = c;
+    const std::vector<uint64_t> shared = test::RandomKeys(500, 12);
+    c.insert(shared);
+    d.insert(shared);
+    c.insert(a_keys);
+    d.insert(b_keys);
+    c.intersect(d);
+    for (uint64_t k : shared) REQUIRE(c.contains(k));
+    // Incompatible parameters: a clear error, nothing changed.
+    const Filter other_seed = Filter::with_bits(64 * 1024, KFor(layout), layout, 6);
+    const Filter other_size = Filter::with_bits(128 * 1024, KFor(layout), layout, 5);
+    CHECK(!a.compatible(other_seed));
+    CHECK(!a.compatible(other_size));
+    const std::string before(reinterpret_cast<const char*>(a.data()), a.size_bytes());
+    CHECK(CodeOf([&] { a.merge(other_seed); }) == ErrorCode::kIncompatible);
+    CHECK(CodeOf([&] { a.intersect(other_size); }) == ErrorCode::kIncompatible);
+    CHECK(before == std::string(reinterpret_cast<const char*>(a.data()), a.size_bytes()));
+    a.merge(a);  // self: no change
+    CHECK(before == std::string(reinterpret_cast<const char*>(a.data()), a.size_bytes()));
+  }
+  const Filter x = Filter::with_bits(1024, 6, Layout::kBlock512);
+  const Filter y = Filter::with_bits(1024, 6, Layout::kClassic);
+  const Filter z = Filter::with_bits(1024, 7, Layout::kBlock512);
+  CHECK(!x.compatible(y));
+  CHECK(!x.compatible(z));
+  try {
+    Filter w = x;
+    w.merge(z);
+    FAIL("merge of different k succeeded");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kIncompatible);
+    CHECK(std::string(e.what()).find("k 6 vs 7") != std::string::npos);
+  }
+}
+
+TEST_CASE("format: set-operation kernels equal the reference on every target") {
+  for (size_t n : {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000}) {
+    std::vector<uint64_t> s1, s2;
+    const std::vector<uint64_t> a = test::RandomKeys(n + 16, n),
+                                b = test::RandomKeys(n + 16, n + 1);
+    test::ForEachTarget("setops", [&](const detail::Kernels& k) {
+      std::vector<uint64_t> x(a), y(a), rx(a), ry(a);
+      // Aligned copies (the kernels require 64-byte alignment).
+      alignas(64) static uint64_t bufa[1100], bufb[1100];
+      std::memcpy(bufa, a.data(), n * 8);
+      std::memcpy(bufb, b.data(), n * 8);
+      k.or_words(bufa, bufb, n);
+      detail::Reference().or_words(rx.data(), b.data(), n);
+      CHECK(std::memcmp(bufa, rx.data(), n * 8) == 0);
+      std::memcpy(bufa, a.data(), n * 8);
+      k.and_words(bufa, bufb, n);
+      detail::Reference().and_words(ry.data(), b.data(), n);
+      CHECK(std::memcmp(bufa, ry.data(), n * 8) == 0);
+    });
+  }
+}
+
+// ---- String keys ----
+
+TEST_CASE("format: string keys - a u64 key is its 8-byte string; bulk equals single") {
+  const std::vector<uint64_t> keys = test::RandomKeys(1000, 21);
+  std::vector<std::string> storage;
+  for (uint64_t k : keys) {
+    char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(k >> (8 * i));
+    storage.emplace_back(b, 8);
+  }
+  // Every length 0..300, unaligned starts inside one buffer.
+  std::string big(400, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7 + 3);
+  std::vector<std::string_view> strings(storage.begin(), storage.end());
+  for (size_t len = 0; len <= 300; ++len) strings.emplace_back(big.data() + len % 7, len);
+  for (Layout layout : kAllLayouts) {
+    const std::string name = layout_name(layout);
+    CAPTURE(name);
+    Filter as_u64 = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
+    Filter as_str = as_u64;
+    as_u64.insert(keys);
+    as_str.insert(std::vector<std::string_view>(strings.begin(), strings.begin() + 1000));
+    CHECK(std::memcmp(as_u64.data(), as_str.data(), as_u64.size_bytes()) == 0);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      REQUIRE(as_u64.contains(std::string_view(storage[i])));
+      REQUIRE(as_str.contains(keys[i]));
+    }
+    Filter single = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
+    for (std::string_view s : strings) single.insert(s);
+    for (const std::string& t : available_targets()) {
+      CAPTURE(t);
+      set_target(t);
+      Filter bulk = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
+      bulk.insert(strings);
+      REQUIRE(std::memcmp(bulk.data(), single.data(), bulk.size_bytes()) == 0);
+      std::vector<uint8_t> out(strings.size());
+      bulk.contains(strings, out.data());
+      for (uint8_t o : out) REQUIRE(o == 1);
+    }
+    reset_target();
+  }
+}
+
+}  // namespace
+}  // namespace simdbloom
