@@ -174,16 +174,20 @@ class ThriftReader {
         const uint8_t h = Byte();
         uint64_t n = h >> 4;
         if (n == 15) n = Varint();
-        for (uint64_t i = 0; i < n; ++i) Skip(h & 0x0F, depth + 1);
+        // Every element takes at least one byte: a count beyond the input is a lie, refused
+        // before any work (a list of 2^60 booleans must not spin).
+        if (n > Remaining()) Bad("Parquet header: collection larger than the input");
+        for (uint64_t i = 0; i < n; ++i) SkipElement(h & 0x0F, depth + 1);
         return;
       }
       case 11: {  // map
         const uint64_t n = Varint();
         if (n == 0) return;
         const uint8_t kv = Byte();
+        if (n > Remaining() / 2) Bad("Parquet header: map larger than the input");
         for (uint64_t i = 0; i < n; ++i) {
-          Skip(kv >> 4, depth + 1);
-          Skip(kv & 0x0F, depth + 1);
+          SkipElement(kv >> 4, depth + 1);
+          SkipElement(kv & 0x0F, depth + 1);
         }
         return;
       }
@@ -194,6 +198,15 @@ class ThriftReader {
         Bad("Parquet header: unknown Thrift type " + std::to_string(type));
     }
   }
+  // A collection element: booleans take one byte there (unlike in field headers).
+  void SkipElement(int type, int depth) {
+    if (type == 1 || type == 2) {
+      Byte();
+    } else {
+      Skip(type, depth);
+    }
+  }
+  uint64_t Remaining() const { return static_cast<uint64_t>(end_ - p_); }
   void SkipStruct(int depth) {
     int16_t last = 0, id;
     int type;

@@ -521,3 +521,28 @@ TEST_CASE("format: string keys - a u64 key is its 8-byte string; bulk equals sin
 
 }  // namespace
 }  // namespace simdbloom
+
+namespace simdbloom {
+namespace {
+
+// Found by the fuzzer: a Thrift list header claiming 2^60 boolean elements made the skipper spin.
+TEST_CASE("format: Parquet collections larger than the input are refused at once") {
+  const std::vector<std::vector<uint8_t>> lies = {
+      // field 5: list, count in long form (0xF1 = 15 | bool), varint 2^60
+      {0x59, 0xF1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0x00},
+      // field 5: map of 2^60 (bool, bool) pairs
+      {0x5B, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0x11, 0x00},
+      // a list of 14 i32 with only 2 bytes left
+      {0x59, 0xE5, 0x02, 0x04}};
+  for (const auto& b : lies) {
+    try {
+      Filter::from_parquet(b.data(), b.size());
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kFormat);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace simdbloom

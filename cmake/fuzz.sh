@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target (clang-14, -fsanitize=fuzzer,address,undefined, library instrumented
+# too), replays the checked-in corpus, then fuzzes load/view/Parquet import for a while.
+#   cmake/fuzz.sh [--install-deps] [build-dir] [seconds]
+set -euo pipefail
+if [ "${1:-}" = "--install-deps" ]; then
+  shift
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-14 libclang-rt-14-dev cmake make \
+    libhwy-dev libxxhash-dev >/dev/null
+fi
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$src/build-fuzz}
+seconds=${2:-60}
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+flags="$flags -fsanitize=fuzzer-no-link"
+CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DSIMDBLOOM_BUILD_TESTS=OFF \
+  -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_INSTALL=OFF -DSIMDBLOOM_BUILD_FUZZ=ON >/dev/null
+cmake --build "$build" -j"$(nproc)"
+fuzzer=$build/tests/fuzz/simdbloom_fuzz_load
+echo "== replaying the corpus"
+"$fuzzer" -runs=0 "$src/tests/fuzz/corpus"
+echo "== fuzzing for $seconds s"
+mkdir -p "$build/corpus"
+"$fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
+  "$build/corpus" "$src/tests/fuzz/corpus"
+echo "fuzz: no finding in $seconds s"
