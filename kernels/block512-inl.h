@@ -67,14 +67,20 @@ class Block512Mask {
     return mask;
   }
 
-  HWY_INLINE void Insert(D d, uint64_t* HWY_RESTRICT block, uint64_t h) const {
+  // Sets the key's bits; returns true if any was clear.
+  HWY_INLINE bool Insert(D d, uint64_t* HWY_RESTRICT block, uint64_t h) const {
     const size_t N = hn::Lanes(d);
     const V a = hn::Set(d, h & 0xFFFFFFFFu);
     const V w0 = hn::Set(d, (h >> 32) & 7);
+    V missing = hn::Zero(d);
     for (size_t c = 0; c < chunks_; ++c) {
       uint64_t* p = block + c * N;
-      hn::Store(hn::Or(hn::Load(d, p), Chunk(d, a, w0, c)), d, p);
+      const V old = hn::Load(d, p);
+      const V mask = Chunk(d, a, w0, c);
+      missing = hn::Or(missing, hn::AndNot(old, mask));
+      hn::Store(hn::Or(old, mask), d, p);
     }
+    return !hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
   }
 
   HWY_INLINE bool Contains(D d, const uint64_t* HWY_RESTRICT block, uint64_t h) const {
@@ -93,30 +99,40 @@ class Block512Mask {
   size_t chunks_;
 };
 
-// The block512 apply step over one tile of hashes (may be unaligned).
+// block512 in the tiled pipeline (common-inl.h): one cache line per key.
 struct Block512 {
   static constexpr bool kXxh64 = false;
   static constexpr size_t kTileKeys = kTile;
+  struct Tile {
+    HWY_ALIGN uint64_t block[kTileKeys];
+  };
+
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t m, Tile& tile) {
+    BlockIndexImpl(hashes, m, p.num_blocks, tile.block);
+  }
 
   template <bool kInsert>
-  static HWY_INLINE void Apply(WordsPtr<kInsert> words, const detail::Params& p,
-                               const uint64_t* HWY_RESTRICT hashes, size_t m,
-                               uint8_t* HWY_RESTRICT out) {
+  static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
+                                  size_t j) {
+    hwy::Prefetch(words + 8 * tile.block[j]);
+  }
+
+  template <bool kInsert>
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p,
+                                 const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
     const hn::CappedTag<uint64_t, 8> d;
     const Block512Mask<decltype(d)> mask(d, p.k);
-    HWY_ALIGN uint64_t blocks[kTile];
-    BlockIndexImpl(hashes, m, p.num_blocks, blocks);
-    if (p.num_blocks * 64 >= kPrefetchMinBytes) {
-      for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + 8 * blocks[j]);
-    }
-    for (size_t j = 0; j < m; ++j) {
-      const uint64_t h = ref::LoadU64(hashes + j);
+    size_t changed = 0;
+    for (size_t j = j0; j < j1; ++j) {
       if constexpr (kInsert) {
-        mask.Insert(d, words + 8 * blocks[j], h);
+        changed += mask.Insert(d, words + 8 * tile.block[j], hashes[j]);
       } else {
-        out[j] = mask.Contains(d, words + 8 * blocks[j], h);
+        hits[j] = mask.Contains(d, words + 8 * tile.block[j], hashes[j]);
       }
     }
+    return changed;
   }
 };
 

@@ -31,53 +31,69 @@ HWY_INLINE V ClassicBitV(D d, V g, V nb) {
   return hn::ShiftRight<23>(sum);
 }
 
+// classic in the tiled pipeline (common-inl.h): all k bit positions of a tile's keys are computed
+// N keys per vector before any is touched; an insert prefetches every probe's line, a query the
+// first kQueryPrefetchProbes (most absent keys fail there); queries gather where gathers are
+// native.
 struct Classic {
   static constexpr bool kXxh64 = false;
   // Keys per tile: positions of up to 32 probes per key fit a 16 KiB stack buffer.
   static constexpr size_t kTileKeys = 64;
   static constexpr uint32_t kMaxProbes = 32;
-  // Probes per key a query prefetches: most absent keys fail within the first two.
   static constexpr uint32_t kQueryPrefetchProbes = 2;
+  struct Tile {
+    HWY_ALIGN uint64_t bit[kMaxProbes * kTileKeys];  // bit[i * kTileKeys + j]: probe i of key j
+  };
 
-  template <bool kInsert>
-  static HWY_INLINE void Apply(WordsPtr<kInsert> words, const detail::Params& p,
-                               const uint64_t* HWY_RESTRICT hashes, size_t m,
-                               uint8_t* HWY_RESTRICT out) {
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t m, Tile& tile) {
     const hn::ScalableTag<uint64_t> d;
-    const hn::RebindToSigned<decltype(d)> di;
     const auto nb = hn::Set(d, p.num_blocks);
     const uint32_t k = p.k;
-    // bit[i * kTileKeys + j]: probe i of key j.
-    HWY_ALIGN uint64_t bit[kMaxProbes * kTileKeys];
     ForEachHashVector(d, hashes, m, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
       const auto step = hn::RotateRight<32>(h);
       auto g = h;
       for (uint32_t i = 0; i < k; ++i) {
-        hn::Store(ClassicBitV(d, g, nb), d, bit + i * kTileKeys + j);
+        hn::Store(ClassicBitV(d, g, nb), d, tile.bit + i * kTileKeys + j);
         g = hn::Add(g, step);
       }
     });
-    if (p.num_blocks * 64 >= kPrefetchMinBytes) {
-      const uint32_t probes = kInsert ? k : HWY_MIN(k, kQueryPrefetchProbes);
-      for (uint32_t i = 0; i < probes; ++i) {
-        for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + (bit[i * kTileKeys + j] >> 6));
-      }
-    }
+  }
+
+  template <bool kInsert>
+  static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params& p, const Tile& tile,
+                                  size_t j) {
+    const uint32_t probes = kInsert ? p.k : HWY_MIN(p.k, kQueryPrefetchProbes);
+    for (uint32_t i = 0; i < probes; ++i) hwy::Prefetch(words + (tile.bit[i * kTileKeys + j] >> 6));
+  }
+
+  template <bool kInsert>
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p,
+                                 const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
+    const uint32_t k = p.k;
+    const uint64_t* HWY_RESTRICT bit = tile.bit;
+    size_t changed = 0;
     if constexpr (kInsert) {
-      for (size_t j = 0; j < m; ++j) {
+      for (size_t j = j0; j < j1; ++j) {
+        uint64_t clear = 0;
         for (uint32_t i = 0; i < k; ++i) {
           const uint64_t b = bit[i * kTileKeys + j];
-          words[b >> 6] |= uint64_t{1} << (b & 63);
+          const uint64_t old = words[b >> 6];
+          clear |= ~old >> (b & 63);
+          words[b >> 6] = old | (uint64_t{1} << (b & 63));
         }
+        changed += clear & 1;
       }
     } else {
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || SIMDBLOOM_SVE
       // Native gathers: N keys' probe i in one load; stop once every lane has missed.
+      const hn::ScalableTag<uint64_t> d;
+      const hn::RebindToSigned<decltype(d)> di;
       const size_t N = hn::Lanes(d);
       const auto one = hn::Set(d, uint64_t{1});
       const auto low6 = hn::Set(d, uint64_t{63});
-      HWY_ALIGN uint8_t bytes[kTileKeys];
-      for (size_t j = 0; j < m; j += N) {
+      for (size_t j = j0; j < j1; j += N) {
         auto hit = one;
         for (uint32_t i = 0; i < k; ++i) {
           const auto b = hn::Load(d, bit + i * kTileKeys + j);
@@ -85,22 +101,21 @@ struct Classic {
           hit = hn::And(hit, ShrVar(word, hn::And(b, low6)));
           if (hn::AllTrue(d, hn::Eq(hn::And(hit, one), hn::Zero(d)))) break;  // all absent
         }
-        StoreBytes(d, hn::And(hit, one), bytes + j);
+        StoreBytes(d, hn::And(hit, one), hits + j);
       }
-      std::memcpy(out, bytes, m);
 #else
       // Gathers are emulated here: a key at a time, stopping at its first clear bit, is faster.
-      (void)di;
-      for (size_t j = 0; j < m; ++j) {
+      for (size_t j = j0; j < j1; ++j) {
         uint8_t hit = 1;
         for (uint32_t i = 0; i < k && hit; ++i) {
           const uint64_t b = bit[i * kTileKeys + j];
           hit = static_cast<uint8_t>((words[b >> 6] >> (b & 63)) & 1);
         }
-        out[j] = hit;
+        hits[j] = hit;
       }
 #endif
     }
+    return changed;
   }
 };
 

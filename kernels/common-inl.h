@@ -1,6 +1,6 @@
 // Per-target building blocks shared by every layout: 32x32->64 multiply, variable shifts, block
-// index by multiply-high, 0/1 lanes to bytes, and the tiled pipeline driver (hash a tile of keys,
-// hand it to the layout's apply step). Re-included once per Highway target.
+// index by multiply-high, 0/1 lanes to bytes, hashing any key source, result forms, and the tiled
+// pipeline every layout runs in. Re-included once per Highway target.
 #if defined(SIMDBLOOM_KERNELS_COMMON_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDBLOOM_KERNELS_COMMON_INL_H_
 #undef SIMDBLOOM_KERNELS_COMMON_INL_H_
@@ -24,9 +24,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // Keys per tile: the hashes and block indices of one tile (4 KiB) stay in L1.
 constexpr size_t kTile = 256;
-// Filters at least this large are prefetched one tile ahead of use; smaller ones are cache-resident
-// and prefetching only costs instructions.
-constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
 
 #undef SIMDBLOOM_SVE  // defined once per target
 #if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
@@ -111,59 +108,176 @@ HWY_INLINE void ForEachHashVector(D d, const uint64_t* HWY_RESTRICT hashes, size
 template <bool kInsert>
 using WordsPtr = std::conditional_t<kInsert, uint64_t*, const uint64_t*>;
 
-// The tiled pipeline over u64 keys: hash a tile into a stack buffer with the layout's hash, then
-// let `L::Apply` index, prefetch and insert or test it. A layout `L` provides
-// `static constexpr bool kXxh64`, `static constexpr size_t kTileKeys` (<= kTile) and
-// `template <bool kInsert> static void Apply(WordsPtr<kInsert> words, const detail::Params& p,
-// const uint64_t* hashes, size_t m, uint8_t* out)` (hashes may be unaligned; insert ignores out).
-template <class L>
-void InsertHashesT(uint64_t* words, detail::Params p, const uint64_t* hashes, size_t n) {
-  for (size_t i = 0; i < n; i += L::kTileKeys) {
-    L::template Apply<true>(words, p, hashes + i, HWY_MIN(L::kTileKeys, n - i), nullptr);
+// Hashes of batch keys [begin, begin + m) of any source into `out` (m <= kTile).
+template <bool kXxh64>
+HWY_INLINE void TileHashes(const detail::KeySource& src, size_t begin, size_t m, uint64_t seed,
+                           uint64_t* HWY_RESTRICT out) {
+  if (src.kind == detail::KeyKind::kHashFn) {
+    src.hash_fn(src.ctx, src.sel, begin, m, out);
+    return;
   }
-}
-
-template <class L>
-void ContainsHashesT(const uint64_t* words, detail::Params p, const uint64_t* hashes, size_t n,
-                     uint8_t* out) {
-  for (size_t i = 0; i < n; i += L::kTileKeys) {
-    L::template Apply<false>(words, p, hashes + i, HWY_MIN(L::kTileKeys, n - i), out + i);
+  // Keys reached through a selection vector are gathered into a tile first.
+  HWY_ALIGN uint64_t gathered[kTile];
+  if (src.kind == detail::KeyKind::kU32) {
+    const uint32_t* keys = static_cast<const uint32_t*>(src.keys);
+    HWY_ALIGN uint32_t gathered32[kTile];
+    if (src.sel != nullptr) {
+      for (size_t j = 0; j < m; ++j) gathered32[j] = keys[src.sel[begin + j]];
+      keys = gathered32;
+    } else {
+      keys += begin;
+    }
+    if (kXxh64) {
+      HashXxh64Impl(keys, m, seed, out);
+    } else {
+      HashXxh3Impl(keys, m, seed, out);
+    }
+    return;
   }
-}
-
-template <class L>
-HWY_INLINE void HashTile(const uint64_t* keys, size_t m, uint64_t seed, uint64_t* hashes) {
-  if (L::kXxh64) {
-    HashU64Xxh64Impl(keys, m, seed, hashes);
+  const uint64_t* keys = static_cast<const uint64_t*>(src.keys);
+  if (src.sel != nullptr) {
+    for (size_t j = 0; j < m; ++j) gathered[j] = ref::LoadU64(keys + src.sel[begin + j]);
+    keys = gathered;
   } else {
-    HashU64Impl(keys, m, seed, hashes);
+    keys += begin;
+  }
+  if (src.kind == detail::KeyKind::kHashes) {
+    std::memcpy(out, keys, m * sizeof(uint64_t));
+  } else if (kXxh64) {
+    HashXxh64Impl(keys, m, seed, out);
+  } else {
+    HashXxh3Impl(keys, m, seed, out);
   }
 }
 
-template <class L>
-void InsertU64T(uint64_t* words, detail::Params p, const uint64_t* keys, size_t n) {
-  HWY_ALIGN uint64_t hashes[L::kTileKeys];
-  for (size_t i = 0; i < n; i += L::kTileKeys) {
-    const size_t m = HWY_MIN(L::kTileKeys, n - i);
-    HashTile<L>(keys + i, m, p.seed, hashes);
-    L::template Apply<true>(words, p, hashes, m, nullptr);
+// Writes the 0/1 bytes hits[0, m) of the tile starting at batch key `begin` as `result` asks;
+// returns the number of hits. hits[] must have room up to m rounded up to 8.
+HWY_INLINE size_t EmitTile(const uint8_t* HWY_RESTRICT hits, size_t begin, size_t m,
+                           const uint32_t* sel, detail::ResultKind result, void* out,
+                           size_t* HWY_RESTRICT selected) {
+  size_t count = 0;
+  switch (result) {
+    case detail::ResultKind::kBytes:
+      std::memcpy(static_cast<uint8_t*>(out) + begin, hits, m);
+      for (size_t j = 0; j < m; ++j) count += hits[j];
+      break;
+    case detail::ResultKind::kBitmap: {
+      // Eight 0/1 bytes to eight bits, LSB first: byte j of x lands in bit 56 + j of x * magic.
+      uint8_t* bits = static_cast<uint8_t*>(out) + begin / 8;  // tiles start at multiples of 8
+      for (size_t j = 0; j < m; j += 8) {
+        uint64_t x = 0;
+        std::memcpy(&x, hits + j, 8);
+        if (m - j < 8) x &= ~uint64_t{0} >> (8 * (8 - (m - j)));
+        bits[j / 8] = static_cast<uint8_t>((x * 0x0102040810204080ULL) >> 56);
+        count += static_cast<size_t>(__builtin_popcountll(x));
+      }
+      break;
+    }
+    case detail::ResultKind::kSelection: {
+      // Branch-free compaction; out may alias sel: entry begin + j is read before any write at or
+      // past it (*selected <= begin + j).
+      uint32_t* dst = static_cast<uint32_t*>(out);
+      size_t n = *selected;
+      for (size_t j = 0; j < m; ++j) {
+        const uint32_t index = sel != nullptr ? sel[begin + j] : static_cast<uint32_t>(begin + j);
+        dst[n] = index;
+        n += hits[j];
+      }
+      count = n - *selected;
+      *selected = n;
+      break;
+    }
   }
+  return count;
+}
+
+// The tiled pipeline, shared by every layout and key source. A tile's keys are hashed and located
+// (block or bit indices, vectorized) one tile ahead; while keys [j, j + step) are applied, the
+// lines of keys [j + D, j + D + step) are prefetched (D = p.prefetch_distance, crossing into the
+// next tile), so a DRAM-sized filter has D lines in flight.
+//
+// A layout L provides: kXxh64; kTileKeys (a multiple of 8 and of the vector width, <= kTile);
+// struct Tile (per-key locations of one tile); Locate(p, hashes, m, tile) (entries up to m rounded
+// up to the vector width are written); Prefetch<kInsert>(words, p, tile, j); and
+// Apply<kInsert>(words, p, hashes, tile, j0, j1, hits) -> keys that changed the filter (insert) /
+// writes hits[j0 .. j1) (query; may write up to the next multiple of the vector width).
+template <class L, bool kInsert>
+uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail::KeySource& src,
+                  size_t n, detail::ResultKind result, void* out) {
+  constexpr size_t T = L::kTileKeys;
+  static_assert(T % 8 == 0 && T <= kTile, "tile size");
+  const hn::ScalableTag<uint64_t> d;
+  const size_t step = HWY_MAX(size_t{8}, hn::Lanes(d));
+  const size_t D = HWY_MIN(size_t{p.prefetch_distance}, T);
+  HWY_ALIGN uint64_t hashes[2][T];
+  HWY_ALIGN typename L::Tile tiles[2];
+  HWY_ALIGN uint8_t hits[T + 8];
+  uint64_t total = 0;
+  size_t selected = 0;
+  if (n == 0) return 0;
+
+  size_t cur = 0;
+  size_t m = HWY_MIN(T, n);
+  TileHashes<L::kXxh64>(src, 0, m, p.seed, hashes[0]);
+  L::Locate(p, hashes[0], m, tiles[0]);
+  for (size_t q = 0; q < HWY_MIN(D, m); ++q) L::template Prefetch<kInsert>(words, p, tiles[0], q);
+
+  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
+    m = HWY_MIN(T, n - begin);
+    const size_t next_begin = begin + T;
+    const size_t next_m = next_begin < n ? HWY_MIN(T, n - next_begin) : 0;
+    if (next_m != 0) {
+      TileHashes<L::kXxh64>(src, next_begin, next_m, p.seed, hashes[cur ^ 1]);
+      L::Locate(p, hashes[cur ^ 1], next_m, tiles[cur ^ 1]);
+    }
+    for (size_t j = 0; j < m; j += step) {
+      const size_t j1 = HWY_MIN(j + step, m);
+      if (D != 0) {
+        for (size_t q = j + D; q < j1 + D; ++q) {
+          if (q < m) {
+            L::template Prefetch<kInsert>(words, p, tiles[cur], q);
+          } else if (q - m < next_m) {
+            L::template Prefetch<kInsert>(words, p, tiles[cur ^ 1], q - m);
+          }
+        }
+      }
+      total += L::template Apply<kInsert>(words, p, hashes[cur], tiles[cur], j, j1, hits);
+    }
+    if constexpr (!kInsert) {
+      std::memset(hits + m, 0, 8);
+      total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
+    }
+  }
+  return total;
 }
 
 template <class L>
-void ContainsU64T(const uint64_t* words, detail::Params p, const uint64_t* keys, size_t n,
-                  uint8_t* out) {
-  HWY_ALIGN uint64_t hashes[L::kTileKeys];
-  for (size_t i = 0; i < n; i += L::kTileKeys) {
-    const size_t m = HWY_MIN(L::kTileKeys, n - i);
-    HashTile<L>(keys + i, m, p.seed, hashes);
-    L::template Apply<false>(words, p, hashes, m, out + i);
-  }
+uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n) {
+  return Pipeline<L, true>(words, p, src, n, detail::ResultKind::kBytes, nullptr);
+}
+
+template <class L>
+uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
+                   detail::ResultKind result, void* out) {
+  return Pipeline<L, false>(words, p, src, n, result, out);
 }
 
 template <class L>
 constexpr detail::LayoutKernels LayoutKernelsT() {
-  return {&InsertHashesT<L>, &ContainsHashesT<L>, &InsertU64T<L>, &ContainsU64T<L>};
+  return {&InsertT<L>, &ContainsT<L>};
+}
+
+// Hashes of any key source, in tiles.
+HWY_INLINE void HashKeysAny(bool xxh64, const detail::KeySource& src, size_t n, uint64_t seed,
+                            uint64_t* out) {
+  for (size_t i = 0; i < n; i += kTile) {
+    const size_t m = HWY_MIN(kTile, n - i);
+    if (xxh64) {
+      TileHashes<true>(src, i, m, seed, out + i);
+    } else {
+      TileHashes<false>(src, i, m, seed, out + i);
+    }
+  }
 }
 
 }  // namespace HWY_NAMESPACE

@@ -24,11 +24,23 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 
 void HashU64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashU64Impl(keys, n, seed, out);
+  HashXxh3Impl(keys, n, seed, out);
 }
 
 void HashU64Xxh64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashU64Xxh64Impl(keys, n, seed, out);
+  HashXxh64Impl(keys, n, seed, out);
+}
+
+void HashU32(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  HashXxh3Impl(keys, n, seed, out);
+}
+
+void HashU32Xxh64(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  HashXxh64Impl(keys, n, seed, out);
+}
+
+void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed, uint64_t* out) {
+  HashKeysAny(xxh64, keys, n, seed, out);
 }
 
 void BlockIndex(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
@@ -56,6 +68,9 @@ const detail::Kernels* GetKernels() {
                                           HWY_TARGET,
                                           &HashU64,
                                           &HashU64Xxh64,
+                                          &HashU32,
+                                          &HashU32Xxh64,
+                                          &HashAny,
                                           &BlockIndex,
                                           &OrWords,
                                           &AndWords,

@@ -1,5 +1,5 @@
-// Per-target bulk hashing of 8-byte keys, bit-exact with libxxhash: XXH3_64bits_withSeed (xxHash
-// 0.8, the 4..8-byte path) and XXH64 (split_block256, as Parquet). Re-included once per target.
+// Per-target bulk hashing of 8- and 4-byte keys, bit-exact with libxxhash: XXH3_64bits_withSeed
+// (xxHash 0.8, the 4..8-byte path) and XXH64 (split_block256, as Parquet). Re-included per target.
 #if defined(SIMDBLOOM_KERNELS_HASH_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDBLOOM_KERNELS_HASH_INL_H_
 #undef SIMDBLOOM_KERNELS_HASH_INL_H_
@@ -42,68 +42,114 @@ HWY_INLINE uint64_t Xxh3Len8Bitflip(uint64_t seed) {
   return (0x1CAD21F72C81017CULL ^ 0xDB979083E96DD4DEULL) - mixed_seed;
 }
 
+// XXH3's rrmxmx finalizer of the 4..8-byte path; `len` is the input length.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Xxh3Rrmxmx(D d, V h, uint64_t len) {
+  constexpr uint64_t kPrime = 0x9FB21C651E98DF25ULL;
+  // h ^= rotl(h, 49) ^ rotl(h, 24)
+  h = hn::Xor(h, hn::Xor(hn::RotateRight<15>(h), hn::RotateRight<40>(h)));
+  h = MulLo64(d, h, kPrime);
+  h = hn::Xor(h, hn::Add(hn::ShiftRight<35>(h), hn::Set(d, len)));
+  h = MulLo64(d, h, kPrime);
+  return hn::Xor(h, hn::ShiftRight<28>(h));
+}
+
 // XXH3_64bits_withSeed of the 8 little-endian bytes of each lane.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V Xxh3Len8(D d, V key, V bitflip) {
-  constexpr uint64_t kPrime = 0x9FB21C651E98DF25ULL;
   // input64 = readLE32(p + 4) + (readLE32(p) << 32) = rotl(key, 32).
-  V h = hn::Xor(hn::RotateRight<32>(key), bitflip);
-  // rrmxmx: h ^= rotl(h, 49) ^ rotl(h, 24)
-  h = hn::Xor(h, hn::Xor(hn::RotateRight<15>(h), hn::RotateRight<40>(h)));
-  h = MulLo64(d, h, kPrime);
-  h = hn::Xor(h, hn::Add(hn::ShiftRight<35>(h), hn::Set(d, uint64_t{8})));
-  h = MulLo64(d, h, kPrime);
-  return hn::Xor(h, hn::ShiftRight<28>(h));
+  return Xxh3Rrmxmx(d, hn::Xor(hn::RotateRight<32>(key), bitflip), 8);
+}
+
+// XXH3_64bits_withSeed of the 4 little-endian bytes of each lane (a u32 in the low half).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Xxh3Len4(D d, V key, V bitflip) {
+  // Both 4-byte reads see the key: input64 = key + (key << 32).
+  return Xxh3Rrmxmx(d, hn::Xor(hn::Or(key, hn::ShiftLeft<32>(key)), bitflip), 4);
+}
+
+constexpr uint64_t kXxh64P1 = 0x9E3779B185EBCA87ULL, kXxh64P2 = 0xC2B2AE3D27D4EB4FULL,
+                   kXxh64P3 = 0x165667B19E3779F9ULL, kXxh64P4 = 0x85EBCA77C2B2AE63ULL,
+                   kXxh64P5 = 0x27D4EB2F165667C5ULL;
+
+// XXH64's avalanche.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Xxh64Avalanche(D d, V h) {
+  h = hn::Xor(h, hn::ShiftRight<33>(h));
+  h = MulLo64(d, h, kXxh64P2);
+  h = hn::Xor(h, hn::ShiftRight<29>(h));
+  h = MulLo64(d, h, kXxh64P3);
+  return hn::Xor(h, hn::ShiftRight<32>(h));
 }
 
 // XXH64 of the 8 little-endian bytes of each lane (`start` = seed + PRIME64_5 + 8, broadcast).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V Xxh64Len8(D d, V key, V start) {
-  constexpr uint64_t kP1 = 0x9E3779B185EBCA87ULL, kP2 = 0xC2B2AE3D27D4EB4FULL,
-                     kP3 = 0x165667B19E3779F9ULL, kP4 = 0x85EBCA77C2B2AE63ULL;
   // One round with a zero accumulator: rotl(input * P2, 31) * P1.
-  const V k1 = MulLo64(d, hn::RotateRight<33>(MulLo64(d, key, kP2)), kP1);
-  V h = hn::Xor(start, k1);
-  h = hn::Add(MulLo64(d, hn::RotateRight<37>(h), kP1), hn::Set(d, kP4));  // rotl(h, 27)
-  h = hn::Xor(h, hn::ShiftRight<33>(h));
-  h = MulLo64(d, h, kP2);
-  h = hn::Xor(h, hn::ShiftRight<29>(h));
-  h = MulLo64(d, h, kP3);
-  return hn::Xor(h, hn::ShiftRight<32>(h));
+  const V k1 = MulLo64(d, hn::RotateRight<33>(MulLo64(d, key, kXxh64P2)), kXxh64P1);
+  const V h = hn::Xor(start, k1);
+  // rotl(h, 27) * P1 + P4
+  return Xxh64Avalanche(
+      d, hn::Add(MulLo64(d, hn::RotateRight<37>(h), kXxh64P1), hn::Set(d, kXxh64P4)));
+}
+
+// XXH64 of the 4 little-endian bytes of each lane (`start` = seed + PRIME64_5 + 4, broadcast).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Xxh64Len4(D d, V key, V start) {
+  const V h = hn::Xor(start, MulLo64(d, key, kXxh64P1));
+  // rotl(h, 23) * P2 + P3
+  return Xxh64Avalanche(
+      d, hn::Add(MulLo64(d, hn::RotateRight<41>(h), kXxh64P2), hn::Set(d, kXxh64P3)));
+}
+
+// A vector of keys widened to u64 lanes.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadKeys(D d, const uint64_t* HWY_RESTRICT p) {
+  return hn::LoadU(d, p);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadKeys(D d, const uint32_t* HWY_RESTRICT p) {
+  return hn::PromoteTo(d, hn::LoadU(hn::Rebind<uint32_t, D>(), p));
 }
 
 // Applies `hash(d, key_vector)` to n keys (may be unaligned). The tail runs through the same
 // vector code on a zero-padded copy, so every key is hashed by one definition.
-template <class Hash>
-HWY_INLINE void HashKeys(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t* HWY_RESTRICT out,
+template <class T, class Hash>
+HWY_INLINE void HashKeys(const T* HWY_RESTRICT keys, size_t n, uint64_t* HWY_RESTRICT out,
                          const Hash& hash) {
   const hn::ScalableTag<uint64_t> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hash(d, hn::LoadU(d, keys + i)), d, out + i);
+  for (; i + N <= n; i += N) hn::StoreU(hash(d, LoadKeys(d, keys + i)), d, out + i);
   if (i < n) {
-    HWY_ALIGN uint64_t buf[HWY_MAX_BYTES / sizeof(uint64_t)] = {};
+    HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(uint32_t)] = {};
+    HWY_ALIGN uint64_t hashes[HWY_MAX_BYTES / sizeof(uint64_t)];
     const size_t rest = n - i;
-    std::memcpy(buf, keys + i, rest * sizeof(uint64_t));
-    hn::Store(hash(d, hn::Load(d, buf)), d, buf);
-    std::memcpy(out + i, buf, rest * sizeof(uint64_t));
+    std::memcpy(buf, keys + i, rest * sizeof(T));
+    hn::Store(hash(d, LoadKeys(d, buf)), d, hashes);
+    std::memcpy(out + i, hashes, rest * sizeof(uint64_t));
   }
 }
 
-// out[i] = XXH3_64bits_withSeed(keys[i]).
-HWY_INLINE void HashU64Impl(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t seed,
-                            uint64_t* HWY_RESTRICT out) {
+// out[i] = XXH3_64bits_withSeed(keys[i]) or XXH64(keys[i], seed), over the key's bytes.
+template <class T>
+HWY_INLINE void HashXxh3Impl(const T* HWY_RESTRICT keys, size_t n, uint64_t seed,
+                             uint64_t* HWY_RESTRICT out) {
   const uint64_t bitflip = Xxh3Len8Bitflip(seed);
-  HashKeys(keys, n, out,
-           [bitflip](auto d, auto key) HWY_ATTR { return Xxh3Len8(d, key, hn::Set(d, bitflip)); });
+  HashKeys(keys, n, out, [bitflip](auto d, auto key) HWY_ATTR {
+    return sizeof(T) == 8 ? Xxh3Len8(d, key, hn::Set(d, bitflip))
+                          : Xxh3Len4(d, key, hn::Set(d, bitflip));
+  });
 }
 
-// out[i] = XXH64(keys[i], seed).
-HWY_INLINE void HashU64Xxh64Impl(const uint64_t* HWY_RESTRICT keys, size_t n, uint64_t seed,
-                                 uint64_t* HWY_RESTRICT out) {
-  const uint64_t start = seed + 0x27D4EB2F165667C5ULL + 8;
-  HashKeys(keys, n, out,
-           [start](auto d, auto key) HWY_ATTR { return Xxh64Len8(d, key, hn::Set(d, start)); });
+template <class T>
+HWY_INLINE void HashXxh64Impl(const T* HWY_RESTRICT keys, size_t n, uint64_t seed,
+                              uint64_t* HWY_RESTRICT out) {
+  const uint64_t start = seed + kXxh64P5 + sizeof(T);
+  HashKeys(keys, n, out, [start](auto d, auto key) HWY_ATTR {
+    return sizeof(T) == 8 ? Xxh64Len8(d, key, hn::Set(d, start))
+                          : Xxh64Len4(d, key, hn::Set(d, start));
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -31,32 +31,64 @@ void AndWords(uint64_t* dst, const uint64_t* src, size_t n) {
   for (size_t i = 0; i < n; ++i) dst[i] &= src[i];
 }
 
-template <LayoutId L>
-void InsertHashes(uint64_t* words, Params p, const uint64_t* hashes, size_t n) {
-  for (size_t i = 0; i < n; ++i) InsertHash(L, words, p, LoadU64(hashes + i));
-}
-
-template <LayoutId L>
-void ContainsHashes(const uint64_t* words, Params p, const uint64_t* hashes, size_t n,
-                    uint8_t* out) {
-  for (size_t i = 0; i < n; ++i) out[i] = ContainsHash(L, words, p, LoadU64(hashes + i));
-}
-
-template <LayoutId L>
-void InsertU64(uint64_t* words, Params p, const uint64_t* keys, size_t n) {
-  for (size_t i = 0; i < n; ++i) InsertHash(L, words, p, HashFor(L, LoadU64(keys + i), p.seed));
-}
-
-template <LayoutId L>
-void ContainsU64(const uint64_t* words, Params p, const uint64_t* keys, size_t n, uint8_t* out) {
+void HashU32Bulk(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
   for (size_t i = 0; i < n; ++i) {
-    out[i] = ContainsHash(L, words, p, HashFor(L, LoadU64(keys + i), p.seed));
+    uint32_t key;
+    std::memcpy(&key, keys + i, 4);
+    out[i] = HashU32(key, seed);
   }
+}
+
+void HashU32Xxh64Bulk(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t key;
+    std::memcpy(&key, keys + i, 4);
+    out[i] = HashU32Xxh64(key, seed);
+  }
+}
+
+void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed, uint64_t* out) {
+  const LayoutId hash_of = xxh64 ? LayoutId::kSplitBlock256 : LayoutId::kBlock512;
+  for (size_t i = 0; i < n; ++i) out[i] = HashOf(hash_of, keys, i, seed);
+}
+
+template <LayoutId L>
+uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n) {
+  uint64_t changed = 0;
+  for (size_t i = 0; i < n; ++i) changed += InsertHash(L, words, p, HashOf(L, keys, i, p.seed));
+  return changed;
+}
+
+template <LayoutId L>
+uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
+                  detail::ResultKind result, void* out) {
+  uint64_t hits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool hit = ContainsHash(L, words, p, HashOf(L, keys, i, p.seed));
+    switch (result) {
+      case detail::ResultKind::kBytes:
+        static_cast<uint8_t*>(out)[i] = hit;
+        break;
+      case detail::ResultKind::kBitmap: {
+        uint8_t& byte = static_cast<uint8_t*>(out)[i / 8];
+        if (i % 8 == 0) byte = 0;
+        byte = static_cast<uint8_t>(byte | (hit << (i % 8)));
+        break;
+      }
+      case detail::ResultKind::kSelection: {
+        const uint32_t index = keys.sel != nullptr ? keys.sel[i] : static_cast<uint32_t>(i);
+        if (hit) static_cast<uint32_t*>(out)[hits] = index;
+        break;
+      }
+    }
+    hits += hit;
+  }
+  return hits;
 }
 
 template <LayoutId L>
 constexpr detail::LayoutKernels For() {
-  return {&InsertHashes<L>, &ContainsHashes<L>, &InsertU64<L>, &ContainsU64<L>};
+  return {&Insert<L>, &Contains<L>};
 }
 
 }  // namespace
@@ -73,6 +105,42 @@ uint64_t HashU64Xxh64(uint64_t key, uint64_t seed) {
   return XXH64(bytes, 8, seed);
 }
 
+uint64_t HashU32(uint32_t key, uint64_t seed) {
+  uint8_t bytes[4];
+  for (int i = 0; i < 4; ++i) bytes[i] = static_cast<uint8_t>(key >> (8 * i));
+  return XXH3_64bits_withSeed(bytes, 4, seed);
+}
+
+uint64_t HashU32Xxh64(uint32_t key, uint64_t seed) {
+  uint8_t bytes[4];
+  for (int i = 0; i < 4; ++i) bytes[i] = static_cast<uint8_t>(key >> (8 * i));
+  return XXH64(bytes, 4, seed);
+}
+
+uint64_t HashOf(LayoutId layout, const detail::KeySource& keys, size_t i, uint64_t seed) {
+  const size_t at = keys.sel != nullptr ? keys.sel[i] : i;
+  const bool xxh64 = layout == LayoutId::kSplitBlock256;
+  switch (keys.kind) {
+    case detail::KeyKind::kU64: {
+      const uint64_t key = LoadU64(static_cast<const uint64_t*>(keys.keys) + at);
+      return xxh64 ? HashU64Xxh64(key, seed) : HashU64(key, seed);
+    }
+    case detail::KeyKind::kU32: {
+      uint32_t key;
+      std::memcpy(&key, static_cast<const uint32_t*>(keys.keys) + at, 4);
+      return xxh64 ? HashU32Xxh64(key, seed) : HashU32(key, seed);
+    }
+    case detail::KeyKind::kHashes:
+      return LoadU64(static_cast<const uint64_t*>(keys.keys) + at);
+    case detail::KeyKind::kHashFn: {
+      uint64_t h;
+      keys.hash_fn(keys.ctx, keys.sel, i, 1, &h);
+      return h;
+    }
+  }
+  return 0;
+}
+
 uint64_t HashBytesXxh3(const void* data, size_t size, uint64_t seed) {
   return XXH3_64bits_withSeed(data, size, seed);
 }
@@ -86,6 +154,9 @@ const detail::Kernels& Kernels() {
                                     0,
                                     &HashU64Bulk,
                                     &HashU64Xxh64Bulk,
+                                    &HashU32Bulk,
+                                    &HashU32Xxh64Bulk,
+                                    &HashAny,
                                     &BlockIndexBulk,
                                     &OrWords,
                                     &AndWords,

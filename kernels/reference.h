@@ -39,6 +39,9 @@ inline uint64_t LoadU64(const void* p) {
 uint64_t HashU64(uint64_t key, uint64_t seed);
 // XXH64 over the key's 8 little-endian bytes (libxxhash's own code).
 uint64_t HashU64Xxh64(uint64_t key, uint64_t seed);
+// XXH3_64bits_withSeed / XXH64 over the key's 4 little-endian bytes.
+uint64_t HashU32(uint32_t key, uint64_t seed);
+uint64_t HashU32Xxh64(uint32_t key, uint64_t seed);
 // XXH3_64bits_withSeed / XXH64 over `size` bytes: the hash of a byte-string key.
 uint64_t HashBytesXxh3(const void* data, size_t size, uint64_t seed);
 uint64_t HashBytesXxh64(const void* data, size_t size, uint64_t seed);
@@ -69,12 +72,21 @@ inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit)
   *bit = (a * kMultipliers.m[8 * r + w]) >> 26;
 }
 
-inline void Block512Insert(uint64_t* block, uint64_t h, uint32_t k) {
+// Every insert below returns true if it set a bit that was clear (the key was surely new).
+inline bool SetBit(uint64_t* word, uint32_t bit) {
+  const bool was_clear = ((*word >> bit) & 1) == 0;
+  *word |= uint64_t{1} << bit;
+  return was_clear;
+}
+
+inline bool Block512Insert(uint64_t* block, uint64_t h, uint32_t k) {
+  bool changed = false;
   for (uint32_t i = 0; i < k; ++i) {
     uint32_t w, b;
     Block512Probe(h, i, &w, &b);
-    block[w] |= uint64_t{1} << b;
+    changed |= SetBit(&block[w], b);
   }
+  return changed;
 }
 
 inline bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
@@ -95,9 +107,15 @@ inline uint64_t Register64Mask(uint64_t h, uint32_t k) {
 }
 
 // ---- split_block256 (Parquet): word i of the 8-word block gets bit (lo32(h) * salt[i]) >> 27.
-inline void Split256Insert(uint32_t* block, uint64_t h) {
+inline bool Split256Insert(uint32_t* block, uint64_t h) {
   const uint32_t key = static_cast<uint32_t>(h);
-  for (int i = 0; i < 8; ++i) block[i] |= uint32_t{1} << ((key * kParquetSalt[i]) >> 27);
+  bool changed = false;
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t bit = uint32_t{1} << ((key * kParquetSalt[i]) >> 27);
+    changed |= (block[i] & bit) == 0;
+    block[i] |= bit;
+  }
+  return changed;
 }
 
 inline bool Split256Contains(const uint32_t* block, uint64_t h) {
@@ -116,13 +134,15 @@ inline uint64_t ClassicBit(uint64_t g, uint64_t num_blocks) {
   return static_cast<uint64_t>((static_cast<unsigned __int128>(g) * (num_blocks * 512)) >> 64);
 }
 
-inline void ClassicInsert(uint64_t* words, uint64_t num_blocks, uint64_t h, uint32_t k) {
+inline bool ClassicInsert(uint64_t* words, uint64_t num_blocks, uint64_t h, uint32_t k) {
   const uint64_t step = ClassicStep(h);
   uint64_t g = h;
+  bool changed = false;
   for (uint32_t i = 0; i < k; ++i, g += step) {
     const uint64_t bit = ClassicBit(g, num_blocks);
-    words[bit >> 6] |= uint64_t{1} << (bit & 63);
+    changed |= SetBit(&words[bit >> 6], static_cast<uint32_t>(bit & 63));
   }
+  return changed;
 }
 
 inline bool ClassicContains(const uint64_t* words, uint64_t num_blocks, uint64_t h, uint32_t k) {
@@ -136,22 +156,26 @@ inline bool ClassicContains(const uint64_t* words, uint64_t num_blocks, uint64_t
 }
 
 // Any layout, one pre-hashed key: what the bulk kernels must reproduce.
-inline void InsertHash(detail::LayoutId layout, uint64_t* words, const detail::Params& p,
+// Returns true if the key set a bit that was clear.
+inline bool InsertHash(detail::LayoutId layout, uint64_t* words, const detail::Params& p,
                        uint64_t h) {
   switch (layout) {
     case detail::LayoutId::kBlock512:
-      Block512Insert(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
-      break;
-    case detail::LayoutId::kRegister64:
-      words[BlockIndex(h, p.num_blocks)] |= Register64Mask(h, p.k);
-      break;
+      return Block512Insert(words + 8 * BlockIndex(h, p.num_blocks), h, p.k);
+    case detail::LayoutId::kRegister64: {
+      uint64_t& word = words[BlockIndex(h, p.num_blocks)];
+      const uint64_t mask = Register64Mask(h, p.k);
+      const bool changed = (word & mask) != mask;
+      word |= mask;
+      return changed;
+    }
     case detail::LayoutId::kSplitBlock256:
-      Split256Insert(reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks), h);
-      break;
+      return Split256Insert(reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks),
+                            h);
     case detail::LayoutId::kClassic:
-      ClassicInsert(words, p.num_blocks, h, p.k);
-      break;
+      return ClassicInsert(words, p.num_blocks, h, p.k);
   }
+  return false;
 }
 
 inline bool ContainsHash(detail::LayoutId layout, const uint64_t* words, const detail::Params& p,
@@ -171,6 +195,9 @@ inline bool ContainsHash(detail::LayoutId layout, const uint64_t* words, const d
   }
   return false;
 }
+
+// The hash a layout applies to key i of a batch (KeySource semantics, dispatch.h).
+uint64_t HashOf(detail::LayoutId layout, const detail::KeySource& keys, size_t i, uint64_t seed);
 
 const detail::Kernels& Kernels();
 

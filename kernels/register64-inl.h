@@ -35,39 +35,57 @@ HWY_INLINE V Register64MaskV(D d, V h, uint32_t k) {
   return mask;
 }
 
+// register64 in the tiled pipeline (common-inl.h): word indices and masks of a tile are computed
+// N keys per vector; insert ORs word by word (in key order), a query gathers N words at a time.
 struct Register64 {
   static constexpr bool kXxh64 = false;
   static constexpr size_t kTileKeys = kTile;
+  struct Tile {
+    HWY_ALIGN uint64_t index[kTileKeys];
+    HWY_ALIGN uint64_t mask[kTileKeys];
+  };
+
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t m, Tile& tile) {
+    const hn::ScalableTag<uint64_t> d;
+    const auto nb = hn::Set(d, p.num_blocks);
+    ForEachHashVector(d, hashes, m, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
+      hn::Store(hn::ShiftRight<32>(MulU32ToU64(d, hn::ShiftRight<32>(h), nb)), d, tile.index + j);
+      hn::Store(Register64MaskV(d, h, p.k), d, tile.mask + j);
+    });
+  }
 
   template <bool kInsert>
-  static HWY_INLINE void Apply(WordsPtr<kInsert> words, const detail::Params& p,
-                               const uint64_t* HWY_RESTRICT hashes, size_t m,
-                               uint8_t* HWY_RESTRICT out) {
-    const hn::ScalableTag<uint64_t> d;
-    const hn::RebindToSigned<decltype(d)> di;
-    const auto nb = hn::Set(d, p.num_blocks);
-    HWY_ALIGN uint64_t index[kTile];
-    HWY_ALIGN uint64_t masks[kTile];
-    ForEachHashVector(d, hashes, m, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
-      hn::Store(hn::ShiftRight<32>(MulU32ToU64(d, hn::ShiftRight<32>(h), nb)), d, index + j);
-      hn::Store(Register64MaskV(d, h, p.k), d, masks + j);
-    });
-    if (p.num_blocks * 8 >= kPrefetchMinBytes) {
-      for (size_t j = 0; j < m; ++j) hwy::Prefetch(words + index[j]);
-    }
+  static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
+                                  size_t j) {
+    hwy::Prefetch(words + tile.index[j]);
+  }
+
+  template <bool kInsert>
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&,
+                                 const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
+    size_t changed = 0;
     if constexpr (kInsert) {
-      for (size_t j = 0; j < m; ++j) words[index[j]] |= masks[j];
-    } else {
-      const size_t N = hn::Lanes(d);
-      HWY_ALIGN uint8_t bytes[kTile];
-      for (size_t j = 0; j < m; j += N) {
-        const auto mask = hn::Load(d, masks + j);
-        const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::Load(d, index + j)));
-        const auto hit = hn::Eq(hn::And(word, mask), mask);
-        StoreBytes(d, hn::IfThenElseZero(hit, hn::Set(d, uint64_t{1})), bytes + j);
+      for (size_t j = j0; j < j1; ++j) {
+        const uint64_t old = words[tile.index[j]];
+        changed += (tile.mask[j] & ~old) != 0;
+        words[tile.index[j]] = old | tile.mask[j];
       }
-      std::memcpy(out, bytes, m);
+    } else {
+      // j0 is a multiple of the step, itself a multiple of N; lanes past j1 are recomputed later
+      // or lie in the tile's padding.
+      const hn::ScalableTag<uint64_t> d;
+      const hn::RebindToSigned<decltype(d)> di;
+      const size_t N = hn::Lanes(d);
+      for (size_t j = j0; j < j1; j += N) {
+        const auto mask = hn::Load(d, tile.mask + j);
+        const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::Load(d, tile.index + j)));
+        const auto hit = hn::Eq(hn::And(word, mask), mask);
+        StoreBytes(d, hn::IfThenElseZero(hit, hn::Set(d, uint64_t{1})), hits + j);
+      }
     }
+    return changed;
   }
 };
 

@@ -27,40 +27,55 @@ struct Split256Salts {
 };
 static constexpr Split256Salts kSplitSalts{};
 
+// split_block256 in the tiled pipeline (common-inl.h): one 32-byte block per key.
 struct Split256 {
   static constexpr bool kXxh64 = true;
   static constexpr size_t kTileKeys = kTile;
+  struct Tile {
+    HWY_ALIGN uint64_t block[kTileKeys];
+  };
+
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t m, Tile& tile) {
+    BlockIndexImpl(hashes, m, p.num_blocks, tile.block);
+  }
 
   template <bool kInsert>
-  static HWY_INLINE void Apply(WordsPtr<kInsert> words, const detail::Params& p,
-                               const uint64_t* HWY_RESTRICT hashes, size_t m,
-                               uint8_t* HWY_RESTRICT out) {
+  static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
+                                  size_t j) {
+    hwy::Prefetch(words + 4 * tile.block[j]);
+  }
+
+  template <bool kInsert>
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&,
+                                 const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
     using Word = std::conditional_t<kInsert, uint32_t, const uint32_t>;
     Word* blocks32 = reinterpret_cast<Word*>(words);
     const hn::CappedTag<uint32_t, 8> d;
     const size_t N = hn::Lanes(d);
     const size_t chunks = 8 / N;
     const auto one = hn::Set(d, 1u);
-    HWY_ALIGN uint64_t blocks[kTile];
-    BlockIndexImpl(hashes, m, p.num_blocks, blocks);
-    if (p.num_blocks * 32 >= kPrefetchMinBytes) {
-      for (size_t j = 0; j < m; ++j) hwy::Prefetch(blocks32 + 8 * blocks[j]);
-    }
-    for (size_t j = 0; j < m; ++j) {
-      const auto key = hn::Set(d, static_cast<uint32_t>(ref::LoadU64(hashes + j)));
-      Word* block = blocks32 + 8 * blocks[j];
+    size_t changed = 0;
+    for (size_t j = j0; j < j1; ++j) {
+      const auto key = hn::Set(d, static_cast<uint32_t>(hashes[j]));
+      Word* block = blocks32 + 8 * tile.block[j];
       auto missing = hn::Zero(d);
       for (size_t c = 0; c < chunks; ++c) {
         const auto bits = hn::ShiftRight<27>(hn::Mul(key, hn::Load(d, kSplitSalts.salt + c * N)));
         const auto mask = ShlVar(one, bits);
-        if constexpr (kInsert) {
-          hn::Store(hn::Or(hn::Load(d, block + c * N), mask), d, block + c * N);
-        } else {
-          missing = hn::Or(missing, hn::AndNot(hn::Load(d, block + c * N), mask));
-        }
+        const auto old = hn::Load(d, block + c * N);
+        missing = hn::Or(missing, hn::AndNot(old, mask));
+        if constexpr (kInsert) hn::Store(hn::Or(old, mask), d, block + c * N);
       }
-      if constexpr (!kInsert) out[j] = hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+      const bool all_set = hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+      if constexpr (kInsert) {
+        changed += !all_set;
+      } else {
+        hits[j] = all_set;
+      }
     }
+    return changed;
   }
 };
 

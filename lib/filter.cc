@@ -1,4 +1,8 @@
-// Filter construction, aligned storage, single-key paths and argument checks for the bulk calls.
+// Filter construction, aligned (huge-page) storage, single-key paths, set operations. The bulk
+// calls are in bulk.cc.
+#include <sys/mman.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -19,21 +23,36 @@ namespace {
 
 using detail::Invalid;
 
+// Filters of this size and more are allocated 2 MiB-aligned in whole 2 MiB pages and advised
+// MADV_HUGEPAGE, so Linux can back them with transparent huge pages: one TLB entry per 2 MiB
+// instead of per 4 KiB, which removes most page walks of random access to a DRAM-sized filter.
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
+constexpr uint64_t kHugePageMinBytes = kHugePage;
+std::atomic<bool> g_huge_pages{true};
+
 // Zeroed, 64-byte aligned, rounded up to whole cache lines (the padding stays zero).
 uint64_t* AllocateWords(uint64_t bytes) {
-  if (bytes > SIZE_MAX - 64) throw Error(ErrorCode::kOutOfMemory, "filter too large");
-  const size_t rounded = static_cast<size_t>((bytes + 63) / 64 * 64);
+  if (bytes > SIZE_MAX - kHugePage) throw Error(ErrorCode::kOutOfMemory, "filter too large");
+  const bool huge = bytes >= kHugePageMinBytes && g_huge_pages.load(std::memory_order_relaxed);
+  const uint64_t align = huge ? kHugePage : 64;
+  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
   void* p = nullptr;
-  if (posix_memalign(&p, 64, rounded) != 0 || p == nullptr) {
+  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
     throw Error(ErrorCode::kOutOfMemory, "cannot allocate " + std::to_string(rounded) + " bytes");
   }
-  std::memset(p, 0, rounded);
+#ifdef MADV_HUGEPAGE
+  // Advice only: without THP support the call fails harmlessly and 4 KiB pages are used.
+  if (huge) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+  std::memset(p, 0, rounded);  // faults the pages in (as huge pages where granted)
   return static_cast<uint64_t*>(p);
 }
 
 }  // namespace
 
 const char* version() noexcept { return SIMDBLOOM_VERSION_STRING; }
+
+void detail::SetHugePages(bool enabled) { g_huge_pages.store(enabled, std::memory_order_relaxed); }
 
 Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed)
     : words_(AllocateWords(num_blocks * block_bits(layout) / 8)),
@@ -126,86 +145,42 @@ void Filter::clear() {
   inserted_ = 0;
 }
 
-void Filter::insert(uint64_t key) {
-  CheckWritable("insert");
-  const detail::LayoutId id = detail::IdOf(layout_);
-  ref::InsertHash(id, words_, detail::Params{num_blocks_, k_, seed_}, ref::HashFor(id, key, seed_));
-  ++inserted_;
-}
-
-void Filter::insert(std::string_view key) {
-  CheckWritable("insert");
-  const detail::LayoutId id = detail::IdOf(layout_);
-  ref::InsertHash(id, words_, detail::Params{num_blocks_, k_, seed_},
-                  ref::HashBytes(id, key.data(), key.size(), seed_));
-  ++inserted_;
-}
-
-bool Filter::contains(std::string_view key) const noexcept {
-  const detail::LayoutId id = detail::IdOf(layout_);
-  return ref::ContainsHash(id, words_, detail::Params{num_blocks_, k_, seed_},
-                           ref::HashBytes(id, key.data(), key.size(), seed_));
-}
-
-bool Filter::contains(uint64_t key) const noexcept {
-  const detail::LayoutId id = detail::IdOf(layout_);
-  return ref::ContainsHash(id, words_, detail::Params{num_blocks_, k_, seed_},
-                           ref::HashFor(id, key, seed_));
-}
-
-void Filter::insert(Span<const uint64_t> keys) {
-  CheckWritable("insert");
-  if (keys.empty()) return;
-  if (keys.data() == nullptr) Invalid("insert: null keys with non-zero size");
-  detail::Active()
-      .For(detail::IdOf(layout_))
-      .insert_u64(words_, detail::Params{num_blocks_, k_, seed_}, keys.data(), keys.size());
-  inserted_ += keys.size();
-}
-
 namespace {
-// Byte-string keys in tiles: hash a tile into a stack buffer, then the pre-hashed kernel.
-constexpr size_t kStringTile = 256;
-
-template <class Apply>
-void StringTiles(detail::LayoutId id, uint64_t seed, Span<const std::string_view> keys,
-                 const Apply& apply) {
-  uint64_t hashes[kStringTile];
-  for (size_t i = 0; i < keys.size(); i += kStringTile) {
-    const size_t m = keys.size() - i < kStringTile ? keys.size() - i : kStringTile;
-    for (size_t j = 0; j < m; ++j) {
-      const std::string_view key = keys.data()[i + j];
-      hashes[j] = ref::HashBytes(id, key.data(), key.size(), seed);
-    }
-    apply(hashes, i, m);
-  }
+detail::Params SingleParams(uint64_t num_blocks, uint32_t k, uint64_t seed) {
+  return detail::Params{num_blocks, k, seed};
 }
 }  // namespace
 
-void Filter::insert(Span<const std::string_view> keys) {
-  CheckWritable("insert");
-  if (keys.empty()) return;
-  if (keys.data() == nullptr) Invalid("insert: null keys with non-zero size");
-  const detail::LayoutId id = detail::IdOf(layout_);
-  const detail::LayoutKernels& kernels = detail::Active().For(id);
-  const detail::Params p{num_blocks_, k_, seed_};
-  StringTiles(id, seed_, keys, [&](const uint64_t* hashes, size_t, size_t m) {
-    kernels.insert_hashes(words_, p, hashes, m);
-  });
-  inserted_ += keys.size();
+uint64_t Filter::hash(uint64_t key) const noexcept {
+  return ref::HashFor(detail::IdOf(layout_), key, seed_);
 }
 
-void Filter::contains(Span<const std::string_view> keys, uint8_t* out) const {
-  if (keys.empty()) return;
-  if (keys.data() == nullptr) Invalid("contains: null keys with non-zero size");
-  if (out == nullptr) Invalid("contains: null output with non-zero size");
-  const detail::LayoutId id = detail::IdOf(layout_);
-  const detail::LayoutKernels& kernels = detail::Active().For(id);
-  const detail::Params p{num_blocks_, k_, seed_};
-  StringTiles(id, seed_, keys, [&](const uint64_t* hashes, size_t i, size_t m) {
-    kernels.contains_hashes(words_, p, hashes, m, out + i);
-  });
+uint64_t Filter::hash(std::string_view key) const noexcept {
+  return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
 }
+
+uint64_t Filter::hash_u32(uint32_t key) const noexcept {
+  return layout_ == Layout::kSplitBlock256 ? ref::HashU32Xxh64(key, seed_)
+                                           : ref::HashU32(key, seed_);
+}
+
+bool Filter::insert_hash(uint64_t hash) {
+  CheckWritable("insert");
+  ++inserted_;
+  return ref::InsertHash(detail::IdOf(layout_), words_, SingleParams(num_blocks_, k_, seed_), hash);
+}
+
+bool Filter::contains_hash(uint64_t hash) const noexcept {
+  return ref::ContainsHash(detail::IdOf(layout_), words_, SingleParams(num_blocks_, k_, seed_),
+                           hash);
+}
+
+bool Filter::insert(uint64_t key) { return insert_hash(hash(key)); }
+bool Filter::contains(uint64_t key) const noexcept { return contains_hash(hash(key)); }
+bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }
+bool Filter::contains(std::string_view key) const noexcept { return contains_hash(hash(key)); }
+bool Filter::insert_u32(uint32_t key) { return insert_hash(hash_u32(key)); }
+bool Filter::contains_u32(uint32_t key) const noexcept { return contains_hash(hash_u32(key)); }
 
 bool Filter::compatible(const Filter& other) const noexcept {
   return layout_ == other.layout_ && num_blocks_ == other.num_blocks_ && k_ == other.k_ &&
@@ -245,15 +220,6 @@ void Filter::intersect(const Filter& other) {
   if (&other == this) return;
   detail::Active().and_words(words_, other.words_, size_bytes() / 8);
   inserted_ = inserted_ < other.inserted_ ? inserted_ : other.inserted_;
-}
-
-void Filter::contains(Span<const uint64_t> keys, uint8_t* out) const {
-  if (keys.empty()) return;
-  if (keys.data() == nullptr) Invalid("contains: null keys with non-zero size");
-  if (out == nullptr) Invalid("contains: null output with non-zero size");
-  detail::Active()
-      .For(detail::IdOf(layout_))
-      .contains_u64(words_, detail::Params{num_blocks_, k_, seed_}, keys.data(), keys.size(), out);
 }
 
 Filter FilterAccess::Make(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed) {

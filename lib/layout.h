@@ -60,6 +60,17 @@ inline uint64_t BlocksFor(uint64_t bits, uint32_t block_bits) {
 // classic, `num_blocks` is also needed (its formula is in bits).
 double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks);
 
+// ---- Memory tuning (lib/bulk.cc, lib/filter.cc) ----
+// Keys between a software prefetch and its use for a filter of `bytes` bytes: 0 (no prefetching)
+// below kPrefetchMinBytes, where the filter stays in the caches, else the layout's tuned distance.
+uint32_t PrefetchDistance(Layout layout, uint64_t bytes);
+// Benchmarks only (process-wide, not synchronized with running calls): -1 restores the automatic
+// choice, 0 turns prefetching off, d > 0 prefetches d keys ahead whatever the filter's size.
+void SetPrefetchOverride(int distance);
+// Benchmarks only: whether filters of kHugePageMinBytes and more ask for transparent huge pages
+// (default true). Filters allocated afterwards follow the setting.
+void SetHugePages(bool enabled);
+
 }  // namespace detail
 
 // The library's own access to a filter's internals (declared a friend by Filter).

@@ -135,6 +135,23 @@ const LayoutCase kLayouts[] = {
     {LayoutId::kClassic, "classic", 64, 1, 32, 20000},
 };
 
+// Prefetch distances: none, short, one step, past a tile, and beyond the tile (clamped).
+const uint32_t kDistances[] = {0, 1, 8, 64, 256, 1000};
+
+detail::KeySource U64Source(const uint64_t* keys) {
+  detail::KeySource s;
+  s.kind = detail::KeyKind::kU64;
+  s.keys = keys;
+  return s;
+}
+
+detail::KeySource HashSource(const uint64_t* hashes) {
+  detail::KeySource s;
+  s.kind = detail::KeyKind::kHashes;
+  s.keys = hashes;
+  return s;
+}
+
 // Inserts `keys` with target and reference, compares the filter bytes and the query results on the
 // inserted keys and on as many random ones.
 void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
@@ -151,9 +168,12 @@ void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
   if (n > 0) std::memcpy(in.ptr, keys.data(), n * 8);
   const uint64_t* kp = reinterpret_cast<const uint64_t*>(in.ptr);
 
-  target.insert_u64(got, p, kp, n);
-  ref.insert_u64(want, p, keys.data(), n);
-  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);  // includes the padding: still zero
+  const uint64_t changed = target.insert(got, p, U64Source(kp), n);
+  REQUIRE(changed == ref.insert(want, p, U64Source(keys.data()), n));
+  REQUIRE(changed <= n);
+  if (n > 0) REQUIRE(changed > 0);
+  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);   // includes the padding: still zero
+  REQUIRE(target.insert(got, p, U64Source(kp), n) == 0);  // repeats change nothing
 
   std::vector<uint64_t> probe = keys;
   std::vector<uint64_t> more = test::RandomKeys(n, p.seed ^ 0x5555);
@@ -161,8 +181,10 @@ void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
   Unaligned out(probe.size() + 1, misalign);
   out.ptr[probe.size()] = 0xEE;
   std::vector<uint8_t> want_out(probe.size());
-  target.contains_u64(got, p, probe.data(), probe.size(), out.ptr);
-  ref.contains_u64(want, p, probe.data(), probe.size(), want_out.data());
+  const uint64_t hits = target.contains(got, p, U64Source(probe.data()), probe.size(),
+                                        detail::ResultKind::kBytes, out.ptr);
+  REQUIRE(hits == ref.contains(want, p, U64Source(probe.data()), probe.size(),
+                               detail::ResultKind::kBytes, want_out.data()));
   REQUIRE(std::equal(want_out.begin(), want_out.end(), out.ptr));
   REQUIRE(out.ptr[probe.size()] == 0xEE);                   // nothing written past the end
   for (size_t i = 0; i < n; ++i) REQUIRE(out.ptr[i] == 1);  // no false negatives
@@ -176,10 +198,11 @@ void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
   }
   std::vector<uint64_t> s3;
   uint64_t* staged = AlignedWords(s3, blocks512);
-  target.insert_hashes(staged, p, hashes.data(), n);
+  target.insert(staged, p, HashSource(hashes.data()), n);
   REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
   std::vector<uint8_t> staged_out(probe.size());
-  target.contains_hashes(staged, p, hashes.data(), probe.size(), staged_out.data());
+  target.contains(staged, p, HashSource(hashes.data()), probe.size(), detail::ResultKind::kBytes,
+                  staged_out.data());
   REQUIRE(staged_out == want_out);
 }
 
@@ -194,7 +217,9 @@ TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
           CAPTURE(l.name);
           CAPTURE(nb);
           CAPTURE(kk);
-          CompareInsertAndQuery(k, l, Params{nb, kk, seed}, test::RandomKeys(600, kk * nb), kk % 8);
+          Params p{nb, kk, seed};
+          p.prefetch_distance = kDistances[kk % 6];
+          CompareInsertAndQuery(k, l, p, test::RandomKeys(600, kk * nb), kk % 8);
           ++cases;
         }
       }
@@ -203,8 +228,9 @@ TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
         for (size_t misalign : {0, 1, 4, 7}) {
           CAPTURE(l.name);
           CAPTURE(n);
-          CompareInsertAndQuery(k, l, Params{37, kk, kSeeds[misalign % 4]},
-                                test::RandomKeys(n, n + 11), misalign);
+          Params p{37, kk, kSeeds[misalign % 4]};
+          p.prefetch_distance = kDistances[(n + misalign) % 6];
+          CompareInsertAndQuery(k, l, p, test::RandomKeys(n, n + 11), misalign);
           ++cases;
         }
       }
@@ -263,7 +289,8 @@ TEST_CASE("equivalence: split_block256 reads a filter written by parquet-mr") {
     CAPTURE(k->name);
     std::vector<uint8_t> out(hashes.size());
     k->For(LayoutId::kSplitBlock256)
-        .contains_hashes(words, p, hashes.data(), hashes.size(), out.data());
+        .contains(words, p, HashSource(hashes.data()), hashes.size(), detail::ResultKind::kBytes,
+                  out.data());
     for (size_t i = 0; i < 4; ++i) CHECK(out[i] == 1);
     size_t false_positives = 0;
     for (size_t i = 4; i < out.size(); ++i) false_positives += out[i];
@@ -271,7 +298,7 @@ TEST_CASE("equivalence: split_block256 reads a filter written by parquet-mr") {
     // Inserting the four strings into an empty filter reproduces parquet-mr's bitset exactly.
     std::vector<uint64_t> s2;
     uint64_t* rebuilt = AlignedWords(s2, 1024 / 64);
-    k->For(LayoutId::kSplitBlock256).insert_hashes(rebuilt, p, hashes.data(), 4);
+    k->For(LayoutId::kSplitBlock256).insert(rebuilt, p, HashSource(hashes.data()), 4);
     CHECK(std::memcmp(rebuilt, words, 1024) == 0);
   }
 }

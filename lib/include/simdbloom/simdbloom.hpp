@@ -90,6 +90,95 @@ class Span {
   size_t size_ = 0;
 };
 
+// ---- Key shapes for bulk calls (all read in place, never copied) ----
+// A key's hash covers its bytes, whatever shape carries it: a u64 key is its 8 little-endian
+// bytes, a u32 key its 4, a string or record its bytes. So a key inserted in one shape is found
+// in any other (and by the single-key calls).
+
+// Pre-hashed keys: values of Filter::hash() (the layout's hash with the filter's seed), e.g. to
+// hash once and probe several filters. No hashing is done.
+struct Prehashed {
+  const uint64_t* hashes = nullptr;
+  size_t size = 0;
+};
+
+// Arrow variable-width binary/utf8 layout: key i is data[offsets[i] .. offsets[i + 1]); `offsets`
+// holds length + 1 entries (Offset = int32_t for Binary/Utf8, int64_t for LargeBinary/LargeUtf8).
+// Bulk calls check that offsets are non-negative and non-decreasing (O(length)) before any work.
+template <class Offset>
+struct BinaryArray {
+  static_assert(std::is_same<Offset, int32_t>::value || std::is_same<Offset, int64_t>::value,
+                "Arrow offsets are int32_t or int64_t");
+  const Offset* offsets = nullptr;
+  const uint8_t* data = nullptr;
+  size_t length = 0;  // number of keys
+};
+
+// Fixed-width byte records: key i is data[i * stride .. i * stride + width), e.g. 13-byte IPv4
+// 5-tuples inside 16-byte structs (width 13, stride 16) or packed 16-byte IPv6 addresses.
+struct FixedWidth {
+  const uint8_t* data = nullptr;
+  size_t width = 0;
+  size_t stride = 0;
+  size_t count = 0;
+};
+
+// The keys of one bulk call, in any shape. Implicitly built from each shape, including any
+// contiguous container of uint64_t, uint32_t or std::string_view. Trivially copyable; holds only
+// pointers (the keys must outlive the call).
+class Keys {
+  template <class T>
+  struct IsKeyType : std::integral_constant<bool, std::is_same<T, uint64_t>::value ||
+                                                      std::is_same<T, uint32_t>::value ||
+                                                      std::is_same<T, std::string_view>::value> {};
+
+ public:
+  enum class Kind : uint8_t { kU64, kU32, kPrehashed, kStrings, kBinary32, kBinary64, kFixedWidth };
+
+  Keys(Span<const uint64_t> keys) noexcept
+      : kind_(Kind::kU64), ptr_(keys.data()), size_(keys.size()) {}
+  Keys(Span<const uint32_t> keys) noexcept
+      : kind_(Kind::kU32), ptr_(keys.data()), size_(keys.size()) {}
+  Keys(Span<const std::string_view> keys) noexcept
+      : kind_(Kind::kStrings), ptr_(keys.data()), size_(keys.size()) {}
+  Keys(Prehashed keys) noexcept : kind_(Kind::kPrehashed), ptr_(keys.hashes), size_(keys.size) {}
+  Keys(BinaryArray<int32_t> keys) noexcept
+      : kind_(Kind::kBinary32), ptr_(keys.offsets), data_(keys.data), size_(keys.length) {}
+  Keys(BinaryArray<int64_t> keys) noexcept
+      : kind_(Kind::kBinary64), ptr_(keys.offsets), data_(keys.data), size_(keys.length) {}
+  Keys(FixedWidth keys) noexcept
+      : kind_(Kind::kFixedWidth),
+        ptr_(keys.data),
+        size_(keys.count),
+        width_(keys.width),
+        stride_(keys.stride) {}
+  template <class T, size_t N, class = std::enable_if_t<IsKeyType<T>::value>>
+  Keys(const T (&array)[N]) noexcept : Keys(Span<const T>(array, N)) {}
+  template <class Container,
+            class T = std::remove_cv_t<
+                std::remove_pointer_t<decltype(std::declval<const Container&>().data())>>,
+            class = std::enable_if_t<IsKeyType<T>::value>,
+            class = decltype(std::declval<const Container&>().size())>
+  Keys(const Container& c) noexcept : Keys(Span<const T>(c.data(), c.size())) {}
+
+  Kind kind() const noexcept { return kind_; }
+  size_t size() const noexcept { return size_; }
+  // The shape's pointers: keys/hashes/offsets/records (`keys()`), Arrow data (`data()`), and the
+  // record geometry of FixedWidth.
+  const void* keys() const noexcept { return ptr_; }
+  const uint8_t* data() const noexcept { return data_; }
+  size_t width() const noexcept { return width_; }
+  size_t stride() const noexcept { return stride_; }
+
+ private:
+  Kind kind_;
+  const void* ptr_;
+  const uint8_t* data_ = nullptr;
+  size_t size_;
+  size_t width_ = 0;
+  size_t stride_ = 0;
+};
+
 // Library version as "MAJOR.MINOR.PATCH" (equals SIMDBLOOM_VERSION_STRING of the built library).
 // Cost: O(1), no allocation.
 const char* version() noexcept;
@@ -159,26 +248,50 @@ class Filter {
   Filter& operator=(const Filter& other);
   ~Filter();
 
-  // Single key. Scalar path (same math as the bulk kernels). No allocation. O(k). insert throws
+  // ---- Single keys: the scalar path (same math as the bulk kernels); O(k), no allocation ----
+  // insert* return true if the key set a bit that was clear (it was surely new) and throw
   // Error(kReadOnly) on a view.
-  void insert(uint64_t key);
+  bool insert(uint64_t key);  // hashed as its 8 little-endian bytes
   bool contains(uint64_t key) const noexcept;
-  // A byte string key (hashed over its bytes: a u64 key equals its 8 little-endian bytes). O(k +
-  // key.size()), no allocation.
-  void insert(std::string_view key);
+  bool insert(std::string_view key);  // O(k + key.size())
   bool contains(std::string_view key) const noexcept;
+  bool insert_u32(uint32_t key);  // hashed as its 4 little-endian bytes
+  bool contains_u32(uint32_t key) const noexcept;
+  // A value of hash(): no hashing.
+  bool insert_hash(uint64_t hash);
+  bool contains_hash(uint64_t hash) const noexcept;
+  // The layout's hash of a key with this filter's seed (XXH64 for split_block256, XXH3 otherwise);
+  // equal across filters of the same hash family and seed.
+  uint64_t hash(uint64_t key) const noexcept;
+  uint64_t hash(std::string_view key) const noexcept;
+  uint64_t hash_u32(uint32_t key) const noexcept;
 
-  // Bulk insert of u64 keys. Dispatches to the active SIMD target; processes keys in tiles on the
-  // stack (no allocation). Throws Error(kInvalidArgument) if keys.data() is null and size > 0.
-  void insert(Span<const uint64_t> keys);
-  // Bulk query: out[i] = 1 if keys[i] may be present, else 0. `out` must hold keys.size() bytes.
-  // Dispatches to the active SIMD target; no allocation. Throws Error(kInvalidArgument) on null
-  // pointers with size > 0.
-  void contains(Span<const uint64_t> keys, uint8_t* out) const;
-  // Bulk byte-string keys: hashed one by one into a stack tile, then the SIMD kernels of the
-  // pre-hashed path. Same errors as the u64 forms; no allocation.
-  void insert(Span<const std::string_view> keys);
-  void contains(Span<const std::string_view> keys, uint8_t* out) const;
+  // ---- Bulk calls over Keys of any shape ----
+  // All run on the active SIMD target in tiles of keys on the stack: hash (u64/u32 keys
+  // vectorized; byte strings scalar XXH3/XXH64), locate, software-prefetch a fixed number of keys
+  // ahead (filters of 1 MiB and more), apply. No allocation. Cost: O(n k) plus, out of cache, about
+  // one cache-line miss per key (k for classic), overlapped. Errors: Error(kInvalidArgument) for a
+  // null pointer with a non-zero size, bad Arrow offsets or FixedWidth geometry, detected before
+  // anything is written.
+
+  // Inserts every key; returns how many set a bit that was clear (surely new keys; in key order,
+  // so a repeat within the batch does not count). Throws Error(kReadOnly) on a view.
+  uint64_t insert(Keys keys);
+  // out[i] = 1 if key i may be present, else 0 (keys.size() bytes). Returns the number of 1s.
+  uint64_t contains(Keys keys, uint8_t* out) const;
+  // Bit i of bitmap (LSB first within each byte, as Arrow validity bitmaps) = key i may be
+  // present; writes (keys.size() + 7) / 8 bytes, unused high bits of the last byte 0. Returns the
+  // number of set bits.
+  uint64_t contains_bitmap(Keys keys, uint8_t* bitmap) const;
+  // Writes the indices (ascending) of the keys that may be present to selection[0 .. count) and
+  // returns count. `selection` must hold keys.size() entries; keys.size() must be < 2^32.
+  uint64_t select(Keys keys, uint32_t* selection) const;
+  // Chains filters: keeps, in place and in order, the entries of selection[0 .. count) whose key
+  // keys[selection[i]] may be present; returns how many remain. Every entry must be below
+  // keys.size() (checked before anything is written: Error(kInvalidArgument)).
+  uint64_t refine(Keys keys, uint32_t* selection, size_t count) const;
+  // out[i] = hash of key i (what insert/contains compute first); keys.size() values.
+  void hash(Keys keys, uint64_t* out) const;
 
   Layout layout() const noexcept { return layout_; }
   uint64_t bit_count() const noexcept { return num_blocks_ * block_bits_; }
