@@ -1,0 +1,391 @@
+// Key shapes and result forms through the public API, on every target (set_target), against the
+// single-key scalar path: every shape builds the same filter bytes, every result form says what
+// contains() says, a key inserted in one shape is found in every other.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdbloom/simdbloom.hpp"
+#include "tests/test_util.h"
+
+namespace simdbloom {
+namespace {
+
+const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
+                              Layout::kClassic};
+
+// Runs fn(target name) on every target bulk calls can use here, then restores the default.
+template <class Fn>
+void ForEachApiTarget(Fn&& fn) {
+  for (const std::string& t : available_targets()) {
+    set_target(t);
+    CAPTURE(t);
+    fn(t);
+  }
+  reset_target();
+}
+
+// Byte-string keys held three ways: string_views, Arrow int32 and int64 offsets over one data
+// buffer that starts at an odd address, and fixed-width records when all have the same length.
+struct StringColumn {
+  std::vector<uint8_t> storage;
+  const uint8_t* data = nullptr;
+  std::vector<int32_t> offsets32;
+  std::vector<int64_t> offsets64;
+  std::vector<std::string_view> views;
+
+  explicit StringColumn(const std::vector<std::string>& strings, size_t misalign = 1) {
+    size_t total = 0;
+    for (const auto& s : strings) total += s.size();
+    storage.resize(total + misalign + 1);
+    data = storage.data() + misalign;
+    size_t at = 0;
+    offsets32.push_back(0);
+    offsets64.push_back(0);
+    for (const auto& s : strings) {
+      if (!s.empty()) std::memcpy(storage.data() + misalign + at, s.data(), s.size());
+      at += s.size();
+      offsets32.push_back(static_cast<int32_t>(at));
+      offsets64.push_back(static_cast<int64_t>(at));
+    }
+    for (size_t i = 0; i < strings.size(); ++i) {
+      views.emplace_back(reinterpret_cast<const char*>(data) + offsets64[i], strings[i].size());
+    }
+  }
+  BinaryArray<int32_t> Arrow32() const { return {offsets32.data(), data, views.size()}; }
+  BinaryArray<int64_t> Arrow64() const { return {offsets64.data(), data, views.size()}; }
+};
+
+std::string LittleEndian(uint64_t v, size_t bytes) {
+  std::string s(bytes, '\0');
+  for (size_t i = 0; i < bytes; ++i) s[i] = static_cast<char>(v >> (8 * i));
+  return s;
+}
+
+// What the single-key scalar path answers for every probe.
+std::vector<uint8_t> ScalarAnswers(const Filter& f, const std::vector<std::string>& probes) {
+  std::vector<uint8_t> want;
+  for (const auto& s : probes) want.push_back(f.contains(std::string_view(s)));
+  return want;
+}
+
+// Every result form of `probes` against `want` (the scalar answers).
+void CheckResults(const Filter& f, Keys probes, const std::vector<uint8_t>& want) {
+  const size_t n = want.size();
+  const uint64_t hits = static_cast<uint64_t>(std::count(want.begin(), want.end(), 1));
+  std::vector<uint8_t> bytes(n + 1, 0xEE);
+  REQUIRE(f.contains(probes, bytes.data()) == hits);
+  REQUIRE(std::equal(want.begin(), want.end(), bytes.begin()));
+  REQUIRE(bytes[n] == 0xEE);
+
+  std::vector<uint8_t> bitmap((n + 7) / 8 + 1, 0xEE);
+  REQUIRE(f.contains_bitmap(probes, bitmap.data()) == hits);
+  for (size_t i = 0; i < n; ++i) REQUIRE(((bitmap[i / 8] >> (i % 8)) & 1) == want[i]);
+  if (n % 8 != 0) REQUIRE((bitmap[n / 8] >> (n % 8)) == 0);  // pad bits are zero
+  REQUIRE(bitmap[(n + 7) / 8] == 0xEE);
+
+  std::vector<uint32_t> sel(n + 1, 0xEEEEEEEEu);
+  const uint64_t count = f.select(probes, sel.data());
+  REQUIRE(count == hits);
+  std::vector<uint32_t> want_sel;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (want[i]) want_sel.push_back(i);
+  }
+  REQUIRE(std::equal(want_sel.begin(), want_sel.end(), sel.begin()));
+  REQUIRE(sel[n] == 0xEEEEEEEEu);
+
+  // refine: every other index, in place, keeps exactly those that hit.
+  std::vector<uint32_t> chain;
+  for (uint32_t i = 0; i < n; i += 2) chain.push_back(i);
+  std::vector<uint32_t> want_chain;
+  for (uint32_t i : chain) {
+    if (want[i]) want_chain.push_back(i);
+  }
+  const uint64_t kept = f.refine(probes, chain.data(), chain.size());
+  REQUIRE(kept == want_chain.size());
+  REQUIRE(std::equal(want_chain.begin(), want_chain.end(), chain.begin()));
+}
+
+TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed build one filter") {
+  const size_t n = 777;
+  const std::vector<uint64_t> keys = test::RandomKeys(n, 2024);
+  std::vector<std::string> strings;
+  for (uint64_t k : keys) strings.push_back(LittleEndian(k, 8));
+  const StringColumn column(strings);
+  // Fixed-width records: 8-byte keys every 11 bytes, from an odd address.
+  std::vector<uint8_t> records(n * 11 + 3);
+  for (size_t i = 0; i < n; ++i) std::memcpy(records.data() + 3 + i * 11, strings[i].data(), 8);
+  const FixedWidth fixed{records.data() + 3, 8, 11, n};
+  // Probes: the keys and as many absent ones, as u64 and as strings.
+  std::vector<uint64_t> probes = keys;
+  for (uint64_t k : test::RandomKeys(n, 7)) probes.push_back(k);
+  std::vector<std::string> probe_strings;
+  for (uint64_t k : probes) probe_strings.push_back(LittleEndian(k, 8));
+  const StringColumn probe_column(probe_strings, 3);
+
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    // Two sizes: cache-resident (no prefetch) and 2 MiB (prefetched, huge-page allocation).
+    for (uint64_t bits : {uint64_t{8192}, uint64_t{16} << 20}) {
+      CAPTURE(bits);
+      const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 5;
+      Filter scalar = Filter::with_bits(bits, k, layout, 42);
+      uint64_t want_changed = 0;
+      for (uint64_t key : keys) want_changed += scalar.insert(key);
+      const std::vector<uint8_t> want = ScalarAnswers(scalar, probe_strings);
+      for (size_t i = 0; i < n; ++i) REQUIRE(want[i] == 1);
+      std::vector<uint64_t> hashes(n);
+      scalar.hash(Keys(keys), hashes.data());
+      for (size_t i = 0; i < n; ++i) REQUIRE(hashes[i] == scalar.hash(strings[i]));
+
+      ForEachApiTarget([&](const std::string&) {
+        const Keys shapes[] = {Keys(keys),
+                               Keys(column.views),
+                               Keys(column.Arrow32()),
+                               Keys(column.Arrow64()),
+                               Keys(fixed),
+                               Keys(Prehashed{hashes.data(), n})};
+        int shape = 0;
+        for (const Keys& s : shapes) {
+          CAPTURE(shape++);
+          Filter f = Filter::with_bits(bits, k, layout, 42);
+          REQUIRE(f.insert(s) == want_changed);
+          REQUIRE(f.inserted_count() == n);
+          REQUIRE(std::memcmp(f.data(), scalar.data(), f.size_bytes()) == 0);
+          REQUIRE(f.insert(s) == 0);  // nothing new the second time
+        }
+        CheckResults(scalar, Keys(probes), want);
+        CheckResults(scalar, Keys(probe_column.views), want);
+        CheckResults(scalar, Keys(probe_column.Arrow32()), want);
+        CheckResults(scalar, Keys(probe_column.Arrow64()), want);
+        std::vector<uint64_t> probe_hashes(probes.size());
+        scalar.hash(Keys(probe_column.views), probe_hashes.data());
+        CheckResults(scalar, Keys(Prehashed{probe_hashes.data(), probe_hashes.size()}), want);
+      });
+    }
+  }
+}
+
+TEST_CASE("shapes: u32 keys equal their 4-byte strings") {
+  std::vector<uint32_t> keys;
+  for (uint64_t v : test::RandomKeys(600, 5)) keys.push_back(static_cast<uint32_t>(v));
+  keys.push_back(0);
+  keys.push_back(0xFFFFFFFFu);
+  std::vector<std::string> strings;
+  for (uint32_t k : keys) strings.push_back(LittleEndian(k, 4));
+  const StringColumn column(strings);
+  std::vector<uint32_t> probes = keys;
+  for (uint64_t v : test::RandomKeys(600, 6)) probes.push_back(static_cast<uint32_t>(v));
+  std::vector<std::string> probe_strings;
+  for (uint32_t k : probes) probe_strings.push_back(LittleEndian(k, 4));
+  // 4-byte records packed back to back: FixedWidth with stride == width.
+  std::vector<uint8_t> packed(probes.size() * 4);
+  std::memcpy(packed.data(), probes.data(), packed.size());
+
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 4;
+    Filter scalar = Filter::with_bits(1 << 14, k, layout, 9);
+    for (uint32_t key : keys) scalar.insert_u32(key);
+    const std::vector<uint8_t> want = ScalarAnswers(scalar, probe_strings);
+    for (size_t i = 0; i < probes.size(); ++i) REQUIRE(scalar.contains_u32(probes[i]) == want[i]);
+    ForEachApiTarget([&](const std::string&) {
+      Filter f = Filter::with_bits(1 << 14, k, layout, 9);
+      f.insert(Keys(keys));
+      REQUIRE(std::memcmp(f.data(), scalar.data(), f.size_bytes()) == 0);
+      Filter g = Filter::with_bits(1 << 14, k, layout, 9);
+      g.insert(Keys(column.views));
+      REQUIRE(std::memcmp(g.data(), scalar.data(), g.size_bytes()) == 0);
+      CheckResults(scalar, Keys(probes), want);
+      CheckResults(scalar, Keys(FixedWidth{packed.data(), 4, 4, probes.size()}), want);
+    });
+  }
+}
+
+TEST_CASE("shapes: strings of length 0 to 300, empty ones included, from unaligned buffers") {
+  test::Rng rng(300);
+  std::vector<std::string> strings;
+  for (size_t len = 0; len <= 300; ++len) {
+    std::string s(len, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    strings.push_back(s);
+  }
+  for (int i = 0; i < 20; ++i) strings.push_back("");  // repeats of the empty key
+  std::vector<std::string> absent;
+  for (size_t len = 0; len <= 300; len += 3) absent.push_back(std::string(len, 'x'));
+  std::vector<std::string> probes = strings;
+  probes.insert(probes.end(), absent.begin(), absent.end());
+
+  for (size_t misalign : {0, 1, 5, 63}) {
+    const StringColumn column(strings, misalign);
+    const StringColumn probe_column(probes, misalign);
+    for (Layout layout : kAllLayouts) {
+      CAPTURE(layout_name(layout));
+      CAPTURE(misalign);
+      const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 7;
+      Filter scalar = Filter::with_bits(1 << 13, k, layout, 3);
+      uint64_t want_changed = 0;
+      for (const auto& s : strings) want_changed += scalar.insert(std::string_view(s));
+      REQUIRE(want_changed <= 302);  // the 20 repeated empty keys change nothing
+      const std::vector<uint8_t> want = ScalarAnswers(scalar, probes);
+      ForEachApiTarget([&](const std::string&) {
+        for (int shape = 0; shape < 3; ++shape) {
+          CAPTURE(shape);
+          Filter f = Filter::with_bits(1 << 13, k, layout, 3);
+          const Keys keys = shape == 0   ? Keys(column.views)
+                            : shape == 1 ? Keys(column.Arrow32())
+                                         : Keys(column.Arrow64());
+          REQUIRE(f.insert(keys) == want_changed);
+          REQUIRE(std::memcmp(f.data(), scalar.data(), f.size_bytes()) == 0);
+        }
+        CheckResults(scalar, Keys(probe_column.views), want);
+        CheckResults(scalar, Keys(probe_column.Arrow32()), want);
+        CheckResults(scalar, Keys(probe_column.Arrow64()), want);
+      });
+    }
+  }
+}
+
+TEST_CASE("shapes: selection vectors at hit rates 0, 50 and 100 percent, chained filters") {
+  const size_t n = 5000;
+  const std::vector<uint64_t> present = test::RandomKeys(n, 1);
+  const std::vector<uint64_t> absent = test::RandomKeys(n, 2);
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    // fpp 1e-6: an absent key hits with probability ~1e-6, so at 5000 probes P(any) < 0.5%;
+    // the scalar path decides either way.
+    Filter f = Filter::create(n, 1e-6, layout, 77);
+    f.insert(Keys(present));
+    for (int rate : {0, 50, 100}) {
+      CAPTURE(rate);
+      std::vector<uint64_t> probes(n);
+      std::vector<uint8_t> want(n);
+      test::Rng rng(rate);
+      for (size_t i = 0; i < n; ++i) {
+        const bool hit = rate == 100 || (rate == 50 && rng() % 2 == 0);
+        probes[i] = hit ? present[i] : absent[i];
+        want[i] = f.contains(probes[i]);
+        if (hit) REQUIRE(want[i] == 1);
+      }
+      const size_t hits = static_cast<size_t>(std::count(want.begin(), want.end(), 1));
+      if (rate == 100) REQUIRE(hits == n);
+      if (rate == 50) REQUIRE(hits > n / 3);
+      if (rate == 0) REQUIRE(hits < 5);
+      ForEachApiTarget([&](const std::string&) { CheckResults(f, Keys(probes), want); });
+    }
+    // Chaining: the keys in both of two filters, by select then refine.
+    Filter g = Filter::create(n, 1e-6, layout, 78);
+    g.insert(Span<const uint64_t>(present.data(), n / 2));
+    std::vector<uint64_t> probes = present;
+    probes.insert(probes.end(), absent.begin(), absent.end());
+    std::vector<uint32_t> sel(probes.size());
+    ForEachApiTarget([&](const std::string&) {
+      size_t count = f.select(Keys(probes), sel.data());
+      count = g.refine(Keys(probes), sel.data(), count);
+      std::vector<uint32_t> want_sel;
+      for (uint32_t i = 0; i < probes.size(); ++i) {
+        if (f.contains(probes[i]) && g.contains(probes[i])) want_sel.push_back(i);
+      }
+      REQUIRE(count == want_sel.size());
+      REQUIRE(std::equal(want_sel.begin(), want_sel.end(), sel.begin()));
+      REQUIRE(count >= n / 2);
+    });
+  }
+}
+
+TEST_CASE("shapes: bulk insert counts the keys that changed the filter") {
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    ForEachApiTarget([&](const std::string&) {
+      Filter f = Filter::create(100000, 0.01, layout);
+      std::vector<uint64_t> keys = test::RandomKeys(1000, 11);
+      // Repeats inside one batch count once: the second copy finds its bits set.
+      std::vector<uint64_t> twice = keys;
+      twice.insert(twice.end(), keys.begin(), keys.end());
+      const uint64_t changed = f.insert(Keys(twice));
+      REQUIRE(changed <= keys.size());
+      REQUIRE(changed >= keys.size() - 5);  // at 1% load, distinct keys almost never collide
+      Filter g = Filter::create(100000, 0.01, layout);
+      uint64_t single = 0;
+      for (uint64_t k : twice) single += g.insert(k);
+      REQUIRE(changed == single);
+      REQUIRE(f.insert(Keys(keys)) == 0);
+      REQUIRE(f.inserted_count() == 3000);
+    });
+  }
+}
+
+TEST_CASE("shapes: bad input is refused before anything is written") {
+  Filter f = Filter::create(1000, 0.01);
+  const std::vector<uint8_t> empty_bits(f.data(), f.data() + f.size_bytes());
+  uint8_t out[8];
+  const uint8_t data[] = "abcdefgh";
+  auto code = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return static_cast<ErrorCode>(0);
+  };
+  const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
+  // Null pointers with non-zero sizes.
+  CHECK(code([&] { f.insert(Span<const uint64_t>(nullptr, 3)); }) == kInvalid);
+  CHECK(code([&] { f.insert(Span<const uint32_t>(nullptr, 3)); }) == kInvalid);
+  CHECK(code([&] { f.insert(Prehashed{nullptr, 3}); }) == kInvalid);
+  CHECK(code([&] { f.insert(BinaryArray<int32_t>{nullptr, data, 2}); }) == kInvalid);
+  const uint64_t keys[3] = {1, 2, 3};
+  CHECK(code([&] { f.contains(Keys(keys), nullptr); }) == kInvalid);
+  CHECK(code([&] { f.contains_bitmap(Keys(keys), nullptr); }) == kInvalid);
+  CHECK(code([&] { f.select(Keys(keys), nullptr); }) == kInvalid);
+  CHECK(code([&] { f.refine(Keys(keys), nullptr, 2); }) == kInvalid);
+  CHECK(code([&] { f.hash(Keys(keys), nullptr); }) == kInvalid);
+  // Arrow offsets that decrease, are negative, or point into a null buffer.
+  const int32_t decreasing[] = {0, 4, 2, 8};
+  const int64_t negative[] = {-1, 4, 8};
+  const int32_t fine[] = {0, 4, 8};
+  CHECK(code([&] { f.insert(BinaryArray<int32_t>{decreasing, data, 3}); }) == kInvalid);
+  CHECK(code([&] { f.insert(BinaryArray<int64_t>{negative, data, 2}); }) == kInvalid);
+  CHECK(code([&] { f.insert(BinaryArray<int32_t>{fine, nullptr, 2}); }) == kInvalid);
+  CHECK(code([&] { f.contains(BinaryArray<int32_t>{decreasing, data, 3}, out); }) == kInvalid);
+  // FixedWidth records that overflow the address space, or null data.
+  CHECK(code([&] { f.insert(FixedWidth{data, 8, SIZE_MAX / 2, 4}); }) == kInvalid);
+  CHECK(code([&] { f.insert(FixedWidth{nullptr, 8, 8, 2}); }) == kInvalid);
+  // refine with an index past the keys leaves the selection as it was.
+  uint32_t bad_sel[4] = {0, 2, 3, 1};
+  CHECK(code([&] { f.refine(Keys(keys), bad_sel, 4); }) == kInvalid);
+  CHECK(bad_sel[0] == 0);
+  CHECK(bad_sel[1] == 2);
+  CHECK(bad_sel[2] == 3);
+  CHECK(bad_sel[3] == 1);
+  // Nothing was inserted by any refused call.
+  CHECK(std::memcmp(f.data(), empty_bits.data(), empty_bits.size()) == 0);
+  CHECK(f.inserted_count() == 0);
+  // Empty batches are fine with null pointers and write nothing.
+  CHECK(f.insert(Span<const uint64_t>()) == 0);
+  CHECK(f.contains(Span<const uint64_t>(), nullptr) == 0);
+  CHECK(f.select(Span<const std::string_view>(), nullptr) == 0);
+  CHECK(f.refine(Keys(keys), nullptr, 0) == 0);
+  CHECK(f.insert(FixedWidth{nullptr, 0, 0, 5}) == 1);  // five empty records: one key
+  // A view refuses inserts of every shape; its queries work.
+  std::stringstream stream;
+  f.save(stream);
+  const std::string saved = stream.str();
+  std::vector<uint64_t> aligned(saved.size() / 8 + 16);
+  uint8_t* at = reinterpret_cast<uint8_t*>(aligned.data());
+  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
+  std::memcpy(at, saved.data(), saved.size());
+  const Filter v = Filter::view(at, saved.size());
+  Filter& mutable_view = const_cast<Filter&>(v);
+  CHECK(code([&] { mutable_view.insert(Keys(keys)); }) == ErrorCode::kReadOnly);
+  CHECK(code([&] { mutable_view.insert(FixedWidth{data, 4, 4, 2}); }) == ErrorCode::kReadOnly);
+  CHECK(v.contains(Keys(keys), out) == f.contains(Keys(keys), out + 3));
+}
+
+}  // namespace
+}  // namespace simdbloom
