@@ -8,9 +8,21 @@
 //    measured rate over 10,000,000 absent keys drawn from the same distribution, against the
 //    requested rate and the layout's own prediction.
 //
+// 3. Memory: filters of --mem-keys keys (default 1e8: ~120 MB) against physical references
+//    measured in the same run over an array of the filter's size: independent random 64-byte
+//    reads with software prefetch, and random read-modify-writes. Each with 2 MiB (transparent
+//    huge) pages and with 4 KiB pages; every layout's bulk insert/contains as a multiple of the
+//    reference; the tile pipeline with prefetching off; block512 across prefetch distances.
+// 4. Shapes: key shapes (u64, u32, pre-hashed, URL-like strings of 20..100 bytes as string_views
+//    and as an Arrow array, UUID strings, 13-byte 5-tuples) and result forms (bytes, bitmap,
+//    selection), block512, --shape-keys keys (default 1e7), against the random-read reference.
+// 5. UUIDs: the tutorial experiment with --fpr-keys UUID strings at fpp 0.03 and 0.001.
+//
 //   simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S] [--fpr-keys N]
-//                   [--only speed|fpr]
+//                   [--mem-keys N] [--shape-keys N] [--only speed|fpr|memory|shapes|uuid]
 // With --json, one JSON object per measurement (one per line) instead of the tables.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include "hwy/cache_control.h"
+#include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace {
@@ -36,7 +50,9 @@ struct Options {
   double fpp = 0.01;
   double min_seconds = 0.2;  // per measurement; at least 3 repetitions
   size_t fpr_keys = 10000000;
-  bool speed = true, fpr = true;
+  size_t mem_keys = 100000000;
+  size_t shape_keys = 10000000;
+  bool speed = true, fpr = true, memory = true, shapes = true, uuid = true;
 };
 
 uint64_t SplitMix(uint64_t& s) {
@@ -103,16 +119,27 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->min_seconds = std::atof(value("--min-seconds").c_str());
     } else if (a == "--fpr-keys") {
       o->fpr_keys = static_cast<size_t>(std::atof(value("--fpr-keys").c_str()));
+    } else if (a == "--mem-keys") {
+      o->mem_keys = static_cast<size_t>(std::atof(value("--mem-keys").c_str()));
+    } else if (a == "--shape-keys") {
+      o->shape_keys = static_cast<size_t>(std::atof(value("--shape-keys").c_str()));
     } else if (a == "--only") {
       const std::string what = value("--only");
-      if (what != "speed" && what != "fpr") return false;
+      if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
+          what != "uuid") {
+        return false;
+      }
       o->speed = what == "speed";
       o->fpr = what == "fpr";
+      o->memory = what == "memory";
+      o->shapes = what == "shapes";
+      o->uuid = what == "uuid";
     } else {
       return false;
     }
   }
-  return !o->keys.empty() && o->fpp > 0 && o->fpp < 1 && o->fpr_keys >= 1000;
+  return !o->keys.empty() && o->fpp > 0 && o->fpp < 1 && o->fpr_keys >= 1000 &&
+         o->mem_keys >= 1000 && o->shape_keys >= 1000 && o->shape_keys < (uint64_t{1} << 32);
 }
 
 // ---- 1. Speed ----
@@ -269,6 +296,336 @@ void FprSection(const Options& o) {
   }
 }
 
+// ---- 3. Memory: physical references and the tile pipeline out of cache ----
+
+// Transparent huge pages backing this process's anonymous memory, in KiB (/proc/self/smaps_rollup).
+long AnonHugeKiB() {
+  std::FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+  if (f == nullptr) return -1;
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::sscanf(line, "AnonHugePages: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib;
+}
+
+// An array the filter's size, allocated as the library allocates filters: 2 MiB-aligned and
+// advised MADV_HUGEPAGE, or advised MADV_NOHUGEPAGE (4 KiB pages); touched before use.
+struct PhysicalArray {
+  uint64_t* words = nullptr;
+  size_t bytes = 0;
+  PhysicalArray(size_t size, bool huge) {
+    const size_t page = size_t{2} << 20;
+    bytes = (size + page - 1) / page * page;
+    void* p = nullptr;
+    if (posix_memalign(&p, page, bytes) != 0) throw std::bad_alloc();
+    (void)madvise(p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    std::memset(p, 1, bytes);
+    words = static_cast<uint64_t*>(p);
+  }
+  ~PhysicalArray() { std::free(words); }
+  PhysicalArray(const PhysicalArray&) = delete;
+  PhysicalArray& operator=(const PhysicalArray&) = delete;
+};
+
+// n independent random 64-byte accesses (line = multiply-high of a mixed counter), each
+// prefetched `distance` accesses ahead: a read of one word, or a read-modify-write of one word.
+template <bool kWrite>
+uint64_t RandomLines(uint64_t* words, size_t lines, size_t n, size_t distance, uint64_t seed) {
+  auto line_of = [&](uint64_t i) {
+    uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;  // SplitMix64's finalizer
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z ^= z >> 27;
+    return static_cast<size_t>((static_cast<unsigned __int128>(z) * lines) >> 64);
+  };
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    hwy::Prefetch(words + 8 * line_of(i + distance));
+    uint64_t* w = words + 8 * line_of(i);
+    if (kWrite) {
+      *w |= uint64_t{1} << (i & 63);
+    } else {
+      sum += *w;
+    }
+  }
+  return sum;
+}
+
+volatile uint64_t g_sink;
+
+void Row(const Options& o, const char* section, const std::string& what, const char* pages,
+         size_t n, double ns, double ref_ns, const char* ref_name) {
+  if (o.json) {
+    std::printf(
+        "{\"bench\":\"%s\",\"what\":\"%s\",\"pages\":\"%s\",\"keys\":%zu,\"ns_per_key\":%.4f,"
+        "\"reference\":\"%s\",\"reference_ns\":%.4f,\"ratio\":%.4f}\n",
+        section, what.c_str(), pages, n, ns, ref_name, ref_ns, ns / ref_ns);
+  } else {
+    std::printf("%-44s %-6s %9.3f %9.3f  %-12s %7.3fx\n", what.c_str(), pages, ns, ref_ns, ref_name,
+                ns / ref_ns);
+  }
+  std::fflush(stdout);
+}
+
+void MemorySection(const Options& o) {
+  const size_t n = o.mem_keys;
+  if (!o.json) {
+    std::printf(
+        "\n== Memory: %zu u64 keys, fpp %g, target %s; ns/key, and the ratio to a physical\n"
+        "   reference over an array of the filter's size measured in the same run (read: random\n"
+        "   64-byte reads with prefetch; rmw: random read-modify-writes with prefetch).\n",
+        n, o.fpp, simdbloom::active_target().c_str());
+    std::printf("%-44s %-6s %9s %9s  %-12s %8s\n", "measurement", "pages", "ns/key", "ref ns",
+                "reference", "ratio");
+  }
+  uint64_t s = 777;
+  std::vector<uint64_t> keys(n);
+  for (auto& k : keys) k = SplitMix(s);
+  std::vector<uint8_t> out(n);
+  Options reps = o;
+  reps.min_seconds = 0;  // three repetitions at this size
+  for (bool huge : {true, false}) {
+    const char* pages = huge ? "2MiB" : "4KiB";
+    simdbloom::detail::SetHugePages(huge);
+    for (Layout layout : kLayouts) {
+      const long huge_before = AnonHugeKiB();
+      Filter f = Filter::create(n, o.fpp, layout);
+      const long huge_kib = AnonHugeKiB() - huge_before;
+      PhysicalArray array(f.size_bytes(), huge);
+      const size_t lines = f.size_bytes() / 64;
+      // The references, at their best prefetch distance.
+      double read_ns = 1e300, rmw_ns = 1e300;
+      size_t read_d = 0, rmw_d = 0;
+      for (size_t d : {8, 16, 32, 64, 128}) {
+        const double r = MedianNsPerKey(
+            reps, n, [] {}, [&] { g_sink = RandomLines<false>(array.words, lines, n, d, 1); });
+        const double w = MedianNsPerKey(
+            reps, n, [] {}, [&] { g_sink = RandomLines<true>(array.words, lines, n, d, 2); });
+        if (r < read_ns) read_ns = r, read_d = d;
+        if (w < rmw_ns) rmw_ns = w, rmw_d = d;
+      }
+      const std::string lname = simdbloom::layout_name(layout);
+      if (!o.json) {
+        std::printf(
+            "-- %s: %.1f MB, k %u, %ld MiB in huge pages; reference prefetch distance "
+            "read %zu, rmw %zu\n",
+            lname.c_str(), f.size_bytes() / 1e6, f.num_hashes(), huge_kib / 1024, read_d, rmw_d);
+      }
+      auto insert_ns = [&] {
+        return MedianNsPerKey(
+            reps, n, [&] { f.clear(); }, [&] { f.insert(keys); });
+      };
+      // Queries: the inserted keys, so every probe reads its whole block (no early exit).
+      auto contains_ns = [&] {
+        return MedianNsPerKey(
+            reps, n, [] {}, [&] { f.contains(keys, out.data()); });
+      };
+      const double ins = insert_ns();
+      const double con = contains_ns();
+      Row(o, "memory", lname + " insert", pages, n, ins, rmw_ns, "rmw");
+      Row(o, "memory", lname + " contains", pages, n, con, read_ns, "read");
+      if (layout == Layout::kBlock512) {
+        simdbloom::detail::SetPrefetchOverride(0);
+        const double ins0 = insert_ns();
+        const double con0 = contains_ns();
+        simdbloom::detail::SetPrefetchOverride(-1);
+        Row(o, "memory", lname + " insert, no prefetch", pages, n, ins0, ins, "pipeline");
+        Row(o, "memory", lname + " contains, no prefetch", pages, n, con0, con, "pipeline");
+        if (huge) {
+          for (int d : {4, 8, 16, 32, 64, 128, 256}) {
+            simdbloom::detail::SetPrefetchOverride(d);
+            const std::string at = " distance " + std::to_string(d);
+            Row(o, "memory", lname + " insert" + at, pages, n, insert_ns(), rmw_ns, "rmw");
+            Row(o, "memory", lname + " contains" + at, pages, n, contains_ns(), read_ns, "read");
+          }
+          simdbloom::detail::SetPrefetchOverride(-1);
+        }
+      }
+    }
+  }
+  simdbloom::detail::SetHugePages(true);
+}
+
+// ---- 4. Key shapes and result forms ----
+
+// URL-like keys of 20..100 bytes.
+std::vector<std::string> Urls(size_t n, uint64_t seed) {
+  static const char* kHosts[] = {"https://www.example.com/", "http://cdn.shop.example.org/",
+                                 "https://news.site.net/a/", "https://x.io/"};
+  std::vector<std::string> v(n);
+  uint64_t s = seed;
+  for (auto& url : v) {
+    const uint64_t r = SplitMix(s);
+    url = kHosts[r & 3];
+    const size_t len = 20 + (r >> 8) % 81;  // 20..100
+    while (url.size() < len) {
+      const uint64_t c = SplitMix(s);
+      for (int i = 0; i < 8 && url.size() < len; ++i) {
+        url.push_back("abcdefghijklmnopqrstuvwxyz0123456789/-_?="[(c >> (6 * i)) % 41]);
+      }
+    }
+    url.resize(len);
+  }
+  return v;
+}
+
+// Version-4 UUIDs in their 36-character text form.
+std::vector<std::string> Uuids(size_t n, uint64_t seed) {
+  std::vector<std::string> v(n);
+  uint64_t s = seed;
+  char buf[40];
+  for (auto& u : v) {
+    const uint64_t a = SplitMix(s), b = SplitMix(s);
+    std::snprintf(buf, sizeof(buf), "%08x-%04x-4%03x-%x%03x-%012llx",
+                  static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xFFFF),
+                  static_cast<unsigned>(a & 0xFFF), static_cast<unsigned>(8 + (b >> 62)),
+                  static_cast<unsigned>((b >> 48) & 0xFFF),
+                  static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
+    u = buf;
+  }
+  return v;
+}
+
+// One byte-string column in both forms: string_views and an Arrow int32-offsets array.
+struct Column {
+  std::vector<uint8_t> data;
+  std::vector<int32_t> offsets{0};
+  std::vector<std::string_view> views;
+  explicit Column(const std::vector<std::string>& strings) {
+    for (const auto& str : strings) {
+      data.insert(data.end(), str.begin(), str.end());
+      offsets.push_back(static_cast<int32_t>(data.size()));
+    }
+    for (size_t i = 0; i < strings.size(); ++i) {
+      views.emplace_back(reinterpret_cast<const char*>(data.data()) + offsets[i],
+                         strings[i].size());
+    }
+  }
+  simdbloom::BinaryArray<int32_t> Arrow() const {
+    return {offsets.data(), data.data(), views.size()};
+  }
+};
+
+void ShapesSection(const Options& o) {
+  const size_t n = o.shape_keys;
+  if (!o.json) {
+    std::printf(
+        "\n== Shapes: %zu keys per shape, block512 at fpp %g, target %s; contains of the\n"
+        "   inserted keys (every probe reads its block), against random 64-byte reads over an\n"
+        "   array of the filter's size (same run, 2 MiB pages)\n",
+        n, o.fpp, simdbloom::active_target().c_str());
+    std::printf("%-44s %-6s %9s %9s  %-12s %8s\n", "measurement", "pages", "ns/key", "ref ns",
+                "reference", "ratio");
+  }
+  uint64_t s = 99;
+  std::vector<uint64_t> u64(n);
+  for (auto& k : u64) k = SplitMix(s);
+  std::vector<uint32_t> u32(n);
+  for (size_t i = 0; i < n; ++i) u32[i] = static_cast<uint32_t>(u64[i] >> 7);
+  const Column urls(Urls(n, 5));
+  const Column uuids(Uuids(n, 6));
+  std::vector<uint8_t> tuples(n * 13);  // IPv4 5-tuples: src, dst, sport, dport, proto
+  for (auto& b : tuples) b = static_cast<uint8_t>(SplitMix(s));
+  std::vector<uint8_t> out(n);
+  std::vector<uint32_t> sel(n);
+  std::vector<uint64_t> hashes(n);
+  Options reps = o;
+  reps.min_seconds = 0.3;
+
+  Filter f = Filter::create(n, o.fpp, Layout::kBlock512);
+  PhysicalArray array(f.size_bytes(), true);
+  double read_ns = 1e300;
+  for (size_t d : {16, 32, 64}) {
+    read_ns = std::min(
+        read_ns,
+        MedianNsPerKey(
+            reps, n, [] {},
+            [&] { g_sink = RandomLines<false>(array.words, f.size_bytes() / 64, n, d, 3); }));
+  }
+  f.hash(u64, hashes.data());
+  struct Shape {
+    const char* name;
+    simdbloom::Keys keys;
+  };
+  const Shape shapes[] = {
+      {"u64", simdbloom::Keys(u64)},
+      {"u32", simdbloom::Keys(u32)},
+      {"pre-hashed u64", simdbloom::Prehashed{hashes.data(), n}},
+      {"URL 20..100 B, string_view", simdbloom::Keys(urls.views)},
+      {"URL 20..100 B, Arrow int32 offsets", urls.Arrow()},
+      {"UUID 36 B, Arrow int32 offsets", uuids.Arrow()},
+      {"IPv4 5-tuple, 13-byte records", simdbloom::FixedWidth{tuples.data(), 13, 13, n}},
+  };
+  for (const Shape& shape : shapes) {
+    const double ins = MedianNsPerKey(
+        reps, n, [&] { f.clear(); }, [&] { f.insert(shape.keys); });
+    const double con = MedianNsPerKey(
+        reps, n, [] {}, [&] { f.contains(shape.keys, out.data()); });
+    Row(o, "shapes", std::string(shape.name) + " insert", "2MiB", n, ins, read_ns, "read");
+    Row(o, "shapes", std::string(shape.name) + " contains", "2MiB", n, con, read_ns, "read");
+  }
+  // Result forms, u64 keys, half of them present.
+  f.clear();
+  f.insert(simdbloom::Span<const uint64_t>(u64.data(), n / 2));
+  std::vector<uint8_t> bitmap((n + 7) / 8);
+  const double bytes_ns = MedianNsPerKey(
+      reps, n, [] {}, [&] { f.contains(u64, out.data()); });
+  const double bitmap_ns = MedianNsPerKey(
+      reps, n, [] {}, [&] { f.contains_bitmap(u64, bitmap.data()); });
+  const double sel_ns = MedianNsPerKey(
+      reps, n, [] {}, [&] { f.select(u64, sel.data()); });
+  Row(o, "shapes", "u64 contains -> bytes, 50% hits", "2MiB", n, bytes_ns, read_ns, "read");
+  Row(o, "shapes", "u64 contains -> bitmap, 50% hits", "2MiB", n, bitmap_ns, read_ns, "read");
+  Row(o, "shapes", "u64 select -> selection, 50% hits", "2MiB", n, sel_ns, read_ns, "read");
+}
+
+// ---- 5. The tutorial experiment with UUID strings ----
+
+void UuidSection(const Options& o) {
+  const size_t n = o.fpr_keys;
+  if (!o.json) {
+    std::printf("\n== UUIDs: %zu version-4 UUID strings inserted, %zu other UUIDs probed\n", n, n);
+    std::printf("%-15s %6s %3s %10s %10s %10s %9s %s\n", "layout", "fpp", "k", "bits/key",
+                "predicted", "measured", "meas/fpp", "");
+  }
+  const Column keys(Uuids(n, 1));
+  const Column absent(Uuids(n, 2));  // distinct from the keys with probability 1 - 1e-23
+  std::vector<uint8_t> out(n);
+  bool all_ok = true;
+  for (double fpp : {0.03, 0.001}) {
+    for (Layout layout : kLayouts) {
+      Filter f = Filter::create(n, fpp, layout);
+      f.insert(keys.Arrow());
+      const bool no_false_negative = f.contains(keys.Arrow(), out.data()) == n;
+      const uint64_t fp = f.contains(absent.Arrow(), out.data());
+      const double measured = static_cast<double>(fp) / static_cast<double>(n);
+      const double predicted = f.predicted_fpp(n);
+      const bool ok = measured <= fpp && no_false_negative;
+      all_ok = all_ok && ok;
+      const double bpk = static_cast<double>(f.bit_count()) / static_cast<double>(n);
+      if (o.json) {
+        std::printf(
+            "{\"bench\":\"uuid\",\"keys\":%zu,\"layout\":\"%s\",\"fpp_requested\":%g,\"k\":%u,"
+            "\"bits_per_key\":%.3f,\"fpr_predicted\":%.6g,\"fpr_measured\":%.6g,"
+            "\"false_negatives\":%s}\n",
+            n, simdbloom::layout_name(layout), fpp, f.num_hashes(), bpk, predicted, measured,
+            no_false_negative ? "false" : "true");
+      } else {
+        std::printf("%-15s %6g %3u %10.3f %10.6f %10.6f %9.3f %s\n", simdbloom::layout_name(layout),
+                    fpp, f.num_hashes(), bpk, predicted, measured, measured / fpp,
+                    ok ? "ok" : (no_false_negative ? "ABOVE REQUESTED" : "FALSE NEGATIVE"));
+      }
+      std::fflush(stdout);
+    }
+  }
+  if (!o.json) {
+    std::printf("%s\n", all_ok ? "every measured rate is at or below the requested one"
+                               : "SOME MEASURED RATE EXCEEDS THE REQUESTED ONE");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -276,13 +633,17 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &o)) {
     std::fprintf(stderr,
                  "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
-                 " [--fpr-keys N] [--only speed|fpr]\n");
+                 " [--fpr-keys N] [--mem-keys N] [--shape-keys N]"
+                 " [--only speed|fpr|memory|shapes|uuid]\n");
     return 2;
   }
   try {
     if (!o.json) std::printf("simdbloom %s\n", simdbloom::version());
     if (o.speed) SpeedSection(o);
     if (o.fpr) FprSection(o);
+    if (o.memory) MemorySection(o);
+    if (o.shapes) ShapesSection(o);
+    if (o.uuid) UuidSection(o);
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());
     return 1;
