@@ -20,49 +20,45 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]),
-// and the word-lane indices 0..7. Loaded from constants: Highway 1.0.3's Iota on x86 assembles the
-// vector through the stack, a store-forwarding stall on every key.
+// Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]).
 struct Multipliers64 {
   HWY_ALIGN uint64_t m[16];
-  HWY_ALIGN uint64_t lane[8];
-  constexpr Multipliers64() : m(), lane() {
+  constexpr Multipliers64() : m() {
     for (int t = 0; t < 16; ++t) m[t] = ref::kMultipliers.m[t];
-    for (int w = 0; w < 8; ++w) lane[w] = static_cast<uint64_t>(w);
   }
 };
 static constexpr Multipliers64 kMult64{};
 
-// The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8). Holds
-// only scalars (SVE vectors cannot be members); per-call vectors are rebuilt by the compiler once
-// per tile because every member is loop-invariant.
+// The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8). Probe
+// i of a key goes to word (w0 + i) mod 8, so whether word w gets a probe of round r depends only
+// on w0 and k: a table of lane masks per w0, built once per bulk call, replaces that arithmetic.
 template <class D>
 class Block512Mask {
  public:
   using V = hn::Vec<D>;
 
-  Block512Mask(D d, uint32_t k) : k_(k), chunks_(8 / hn::Lanes(d)) {}
+  Block512Mask(D d, uint32_t k) : k_(k), chunks_(8 / hn::Lanes(d)) {
+    for (uint32_t w0 = 0; w0 < 8; ++w0) {
+      for (uint32_t w = 0; w < 8; ++w) {
+        const uint32_t rel = (w - w0) & 7;
+        active_[0][w0][w] = rel < k ? ~uint64_t{0} : 0;
+        active_[1][w0][w] = rel + 8 < k ? ~uint64_t{0} : 0;
+      }
+    }
+  }
 
-  // Mask for word lanes [c*N, c*N + N) of a key: `a` = lo32(h), `w0` = hi32(h) mod 8 (broadcast).
-  HWY_INLINE V Chunk(D d, V a, V w0, size_t c) const {
+  // Mask for word lanes [c*N, c*N + N) of a key: `a` = lo32(h) (broadcast), w0 = hi32(h) mod 8.
+  HWY_INLINE V Chunk(D d, V a, size_t w0, size_t c) const {
     const size_t N = hn::Lanes(d);
     const V one = hn::Set(d, uint64_t{1});
-    const V bit0 = hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + c * N))),
-                           hn::Set(d, uint64_t{63}));
-    V mask = ShlVar(one, bit0);
-    if (k_ < 8) {  // partial round: lane w is active iff (w - w0) mod 8 < k
-      const V rel =
-          hn::And(hn::Sub(hn::Load(d, kMult64.lane + c * N), w0), hn::Set(d, uint64_t{7}));
-      return hn::IfThenElseZero(hn::Lt(rel, hn::Set(d, uint64_t{k_})), mask);
-    }
-    if (k_ > 8) {  // second round: active iff (w - w0) mod 8 < k - 8
-      const V rel =
-          hn::And(hn::Sub(hn::Load(d, kMult64.lane + c * N), w0), hn::Set(d, uint64_t{7}));
+    const V low6 = hn::Set(d, uint64_t{63});
+    const V bit0 =
+        hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + c * N))), low6);
+    V mask = hn::And(ShlVar(one, bit0), hn::Load(d, &active_[0][w0][c * N]));
+    if (k_ > 8) {  // second round
       const V bit1 =
-          hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + 8 + c * N))),
-                  hn::Set(d, uint64_t{63}));
-      mask = hn::Or(
-          mask, hn::IfThenElseZero(hn::Lt(rel, hn::Set(d, uint64_t{k_ - 8})), ShlVar(one, bit1)));
+          hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + 8 + c * N))), low6);
+      mask = hn::Or(mask, hn::And(ShlVar(one, bit1), hn::Load(d, &active_[1][w0][c * N])));
     }
     return mask;
   }
@@ -71,7 +67,7 @@ class Block512Mask {
   HWY_INLINE bool Insert(D d, uint64_t* HWY_RESTRICT block, uint64_t h) const {
     const size_t N = hn::Lanes(d);
     const V a = hn::Set(d, h & 0xFFFFFFFFu);
-    const V w0 = hn::Set(d, (h >> 32) & 7);
+    const size_t w0 = (h >> 32) & 7;
     V missing = hn::Zero(d);
     for (size_t c = 0; c < chunks_; ++c) {
       uint64_t* p = block + c * N;
@@ -86,7 +82,7 @@ class Block512Mask {
   HWY_INLINE bool Contains(D d, const uint64_t* HWY_RESTRICT block, uint64_t h) const {
     const size_t N = hn::Lanes(d);
     const V a = hn::Set(d, h & 0xFFFFFFFFu);
-    const V w0 = hn::Set(d, (h >> 32) & 7);
+    const size_t w0 = (h >> 32) & 7;
     V missing = hn::Zero(d);
     for (size_t c = 0; c < chunks_; ++c) {
       missing = hn::Or(missing, hn::AndNot(hn::Load(d, block + c * N), Chunk(d, a, w0, c)));
@@ -95,6 +91,7 @@ class Block512Mask {
   }
 
  private:
+  HWY_ALIGN uint64_t active_[2][8][8];  // [round][w0][word]: all ones if the word gets a probe
   uint32_t k_;
   size_t chunks_;
 };
@@ -106,24 +103,29 @@ struct Block512 {
   struct Tile {
     HWY_ALIGN uint64_t block[kTileKeys];
   };
+  using D = hn::CappedTag<uint64_t, 8>;
+  struct State {
+    explicit State(const detail::Params& p) : mask(D(), p.k) {}
+    Block512Mask<D> mask;
+  };
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
-                                size_t m, Tile& tile) {
-    BlockIndexImpl(hashes, m, p.num_blocks, tile.block);
+                                size_t j0, size_t j1, Tile& tile) {
+    BlockIndexImpl(hashes + j0, j1 - j0, p.num_blocks, tile.block + j0);
   }
 
   template <bool kInsert>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    hwy::Prefetch(words + 8 * tile.block[j]);
+    PrefetchLine<kInsert>(words + 8 * tile.block[j]);
   }
 
   template <bool kInsert>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p,
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State& state,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits) {
-    const hn::CappedTag<uint64_t, 8> d;
-    const Block512Mask<decltype(d)> mask(d, p.k);
+    const D d;
+    const Block512Mask<D>& mask = state.mask;
     size_t changed = 0;
     for (size_t j = j0; j < j1; ++j) {
       if constexpr (kInsert) {

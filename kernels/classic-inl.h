@@ -41,16 +41,19 @@ struct Classic {
   static constexpr size_t kTileKeys = 64;
   static constexpr uint32_t kMaxProbes = 32;
   static constexpr uint32_t kQueryPrefetchProbes = 2;
+  struct State {
+    explicit State(const detail::Params&) {}
+  };
   struct Tile {
     HWY_ALIGN uint64_t bit[kMaxProbes * kTileKeys];  // bit[i * kTileKeys + j]: probe i of key j
   };
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
-                                size_t m, Tile& tile) {
+                                size_t j0, size_t j1, Tile& tile) {
     const hn::ScalableTag<uint64_t> d;
     const auto nb = hn::Set(d, p.num_blocks);
     const uint32_t k = p.k;
-    ForEachHashVector(d, hashes, m, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
+    ForEachHashVector(d, hashes, j0, j1, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
       const auto step = hn::RotateRight<32>(h);
       auto g = h;
       for (uint32_t i = 0; i < k; ++i) {
@@ -64,11 +67,12 @@ struct Classic {
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params& p, const Tile& tile,
                                   size_t j) {
     const uint32_t probes = kInsert ? p.k : HWY_MIN(p.k, kQueryPrefetchProbes);
-    for (uint32_t i = 0; i < probes; ++i) hwy::Prefetch(words + (tile.bit[i * kTileKeys + j] >> 6));
+    for (uint32_t i = 0; i < probes; ++i)
+      PrefetchLine<kInsert>(words + (tile.bit[i * kTileKeys + j] >> 6));
   }
 
   template <bool kInsert>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p,
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p, const State&,
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits) {
     const uint32_t k = p.k;

@@ -89,19 +89,25 @@ HWY_INLINE void StoreBytes(D d, V ones, uint8_t* HWY_RESTRICT out) {
 #endif
 }
 
-// Calls fn(h, j) for j = 0, N, 2N, ... < m, where h holds hashes[j .. j + N) (may be unaligned);
-// lanes past m are zero. Callers' per-lane arrays must hold m rounded up to N entries.
+// Calls fn(h, j) for j = j0, j0 + N, ... < j1, where h holds hashes[j .. j + N) (may be
+// unaligned); lanes past j1 are zero. Callers' per-lane arrays must hold j1 rounded up to N.
 template <class D, class Fn>
-HWY_INLINE void ForEachHashVector(D d, const uint64_t* HWY_RESTRICT hashes, size_t m,
+HWY_INLINE void ForEachHashVector(D d, const uint64_t* HWY_RESTRICT hashes, size_t j0, size_t j1,
                                   const Fn& fn) {
   const size_t N = hn::Lanes(d);
-  size_t j = 0;
-  for (; j + N <= m; j += N) fn(hn::LoadU(d, hashes + j), j);
-  if (j < m) {
+  size_t j = j0;
+  for (; j + N <= j1; j += N) fn(hn::LoadU(d, hashes + j), j);
+  if (j < j1) {
     HWY_ALIGN uint64_t buf[HWY_MAX_BYTES / sizeof(uint64_t)] = {};
-    std::memcpy(buf, hashes + j, (m - j) * sizeof(uint64_t));
+    std::memcpy(buf, hashes + j, (j1 - j) * sizeof(uint64_t));
     fn(hn::Load(d, buf), j);
   }
+}
+
+// Prefetches the cache line at p into all cache levels, with intent to write for inserts.
+template <bool kInsert>
+HWY_INLINE void PrefetchLine(const void* p) {
+  __builtin_prefetch(p, kInsert ? 1 : 0, 3);
 }
 
 // The bit array as insert (mutable) or query (const) sees it.
@@ -197,42 +203,52 @@ HWY_INLINE size_t EmitTile(const uint8_t* HWY_RESTRICT hits, size_t begin, size_
 // next tile), so a DRAM-sized filter has D lines in flight.
 //
 // A layout L provides: kXxh64; kTileKeys (a multiple of 8 and of the vector width, <= kTile);
-// struct Tile (per-key locations of one tile); Locate(p, hashes, m, tile) (entries up to m rounded
-// up to the vector width are written); Prefetch<kInsert>(words, p, tile, j); and
-// Apply<kInsert>(words, p, hashes, tile, j0, j1, hits) -> keys that changed the filter (insert) /
-// writes hits[j0 .. j1) (query; may write up to the next multiple of the vector width).
+// struct Tile (per-key locations of one tile); Locate(p, hashes, j0, j1, tile) (locates keys
+// [j0, j1) of the tile from hashes[j0 .. j1); j0 is a multiple of the step; entries up to j1
+// rounded up to the vector width may be written); Prefetch<kInsert>(words, p, tile, j); and struct
+// State (built from p once per call); Apply<kInsert>(words, p, state, hashes, tile, j0, j1, hits)
+// -> keys that changed the filter (insert) / writes hits[j0 .. j1) (query; may write up to the next
+// multiple of the vector width).
 template <class L, bool kInsert>
 uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail::KeySource& src,
                   size_t n, detail::ResultKind result, void* out) {
   constexpr size_t T = L::kTileKeys;
   static_assert(T % 8 == 0 && T <= kTile, "tile size");
+  // Keys hashed per call while the previous tile runs: long enough to amortize the call, short
+  // enough that prefetches keep flowing. A multiple of every step (8 or the vector width <= 32).
+  constexpr size_t kHashChunk = HWY_MIN(T, size_t{32});
   const hn::ScalableTag<uint64_t> d;
   const size_t step = HWY_MAX(size_t{8}, hn::Lanes(d));
   const size_t D = HWY_MIN(size_t{p.prefetch_distance}, T);
   HWY_ALIGN uint64_t hashes[2][T];
   HWY_ALIGN typename L::Tile tiles[2];
   HWY_ALIGN uint8_t hits[T + 8];
+  const typename L::State state(p);
   uint64_t total = 0;
   size_t selected = 0;
   if (n == 0) return 0;
 
+  // Tile 0 is hashed and located whole; every later tile kHashChunk keys at a time while the tile
+  // before it is applied, so hashing never stops the flow of prefetches for long.
   size_t cur = 0;
   size_t m = HWY_MIN(T, n);
   TileHashes<L::kXxh64>(src, 0, m, p.seed, hashes[0]);
-  L::Locate(p, hashes[0], m, tiles[0]);
+  L::Locate(p, hashes[0], 0, m, tiles[0]);
   for (size_t q = 0; q < HWY_MIN(D, m); ++q) L::template Prefetch<kInsert>(words, p, tiles[0], q);
 
   for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
     m = HWY_MIN(T, n - begin);
     const size_t next_begin = begin + T;
     const size_t next_m = next_begin < n ? HWY_MIN(T, n - next_begin) : 0;
-    if (next_m != 0) {
-      TileHashes<L::kXxh64>(src, next_begin, next_m, p.seed, hashes[cur ^ 1]);
-      L::Locate(p, hashes[cur ^ 1], next_m, tiles[cur ^ 1]);
-    }
     for (size_t j = 0; j < m; j += step) {
       const size_t j1 = HWY_MIN(j + step, m);
+      if (j % kHashChunk == 0 && j < next_m) {  // the same stretch of the next tile
+        const size_t c1 = HWY_MIN(j + kHashChunk, next_m);
+        TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, p.seed, hashes[cur ^ 1] + j);
+        L::Locate(p, hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
+      }
       if (D != 0) {
+        // Keys q of this tile, or q - m of the next (located up to j1 > q - m since D <= m).
         for (size_t q = j + D; q < j1 + D; ++q) {
           if (q < m) {
             L::template Prefetch<kInsert>(words, p, tiles[cur], q);
@@ -241,7 +257,7 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
           }
         }
       }
-      total += L::template Apply<kInsert>(words, p, hashes[cur], tiles[cur], j, j1, hits);
+      total += L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits);
     }
     if constexpr (!kInsert) {
       std::memset(hits + m, 0, 8);

@@ -40,16 +40,19 @@ HWY_INLINE V Register64MaskV(D d, V h, uint32_t k) {
 struct Register64 {
   static constexpr bool kXxh64 = false;
   static constexpr size_t kTileKeys = kTile;
+  struct State {
+    explicit State(const detail::Params&) {}
+  };
   struct Tile {
     HWY_ALIGN uint64_t index[kTileKeys];
     HWY_ALIGN uint64_t mask[kTileKeys];
   };
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
-                                size_t m, Tile& tile) {
+                                size_t j0, size_t j1, Tile& tile) {
     const hn::ScalableTag<uint64_t> d;
     const auto nb = hn::Set(d, p.num_blocks);
-    ForEachHashVector(d, hashes, m, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
+    ForEachHashVector(d, hashes, j0, j1, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
       hn::Store(hn::ShiftRight<32>(MulU32ToU64(d, hn::ShiftRight<32>(h), nb)), d, tile.index + j);
       hn::Store(Register64MaskV(d, h, p.k), d, tile.mask + j);
     });
@@ -58,11 +61,11 @@ struct Register64 {
   template <bool kInsert>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    hwy::Prefetch(words + tile.index[j]);
+    PrefetchLine<kInsert>(words + tile.index[j]);
   }
 
   template <bool kInsert>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&,
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits) {
     size_t changed = 0;

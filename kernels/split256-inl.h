@@ -31,23 +31,26 @@ static constexpr Split256Salts kSplitSalts{};
 struct Split256 {
   static constexpr bool kXxh64 = true;
   static constexpr size_t kTileKeys = kTile;
+  struct State {
+    explicit State(const detail::Params&) {}
+  };
   struct Tile {
     HWY_ALIGN uint64_t block[kTileKeys];
   };
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
-                                size_t m, Tile& tile) {
-    BlockIndexImpl(hashes, m, p.num_blocks, tile.block);
+                                size_t j0, size_t j1, Tile& tile) {
+    BlockIndexImpl(hashes + j0, j1 - j0, p.num_blocks, tile.block + j0);
   }
 
   template <bool kInsert>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    hwy::Prefetch(words + 4 * tile.block[j]);
+    PrefetchLine<kInsert>(words + 4 * tile.block[j]);
   }
 
   template <bool kInsert>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&,
+  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits) {
     using Word = std::conditional_t<kInsert, uint32_t, const uint32_t>;
