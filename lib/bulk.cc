@@ -29,7 +29,7 @@ uint32_t PrefetchDistance(Layout layout, uint64_t bytes) {
   if (bytes < kPrefetchMinBytes) return 0;
   // Keys ahead, measured at 1e8 keys (perf/bench.cc --only memory): enough lines in flight to
   // cover DRAM latency at one key's work per line. Classic touches k lines per key.
-  return layout == Layout::kClassic ? 16 : 64;
+  return layout == Layout::kClassic ? 16 : 32;
 }
 
 void SetPrefetchOverride(int distance) {
