@@ -370,6 +370,11 @@ void Row(const Options& o, const char* section, const std::string& what, const c
   std::fflush(stdout);
 }
 
+void RowHeader() {
+  std::printf("%-44s %-6s %9s %9s  %-12s %8s\n", "measurement", "pages", "ns/key", "ref ns",
+              "reference", "ratio");
+}
+
 void MemorySection(const Options& o) {
   const size_t n = o.mem_keys;
   if (!o.json) {
@@ -378,8 +383,7 @@ void MemorySection(const Options& o) {
         "   reference over an array of the filter's size measured in the same run (read: random\n"
         "   64-byte reads with prefetch; rmw: random read-modify-writes with prefetch).\n",
         n, o.fpp, simdbloom::active_target().c_str());
-    std::printf("%-44s %-6s %9s %9s  %-12s %8s\n", "measurement", "pages", "ns/key", "ref ns",
-                "reference", "ratio");
+    RowHeader();
   }
   uint64_t s = 777;
   std::vector<uint64_t> keys(n);
@@ -520,8 +524,7 @@ void ShapesSection(const Options& o) {
         "   inserted keys (every probe reads its block), against random 64-byte reads over an\n"
         "   array of the filter's size (same run, 2 MiB pages)\n",
         n, o.fpp, simdbloom::active_target().c_str());
-    std::printf("%-44s %-6s %9s %9s  %-12s %8s\n", "measurement", "pages", "ns/key", "ref ns",
-                "reference", "ratio");
+    RowHeader();
   }
   uint64_t s = 99;
   std::vector<uint64_t> u64(n);
