@@ -1,6 +1,7 @@
 // Persistence: the simdbloom file format (lib/FORMAT.md, "File format") and Parquet's split block
 // Bloom filter form. Every field of untrusted input is validated before it is used; reads never
 // go past the given size.
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <istream>
@@ -290,18 +291,43 @@ Filter Filter::load(std::istream& in) {
                                 ? blocks * (block_bits(layout) / 8)
                                 : 0;
   const Header h = DecodeHeader(header, expected);
+  // Never allocate what the stream does not hold: a 64-byte header may claim gigabytes. A
+  // seekable stream is measured first; any other is read in 16 MiB chunks into a buffer that
+  // grows with the bytes actually received, then copied.
+  const auto truncated = [&](uint64_t got) {
+    Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
+        " bytes)");
+  };
+  const std::istream::pos_type start = in.tellg();
+  std::vector<char> staged;
+  if (start != std::istream::pos_type(-1)) {
+    in.seekg(0, std::ios::end);
+    const std::istream::pos_type end = in.tellg();
+    in.seekg(start);
+    if (end == std::istream::pos_type(-1) || !in) Bad("stream cannot be measured");
+    const uint64_t available = static_cast<uint64_t>(end - start);
+    if (available < h.payload_bytes) truncated(available);
+  } else {
+    const uint64_t kChunk = uint64_t{1} << 24;
+    while (staged.size() < h.payload_bytes) {
+      const uint64_t want = std::min<uint64_t>(kChunk, h.payload_bytes - staged.size());
+      const size_t at = staged.size();
+      staged.resize(at + static_cast<size_t>(want));
+      in.read(staged.data() + at, static_cast<std::streamsize>(want));
+      if (static_cast<uint64_t>(in.gcount()) != want) {
+        truncated(at + static_cast<uint64_t>(in.gcount()));
+      }
+    }
+  }
   Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed);
   char* dst = reinterpret_cast<char*>(FilterAccess::Words(f));
-  uint64_t got = 0;
-  while (got < h.payload_bytes) {  // in chunks: a short stream fails without a huge read
-    const uint64_t chunk =
-        h.payload_bytes - got < (uint64_t{1} << 24) ? h.payload_bytes - got : (uint64_t{1} << 24);
+  if (!staged.empty()) std::memcpy(dst, staged.data(), staged.size());
+  uint64_t got = staged.size();
+  while (got < h.payload_bytes) {
+    const uint64_t chunk = std::min<uint64_t>(h.payload_bytes - got, uint64_t{1} << 24);
     in.read(dst + got, static_cast<std::streamsize>(chunk));
     got += static_cast<uint64_t>(in.gcount());
-    if (static_cast<uint64_t>(in.gcount()) != chunk) {
-      Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
-          " bytes)");
-    }
+    if (static_cast<uint64_t>(in.gcount()) != chunk) truncated(got);
   }
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
   if (ref::Checksum(dst, h.payload_bytes) != h.checksum) Bad("payload checksum mismatch");

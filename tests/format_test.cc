@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #define XXH_INLINE_ALL
@@ -542,6 +544,60 @@ TEST_CASE("format: Parquet collections larger than the input are refused at once
       CHECK(e.code() == ErrorCode::kFormat);
     }
   }
+}
+
+// A stream buffer that cannot seek (a pipe or socket): tellg() fails.
+class PipeBuf : public std::streambuf {
+ public:
+  explicit PipeBuf(std::string bytes) : bytes_(std::move(bytes)) {
+    setg(&bytes_[0], &bytes_[0], &bytes_[0] + bytes_.size());
+  }
+
+ private:
+  std::string bytes_;
+};
+
+// A valid, checksummed header that claims the largest block512 filter (256 GiB) ahead of a few
+// bytes: every load path must refuse it as truncated without allocating what it claims (a libFuzzer
+// out-of-memory finding, kept in tests/fuzz/corpus).
+TEST_CASE("format: a header claiming a huge payload is refused before anything is allocated") {
+  std::stringstream saved;
+  Filter::with_bits(512, 3).save(saved);
+  std::string bytes = saved.str().substr(0, 64);
+  const uint64_t blocks = (uint64_t{1} << 32) - 1;
+  std::memcpy(&bytes[24], &blocks, 8);
+  const uint64_t header_sum = XXH3_64bits(bytes.data(), 56);
+  std::memcpy(&bytes[56], &header_sum, 8);
+  bytes += std::string(100, '\x5a');
+  auto code = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return static_cast<ErrorCode>(0);
+  };
+  CHECK(code([&] {
+          std::istringstream in(bytes);
+          Filter::load(in);
+        }) == ErrorCode::kFormat);
+  CHECK(code([&] {
+          PipeBuf pipe(bytes);
+          std::istream in(&pipe);
+          Filter::load(in);
+        }) == ErrorCode::kFormat);
+  CHECK(code([&] { Filter::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()); }) ==
+        ErrorCode::kFormat);
+  // A non-seekable stream still loads a complete filter.
+  Filter f = Filter::create(1000, 0.01);
+  f.insert(uint64_t{7});
+  std::stringstream good;
+  f.save(good);
+  PipeBuf pipe(good.str());
+  std::istream in(&pipe);
+  const Filter g = Filter::load(in);
+  CHECK(g.contains(uint64_t{7}));
+  CHECK(std::memcmp(g.data(), f.data(), f.size_bytes()) == 0);
 }
 
 }  // namespace
