@@ -37,71 +37,108 @@ class Block512Mask {
  public:
   using V = hn::Vec<D>;
 
-  Block512Mask(D d, uint32_t k) : k_(k), chunks_(8 / hn::Lanes(d)) {
+  Block512Mask(D d, uint32_t k) : two_rounds_(k > 8), chunks_(8 / hn::Lanes(d)) {
     for (uint32_t w0 = 0; w0 < 8; ++w0) {
       for (uint32_t w = 0; w < 8; ++w) {
         const uint32_t rel = (w - w0) & 7;
-        active_[0][w0][w] = rel < k ? ~uint64_t{0} : 0;
-        active_[1][w0][w] = rel + 8 < k ? ~uint64_t{0} : 0;
+        active_[w0][0][w] = rel < k ? ~uint64_t{0} : 0;
+        active_[w0][1][w] = rel + 8 < k ? ~uint64_t{0} : 0;
       }
     }
   }
 
-  // Mask for word lanes [c*N, c*N + N) of a key: `a` = lo32(h) (broadcast), w0 = hi32(h) mod 8.
-  HWY_INLINE V Chunk(D d, V a, size_t w0, size_t c) const {
+  bool two_rounds() const { return two_rounds_; }
+
+  // The key's multiplier operand in every lane: lo32(h), zero-extended to u64 on HWY_SCALAR;
+  // elsewhere broadcast to every u32 lane (the multiply below only uses the even ones).
+  static HWY_INLINE V Operand(D d, uint64_t h) {
+#if HWY_TARGET == HWY_SCALAR
+    return hn::Set(d, h & 0xFFFFFFFFu);
+#else
+    const hn::Repartition<uint32_t, D> d32;
+    return hn::BitCast(d, hn::Set(d32, static_cast<uint32_t>(h)));
+#endif
+  }
+
+  // Bit positions lo32(a * M[t]) >> 26 of word lanes [c*N, c*N + N).
+  template <int kRound>
+  static HWY_INLINE V Bits(D d, V a, size_t c) {
+    const V m = hn::Load(d, kMult64.m + 8 * kRound + c * hn::Lanes(d));
+#if HWY_TARGET == HWY_SCALAR
+    return hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, m)), hn::Set(d, uint64_t{63}));
+#else
+    // M[t] has a zero upper half, so a 32-bit multiply of the u32 lanes leaves lo32(a * M[t]) in
+    // each u64 lane, zero-extended: one shift gives the bit position.
+    const hn::Repartition<uint32_t, D> d32;
+    return hn::ShiftRight<26>(hn::BitCast(d, hn::Mul(hn::BitCast(d32, a), hn::BitCast(d32, m))));
+#endif
+  }
+
+  // Byte offset of the lane-mask table of w0 = hi32(h) mod 8 (computed per tile by Locate).
+  static constexpr uint64_t kTableBytes = 2 * 8 * sizeof(uint64_t);
+
+  // Mask for word lanes [c*N, c*N + N) of a key; `table` = the key's lane masks.
+  template <bool kTwoRounds>
+  HWY_INLINE V Chunk(D d, V a, const uint64_t* HWY_RESTRICT table, size_t c) const {
     const size_t N = hn::Lanes(d);
     const V one = hn::Set(d, uint64_t{1});
-    const V low6 = hn::Set(d, uint64_t{63});
-    const V bit0 =
-        hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + c * N))), low6);
-    V mask = hn::And(ShlVar(one, bit0), hn::Load(d, &active_[0][w0][c * N]));
-    if (k_ > 8) {  // second round
-      const V bit1 =
-          hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, hn::Load(d, kMult64.m + 8 + c * N))), low6);
-      mask = hn::Or(mask, hn::And(ShlVar(one, bit1), hn::Load(d, &active_[1][w0][c * N])));
+    V mask = hn::And(ShlVar(one, Bits<0>(d, a, c)), hn::Load(d, table + c * N));
+    if constexpr (kTwoRounds) {
+      mask = hn::Or(mask, hn::And(ShlVar(one, Bits<1>(d, a, c)), hn::Load(d, table + 8 + c * N)));
     }
     return mask;
   }
 
+  HWY_INLINE const uint64_t* Table(uint64_t table_offset) const {
+    return &active_[0][0][0] + table_offset / sizeof(uint64_t);
+  }
+
   // Sets the key's bits; returns true if any was clear.
-  HWY_INLINE bool Insert(D d, uint64_t* HWY_RESTRICT block, uint64_t h) const {
+  template <bool kTwoRounds>
+  HWY_INLINE bool Insert(D d, uint64_t* HWY_RESTRICT block, uint64_t h,
+                         uint64_t table_offset) const {
     const size_t N = hn::Lanes(d);
-    const V a = hn::Set(d, h & 0xFFFFFFFFu);
-    const size_t w0 = (h >> 32) & 7;
+    const V a = Operand(d, h);
+    const uint64_t* table = Table(table_offset);
     V missing = hn::Zero(d);
     for (size_t c = 0; c < chunks_; ++c) {
       uint64_t* p = block + c * N;
       const V old = hn::Load(d, p);
-      const V mask = Chunk(d, a, w0, c);
+      const V mask = Chunk<kTwoRounds>(d, a, table, c);
       missing = hn::Or(missing, hn::AndNot(old, mask));
       hn::Store(hn::Or(old, mask), d, p);
     }
-    return !hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+    return !AllZero(d, missing);
   }
 
-  HWY_INLINE bool Contains(D d, const uint64_t* HWY_RESTRICT block, uint64_t h) const {
+  template <bool kTwoRounds>
+  HWY_INLINE bool Contains(D d, const uint64_t* HWY_RESTRICT block, uint64_t h,
+                           uint64_t table_offset) const {
     const size_t N = hn::Lanes(d);
-    const V a = hn::Set(d, h & 0xFFFFFFFFu);
-    const size_t w0 = (h >> 32) & 7;
+    const V a = Operand(d, h);
+    const uint64_t* table = Table(table_offset);
     V missing = hn::Zero(d);
     for (size_t c = 0; c < chunks_; ++c) {
-      missing = hn::Or(missing, hn::AndNot(hn::Load(d, block + c * N), Chunk(d, a, w0, c)));
+      missing = hn::Or(missing,
+                       hn::AndNot(hn::Load(d, block + c * N), Chunk<kTwoRounds>(d, a, table, c)));
     }
-    return hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+    return AllZero(d, missing);
   }
 
  private:
-  HWY_ALIGN uint64_t active_[2][8][8];  // [round][w0][word]: all ones if the word gets a probe
-  uint32_t k_;
+  HWY_ALIGN uint64_t active_[8][2][8];  // [w0][round][word]: all ones if the word gets a probe
+  bool two_rounds_;
   size_t chunks_;
 };
 
-// block512 in the tiled pipeline (common-inl.h): one cache line per key.
+// block512 in the tiled pipeline (common-inl.h): one cache line per key. Locate turns each hash
+// into the byte offsets of its block and of its lane-mask table, so Apply is loads and vector ops.
 struct Block512 {
   static constexpr bool kXxh64 = false;
   static constexpr size_t kTileKeys = kTile;
   struct Tile {
-    HWY_ALIGN uint64_t block[kTileKeys];
+    HWY_ALIGN uint64_t offset[kTileKeys];  // byte offset of the key's block
+    HWY_ALIGN uint64_t table[kTileKeys];   // byte offset of the key's lane masks (w0 * 128)
   };
   using D = hn::CappedTag<uint64_t, 8>;
   struct State {
@@ -111,27 +148,50 @@ struct Block512 {
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
                                 size_t j0, size_t j1, Tile& tile) {
-    BlockIndexImpl(hashes + j0, j1 - j0, p.num_blocks, tile.block + j0);
+    const hn::ScalableTag<uint64_t> d;
+    const auto nb = hn::Set(d, p.num_blocks);
+    const auto seven = hn::Set(d, uint64_t{7});
+    static_assert(Block512Mask<D>::kTableBytes == 128, "w0 * 128");
+    ForEachHashVector(d, hashes, j0, j1, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
+      const auto hi = hn::ShiftRight<32>(h);
+      hn::Store(hn::ShiftLeft<6>(hn::ShiftRight<32>(MulU32ToU64(d, hi, nb))), d, tile.offset + j);
+      hn::Store(hn::ShiftLeft<7>(hn::And(hi, seven)), d, tile.table + j);
+    });
   }
 
   template <bool kInsert>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    PrefetchLine<kInsert>(words + 8 * tile.block[j]);
+    PrefetchLine<kInsert>(reinterpret_cast<const char*>(words) + tile.offset[j]);
   }
 
-  template <bool kInsert>
+  template <bool kInsert, class A>
   static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State& state,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
-                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
+    // k <= 8 (one round of probes) is the common case; k > 8 gets its own loop.
+    return state.mask.two_rounds()
+               ? ApplyT<kInsert, true>(words, state.mask, hashes, tile, j0, j1, hits, ahead)
+               : ApplyT<kInsert, false>(words, state.mask, hashes, tile, j0, j1, hits, ahead);
+  }
+
+ private:
+  template <bool kInsert, bool kTwoRounds, class A>
+  static HWY_INLINE size_t ApplyT(WordsPtr<kInsert> words, const Block512Mask<D>& mask,
+                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
+                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     const D d;
-    const Block512Mask<D>& mask = state.mask;
+    using Byte = std::conditional_t<kInsert, char, const char>;
+    Byte* base = reinterpret_cast<Byte*>(words);
     size_t changed = 0;
     for (size_t j = j0; j < j1; ++j) {
+      ahead(j);
       if constexpr (kInsert) {
-        changed += mask.Insert(d, words + 8 * tile.block[j], hashes[j]);
+        changed += mask.template Insert<kTwoRounds>(
+            d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
       } else {
-        hits[j] = mask.Contains(d, words + 8 * tile.block[j], hashes[j]);
+        hits[j] = mask.template Contains<kTwoRounds>(
+            d, reinterpret_cast<const uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
       }
     }
     return changed;

@@ -71,15 +71,16 @@ struct Classic {
       PrefetchLine<kInsert>(words + (tile.bit[i * kTileKeys + j] >> 6));
   }
 
-  template <bool kInsert>
+  template <bool kInsert, class A>
   static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p, const State&,
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
-                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     const uint32_t k = p.k;
     const uint64_t* HWY_RESTRICT bit = tile.bit;
     size_t changed = 0;
     if constexpr (kInsert) {
       for (size_t j = j0; j < j1; ++j) {
+        ahead(j);
         uint64_t clear = 0;
         for (uint32_t i = 0; i < k; ++i) {
           const uint64_t b = bit[i * kTileKeys + j];
@@ -98,6 +99,7 @@ struct Classic {
       const auto one = hn::Set(d, uint64_t{1});
       const auto low6 = hn::Set(d, uint64_t{63});
       for (size_t j = j0; j < j1; j += N) {
+        for (size_t q = j; q < HWY_MIN(j + N, j1); ++q) ahead(q);
         auto hit = one;
         for (uint32_t i = 0; i < k; ++i) {
           const auto b = hn::Load(d, bit + i * kTileKeys + j);
@@ -110,6 +112,7 @@ struct Classic {
 #else
       // Gathers are emulated here: a key at a time, stopping at its first clear bit, is faster.
       for (size_t j = j0; j < j1; ++j) {
+        ahead(j);
         uint8_t hit = 1;
         for (uint32_t i = 0; i < k && hit; ++i) {
           const uint64_t b = bit[i * kTileKeys + j];

@@ -77,6 +77,23 @@ HWY_INLINE void BlockIndexImpl(const uint64_t* HWY_RESTRICT hashes, size_t n, ui
   for (; i < n; ++i) out[i] = ref::BlockIndex(ref::LoadU64(hashes + i), num_blocks);
 }
 
+// True if every bit of v is zero (one PTEST on x86).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE bool AllZero(D d, V v) {
+#if HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+  (void)d;
+  if constexpr (sizeof(v.raw) == 16) {
+    return _mm_testz_si128(v.raw, v.raw) != 0;
+  } else if constexpr (sizeof(v.raw) == 32) {
+    return _mm256_testz_si256(v.raw, v.raw) != 0;
+  } else {
+    return _mm512_test_epi64_mask(v.raw, v.raw) == 0;
+  }
+#else
+  return hn::AllTrue(d, hn::Eq(v, hn::Zero(d)));
+#endif
+}
+
 // Writes lanes holding 0 or 1 as bytes: out[0 .. Lanes(d)) (all lanes; callers size `out`).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreBytes(D d, V ones, uint8_t* HWY_RESTRICT out) {
@@ -197,29 +214,57 @@ HWY_INLINE size_t EmitTile(const uint8_t* HWY_RESTRICT hits, size_t begin, size_
   return count;
 }
 
+// Prefetches, for the key `dist` places after key j of the current tile, what L's Apply will touch
+// (crossing into the next tile, located far enough ahead by Pipeline). Layouts call it once per key
+// (or per vector of keys) as they apply, so prefetches are issued evenly, one per key: bursts of
+// them were measured slower (perf/bench.cc --only memory). Does nothing when kEnabled is false.
+template <class L, bool kInsert, bool kEnabled>
+struct Ahead {
+  WordsPtr<kInsert> words;
+  const detail::Params& p;
+  const typename L::Tile& cur;
+  const typename L::Tile& next;
+  size_t m;       // keys of the current tile
+  size_t next_m;  // keys of the next tile (0 at the end)
+  size_t dist;
+
+  HWY_INLINE void operator()(size_t j) const {
+    if constexpr (kEnabled) {
+      const size_t q = j + dist;
+      if (HWY_LIKELY(q < m)) {
+        L::template Prefetch<kInsert>(words, p, cur, q);
+      } else if (q - m < next_m) {
+        L::template Prefetch<kInsert>(words, p, next, q - m);
+      }
+    } else {
+      (void)j;
+    }
+  }
+};
+
 // The tiled pipeline, shared by every layout and key source. A tile's keys are hashed and located
-// (block or bit indices, vectorized) one tile ahead; while keys [j, j + step) are applied, the
-// lines of keys [j + D, j + D + step) are prefetched (D = p.prefetch_distance, crossing into the
-// next tile), so a DRAM-sized filter has D lines in flight.
+// (block or bit indices, vectorized) one tile ahead, a step at a time while the tile before it is
+// applied; as key j is applied, the lines of key j + D are prefetched (D = p.prefetch_distance,
+// crossing into the next tile), so a DRAM-sized filter has D lines in flight.
 //
-// A layout L provides: kXxh64; kTileKeys (a multiple of 8 and of the vector width, <= kTile);
+// A layout L provides: kXxh64; kTileKeys (a multiple of 16 and of the vector width, <= kTile);
 // struct Tile (per-key locations of one tile); Locate(p, hashes, j0, j1, tile) (locates keys
 // [j0, j1) of the tile from hashes[j0 .. j1); j0 is a multiple of the step; entries up to j1
-// rounded up to the vector width may be written); Prefetch<kInsert>(words, p, tile, j); and struct
-// State (built from p once per call); Apply<kInsert>(words, p, state, hashes, tile, j0, j1, hits)
-// -> keys that changed the filter (insert) / writes hits[j0 .. j1) (query; may write up to the next
-// multiple of the vector width).
-template <class L, bool kInsert>
+// rounded up to the vector width may be written); Prefetch<kInsert>(words, p, tile, j); struct
+// State (built from p once per call); and Apply<kInsert>(words, p, state, hashes, tile, j0, j1,
+// hits, ahead) -> keys that changed the filter (insert) / writes hits[j0 .. j1) (query; may write
+// up to the next multiple of the vector width), calling ahead(j) for every key j it applies.
+template <class L, bool kInsert, bool kPrefetch>
 uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail::KeySource& src,
                   size_t n, detail::ResultKind result, void* out) {
   constexpr size_t T = L::kTileKeys;
-  static_assert(T % 8 == 0 && T <= kTile, "tile size");
-  // Keys hashed per call while the previous tile runs: long enough to amortize the call, short
-  // enough that prefetches keep flowing. A multiple of every step (8 or the vector width <= 32).
-  constexpr size_t kHashChunk = HWY_MIN(T, size_t{32});
+  static_assert(T % 16 == 0 && T <= kTile, "tile size");
+  // Keys per step: each step hashes and locates the same stretch of the next tile, then applies
+  // its own keys. Long enough to amortize the calls, short enough that hashing never stops the
+  // flow of prefetches for long (1e8 keys: 16 beat 8, 32 and 64).
   const hn::ScalableTag<uint64_t> d;
-  const size_t step = HWY_MAX(size_t{8}, hn::Lanes(d));
-  const size_t D = HWY_MIN(size_t{p.prefetch_distance}, T);
+  const size_t step = HWY_MAX(size_t{16}, hn::Lanes(d));
+  const size_t D = kPrefetch ? HWY_MIN(size_t{p.prefetch_distance}, T) : 0;
   HWY_ALIGN uint64_t hashes[2][T];
   HWY_ALIGN typename L::Tile tiles[2];
   HWY_ALIGN uint8_t hits[T + 8];
@@ -228,8 +273,8 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
   size_t selected = 0;
   if (n == 0) return 0;
 
-  // Tile 0 is hashed and located whole; every later tile kHashChunk keys at a time while the tile
-  // before it is applied, so hashing never stops the flow of prefetches for long.
+  // Tile 0 is hashed and located whole; every later tile a step at a time while the tile before
+  // it is applied.
   size_t cur = 0;
   size_t m = HWY_MIN(T, n);
   TileHashes<L::kXxh64>(src, 0, m, p.seed, hashes[0]);
@@ -240,24 +285,17 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
     m = HWY_MIN(T, n - begin);
     const size_t next_begin = begin + T;
     const size_t next_m = next_begin < n ? HWY_MIN(T, n - next_begin) : 0;
+    // Key j + D of this step lies before the next tile's j + step (D <= T), located first.
+    const Ahead<L, kInsert, kPrefetch> ahead{words, p, tiles[cur], tiles[cur ^ 1], m, next_m, D};
     for (size_t j = 0; j < m; j += step) {
       const size_t j1 = HWY_MIN(j + step, m);
-      if (j % kHashChunk == 0 && j < next_m) {  // the same stretch of the next tile
-        const size_t c1 = HWY_MIN(j + kHashChunk, next_m);
+      if (j < next_m) {  // the same stretch of the next tile
+        const size_t c1 = HWY_MIN(j + step, next_m);
         TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, p.seed, hashes[cur ^ 1] + j);
         L::Locate(p, hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
       }
-      if (D != 0) {
-        // Keys q of this tile, or q - m of the next (located up to j1 > q - m since D <= m).
-        for (size_t q = j + D; q < j1 + D; ++q) {
-          if (q < m) {
-            L::template Prefetch<kInsert>(words, p, tiles[cur], q);
-          } else if (q - m < next_m) {
-            L::template Prefetch<kInsert>(words, p, tiles[cur ^ 1], q - m);
-          }
-        }
-      }
-      total += L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits);
+      total +=
+          L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits, ahead);
     }
     if constexpr (!kInsert) {
       std::memset(hits + m, 0, 8);
@@ -269,13 +307,16 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
 
 template <class L>
 uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n) {
-  return Pipeline<L, true>(words, p, src, n, detail::ResultKind::kBytes, nullptr);
+  return p.prefetch_distance != 0
+             ? Pipeline<L, true, true>(words, p, src, n, detail::ResultKind::kBytes, nullptr)
+             : Pipeline<L, true, false>(words, p, src, n, detail::ResultKind::kBytes, nullptr);
 }
 
 template <class L>
 uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
                    detail::ResultKind result, void* out) {
-  return Pipeline<L, false>(words, p, src, n, result, out);
+  return p.prefetch_distance != 0 ? Pipeline<L, false, true>(words, p, src, n, result, out)
+                                  : Pipeline<L, false, false>(words, p, src, n, result, out);
 }
 
 template <class L>

@@ -64,13 +64,14 @@ struct Register64 {
     PrefetchLine<kInsert>(words + tile.index[j]);
   }
 
-  template <bool kInsert>
+  template <bool kInsert, class A>
   static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
-                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     size_t changed = 0;
     if constexpr (kInsert) {
       for (size_t j = j0; j < j1; ++j) {
+        ahead(j);
         const uint64_t old = words[tile.index[j]];
         changed += (tile.mask[j] & ~old) != 0;
         words[tile.index[j]] = old | tile.mask[j];
@@ -82,6 +83,7 @@ struct Register64 {
       const hn::RebindToSigned<decltype(d)> di;
       const size_t N = hn::Lanes(d);
       for (size_t j = j0; j < j1; j += N) {
+        for (size_t q = j; q < HWY_MIN(j + N, j1); ++q) ahead(q);
         const auto mask = hn::Load(d, tile.mask + j);
         const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::Load(d, tile.index + j)));
         const auto hit = hn::Eq(hn::And(word, mask), mask);

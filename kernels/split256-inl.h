@@ -49,10 +49,10 @@ struct Split256 {
     PrefetchLine<kInsert>(words + 4 * tile.block[j]);
   }
 
-  template <bool kInsert>
+  template <bool kInsert, class A>
   static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
-                                 size_t j1, uint8_t* HWY_RESTRICT hits) {
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     using Word = std::conditional_t<kInsert, uint32_t, const uint32_t>;
     Word* blocks32 = reinterpret_cast<Word*>(words);
     const hn::CappedTag<uint32_t, 8> d;
@@ -61,6 +61,7 @@ struct Split256 {
     const auto one = hn::Set(d, 1u);
     size_t changed = 0;
     for (size_t j = j0; j < j1; ++j) {
+      ahead(j);
       const auto key = hn::Set(d, static_cast<uint32_t>(hashes[j]));
       Word* block = blocks32 + 8 * tile.block[j];
       auto missing = hn::Zero(d);
@@ -71,7 +72,7 @@ struct Split256 {
         missing = hn::Or(missing, hn::AndNot(old, mask));
         if constexpr (kInsert) hn::Store(hn::Or(old, mask), d, block + c * N);
       }
-      const bool all_set = hn::AllTrue(d, hn::Eq(missing, hn::Zero(d)));
+      const bool all_set = AllZero(d, missing);
       if constexpr (kInsert) {
         changed += !all_set;
       } else {

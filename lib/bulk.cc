@@ -27,9 +27,10 @@ uint32_t PrefetchDistance(Layout layout, uint64_t bytes) {
   const int forced = g_prefetch_override.load(std::memory_order_relaxed);
   if (forced >= 0) return static_cast<uint32_t>(forced);
   if (bytes < kPrefetchMinBytes) return 0;
-  // Keys ahead, measured at 1e8 keys (perf/bench.cc --only memory): enough lines in flight to
-  // cover DRAM latency at one key's work per line. Classic touches k lines per key.
-  return layout == Layout::kClassic ? 16 : 32;
+  // Keys ahead, measured at 1e8 keys (perf/bench.cc --only memory; 32 to 64 were within noise of
+  // each other, 16 and 128 slower): enough lines in flight to cover DRAM latency at one key's
+  // work per line. Classic touches k lines per key.
+  return layout == Layout::kClassic ? 16 : 48;
 }
 
 void SetPrefetchOverride(int distance) {
