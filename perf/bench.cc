@@ -370,6 +370,30 @@ void Row(const Options& o, const char* section, const std::string& what, const c
   std::fflush(stdout);
 }
 
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// A row whose ratio is the median of per-round ratios `ratios`, with their range.
+void RowPaired(const Options& o, const std::string& what, const char* pages, size_t n, double ns,
+               double ref_ns, const char* ref_name, const std::vector<double>& ratios) {
+  std::vector<double> r = ratios;
+  std::sort(r.begin(), r.end());
+  const double mid = r[r.size() / 2];
+  if (o.json) {
+    std::printf(
+        "{\"bench\":\"memory\",\"what\":\"%s\",\"pages\":\"%s\",\"keys\":%zu,\"ns_per_key\":%.4f,"
+        "\"reference\":\"%s\",\"reference_ns\":%.4f,\"ratio\":%.4f,\"ratio_min\":%.4f,"
+        "\"ratio_max\":%.4f,\"rounds\":%zu}\n",
+        what.c_str(), pages, n, ns, ref_name, ref_ns, mid, r.front(), r.back(), r.size());
+  } else {
+    std::printf("%-44s %-6s %9.3f %9.3f  %-12s %7.3fx  (%zu rounds: %.3f..%.3f)\n", what.c_str(),
+                pages, ns, ref_ns, ref_name, mid, r.size(), r.front(), r.back());
+  }
+  std::fflush(stdout);
+}
+
 void RowHeader() {
   std::printf("%-44s %-6s %9s %9s  %-12s %8s\n", "measurement", "pages", "ns/key", "ref ns",
               "reference", "ratio");
@@ -391,6 +415,7 @@ void MemorySection(const Options& o) {
   std::vector<uint8_t> out(n);
   Options reps = o;
   reps.min_seconds = 0;  // one pass over all keys per measurement: each is ~1e8 random accesses
+  double huge_ins = 0, huge_con = 0;  // block512 with huge pages, for the 4 KiB comparison
   for (bool huge : {true, false}) {
     const char* pages = huge ? "2MiB" : "4KiB";
     simdbloom::detail::SetHugePages(huge);
@@ -430,10 +455,38 @@ void MemorySection(const Options& o) {
         return MedianNsPerKey(
             reps, n, [] {}, [&] { f.contains(keys, out.data()); }, 1);
       };
-      const double ins = insert_ns();
-      const double con = contains_ns();
-      Row(o, "memory", lname + " insert", pages, n, ins, rmw_ns, "rmw");
-      Row(o, "memory", lname + " contains", pages, n, con, read_ns, "read");
+      // The headline ratios: reference and filter back to back in each of kRounds rounds, the
+      // ratio taken per round (this machine's speed drifts between rounds by more than the
+      // differences measured here); the median round, with the range.
+      constexpr int kRounds = 5;
+      std::vector<double> ins_v, con_v, rmw_v, read_v, ins_r, con_r;
+      for (int r = 0; r < kRounds; ++r) {
+        const double rd = MedianNsPerKey(
+            reps, n, [] {}, [&] { g_sink = RandomLines<false>(array.words, lines, n, read_d, 1); },
+            1);
+        const double con1 = contains_ns();
+        const double wr = MedianNsPerKey(
+            reps, n, [] {}, [&] { g_sink = RandomLines<true>(array.words, lines, n, rmw_d, 2); },
+            1);
+        const double ins1 = insert_ns();
+        read_v.push_back(rd), con_v.push_back(con1), con_r.push_back(con1 / rd);
+        rmw_v.push_back(wr), ins_v.push_back(ins1), ins_r.push_back(ins1 / wr);
+      }
+      const double ins = Median(ins_v), con = Median(con_v);
+      rmw_ns = Median(rmw_v), read_ns = Median(read_v);
+      RowPaired(o, lname + " insert", pages, n, ins, rmw_ns, "rmw", ins_r);
+      RowPaired(o, lname + " contains", pages, n, con, read_ns, "read", con_r);
+      if (layout == Layout::kBlock512) {
+        if (huge) {
+          huge_ins = ins, huge_con = con;
+        } else if (huge_ins > 0) {
+          // Huge pages against the 4 KiB-page references (not paired: measured earlier).
+          Row(o, "memory", lname + " insert, 2MiB vs 4KiB reference", "2MiB", n, huge_ins, rmw_ns,
+              "rmw 4KiB");
+          Row(o, "memory", lname + " contains, 2MiB vs 4KiB reference", "2MiB", n, huge_con,
+              read_ns, "read 4KiB");
+        }
+      }
       if (layout == Layout::kBlock512) {
         simdbloom::detail::SetPrefetchOverride(0);
         const double ins0 = insert_ns();
