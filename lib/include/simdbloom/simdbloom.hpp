@@ -241,6 +241,8 @@ class Filter {
   static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
                           uint64_t seed = 0);
 
+  // Moves the bit array; the moved-from filter may only be assigned to or destroyed (any other
+  // call on it is undefined). Cost: O(1).
   Filter(Filter&& other) noexcept;
   Filter& operator=(Filter&& other) noexcept;
   // Deep copy. Cost: one allocation and a copy of the bit array.
