@@ -133,8 +133,8 @@ using WordsPtr = std::conditional_t<kInsert, uint64_t*, const uint64_t*>;
 
 // Hashes of batch keys [begin, begin + m) of any source into `out` (m <= kTile).
 template <bool kXxh64>
-HWY_INLINE void TileHashes(const detail::KeySource& src, size_t begin, size_t m, uint64_t seed,
-                           uint64_t* HWY_RESTRICT out) {
+HWY_INLINE void TileHashes(const detail::KeySource& src, size_t begin, size_t m,
+                           const SeedConsts& seed, uint64_t* HWY_RESTRICT out) {
   if (src.kind == detail::KeyKind::kHashFn) {
     src.hash_fn(src.ctx, src.sel, begin, m, out);
     return;
@@ -277,7 +277,8 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
   // it is applied.
   size_t cur = 0;
   size_t m = HWY_MIN(T, n);
-  TileHashes<L::kXxh64>(src, 0, m, p.seed, hashes[0]);
+  const SeedConsts seed(p.seed);
+  TileHashes<L::kXxh64>(src, 0, m, seed, hashes[0]);
   L::Locate(p, hashes[0], 0, m, tiles[0]);
   for (size_t q = 0; q < HWY_MIN(D, m); ++q) L::template Prefetch<kInsert>(words, p, tiles[0], q);
 
@@ -291,7 +292,7 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
       const size_t j1 = HWY_MIN(j + step, m);
       if (j < next_m) {  // the same stretch of the next tile
         const size_t c1 = HWY_MIN(j + step, next_m);
-        TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, p.seed, hashes[cur ^ 1] + j);
+        TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, seed, hashes[cur ^ 1] + j);
         L::Locate(p, hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
       }
       total +=
@@ -327,12 +328,13 @@ constexpr detail::LayoutKernels LayoutKernelsT() {
 // Hashes of any key source, in tiles.
 HWY_INLINE void HashKeysAny(bool xxh64, const detail::KeySource& src, size_t n, uint64_t seed,
                             uint64_t* out) {
+  const SeedConsts c(seed);
   for (size_t i = 0; i < n; i += kTile) {
     const size_t m = HWY_MIN(kTile, n - i);
     if (xxh64) {
-      TileHashes<true>(src, i, m, seed, out + i);
+      TileHashes<true>(src, i, m, c, out + i);
     } else {
-      TileHashes<false>(src, i, m, seed, out + i);
+      TileHashes<false>(src, i, m, c, out + i);
     }
   }
 }

@@ -24,19 +24,19 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 
 void HashU64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh3Impl(keys, n, seed, out);
+  HashXxh3Impl(keys, n, SeedConsts(seed), out);
 }
 
 void HashU64Xxh64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh64Impl(keys, n, seed, out);
+  HashXxh64Impl(keys, n, SeedConsts(seed), out);
 }
 
 void HashU32(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh3Impl(keys, n, seed, out);
+  HashXxh3Impl(keys, n, SeedConsts(seed), out);
 }
 
 void HashU32Xxh64(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh64Impl(keys, n, seed, out);
+  HashXxh64Impl(keys, n, SeedConsts(seed), out);
 }
 
 void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed, uint64_t* out) {
