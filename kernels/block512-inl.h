@@ -89,8 +89,10 @@ class Block512Mask {
     return mask;
   }
 
+  // (Byte arithmetic: dividing the offset by 8 made GCC mask its low bits on every key.)
   HWY_INLINE const uint64_t* Table(uint64_t table_offset) const {
-    return &active_[0][0][0] + table_offset / sizeof(uint64_t);
+    return reinterpret_cast<const uint64_t*>(reinterpret_cast<const char*>(&active_[0][0][0]) +
+                                             table_offset);
   }
 
   // Sets the key's bits; returns true if any was clear.
