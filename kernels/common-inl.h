@@ -242,6 +242,20 @@ struct Ahead {
   }
 };
 
+// Ahead for a step whose keys j + dist all lie in one tile: key j prefetches entry j + delta of
+// `tile` (the current tile, or the next with delta = dist - m), without a branch per key.
+template <class L, bool kInsert>
+struct AheadIn {
+  WordsPtr<kInsert> words;
+  const detail::Params& p;
+  const typename L::Tile& tile;
+  ptrdiff_t delta;
+
+  HWY_INLINE void operator()(size_t j) const {
+    L::template Prefetch<kInsert>(words, p, tile, static_cast<size_t>(j + delta));
+  }
+};
+
 // The tiled pipeline, shared by every layout and key source. A tile's keys are hashed and located
 // (block or bit indices, vectorized) one tile ahead, a step at a time while the tile before it is
 // applied; as key j is applied, the lines of key j + D are prefetched (D = p.prefetch_distance,
@@ -295,8 +309,19 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
         TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, seed, hashes[cur ^ 1] + j);
         L::Locate(p, hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
       }
-      total +=
-          L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits, ahead);
+      if (kPrefetch && j1 - 1 + D < m) {  // every key of the step prefetches in this tile
+        const AheadIn<L, kInsert> in{words, p, tiles[cur], static_cast<ptrdiff_t>(D)};
+        total +=
+            L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits, in);
+      } else if (kPrefetch && j + D >= m && j1 - 1 + D - m < next_m) {  // ... in the next one
+        const AheadIn<L, kInsert> in{words, p, tiles[cur ^ 1],
+                                     static_cast<ptrdiff_t>(D) - static_cast<ptrdiff_t>(m)};
+        total +=
+            L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits, in);
+      } else {
+        total += L::template Apply<kInsert>(words, p, state, hashes[cur], tiles[cur], j, j1, hits,
+                                            ahead);
+      }
     }
     if constexpr (!kInsert) {
       std::memset(hits + m, 0, 8);
