@@ -12,7 +12,9 @@
 //    measured in the same run over an array of the filter's size: independent random 64-byte
 //    reads with software prefetch, and random read-modify-writes. Each with 2 MiB (transparent
 //    huge) pages and with 4 KiB pages; every layout's bulk insert/contains as a multiple of the
-//    reference; the tile pipeline with prefetching off; block512 across prefetch distances.
+//    reference (the median of 5 rounds, each timing references and filter back to back; block512
+//    on huge pages also against the 4 KiB-page references in the same rounds); the tile pipeline
+//    with prefetching off; block512 across prefetch distances.
 // 4. Shapes: key shapes (u64, u32, pre-hashed, URL-like strings of 20..100 bytes as string_views
 //    and as an Arrow array, UUID strings, 13-byte 5-tuples) and result forms (bytes, bitmap,
 //    selection), block512, --shape-keys keys (default 1e7), against the random-read reference.
@@ -29,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -415,7 +418,6 @@ void MemorySection(const Options& o) {
   std::vector<uint8_t> out(n);
   Options reps = o;
   reps.min_seconds = 0;  // one pass over all keys per measurement: each is ~1e8 random accesses
-  double huge_ins = 0, huge_con = 0;  // block512 with huge pages, for the 4 KiB comparison
   for (bool huge : {true, false}) {
     const char* pages = huge ? "2MiB" : "4KiB";
     simdbloom::detail::SetHugePages(huge);
@@ -426,25 +428,43 @@ void MemorySection(const Options& o) {
       const long huge_before = AnonHugeKiB();
       Filter f = Filter::create(n, o.fpp, layout);
       const long huge_kib = AnonHugeKiB() - huge_before;
-      PhysicalArray array(f.size_bytes(), huge);
       const size_t lines = f.size_bytes() / 64;
-      // The references, at their best prefetch distance.
-      double read_ns = 1e300, rmw_ns = 1e300;
-      size_t read_d = 0, rmw_d = 0;
-      for (size_t d : {16, 32, 64}) {
-        const double r = MedianNsPerKey(
-            reps, n, [] {}, [&] { g_sink = RandomLines<false>(array.words, lines, n, d, 1); }, 1);
-        const double w = MedianNsPerKey(
-            reps, n, [] {}, [&] { g_sink = RandomLines<true>(array.words, lines, n, d, 2); }, 1);
-        if (r < read_ns) read_ns = r, read_d = d;
-        if (w < rmw_ns) rmw_ns = w, rmw_d = d;
+      // The references over an array of the filter's size on the same pages, and for block512 on
+      // huge pages also over one on 4 KiB pages (huge pages must beat it outright).
+      struct Ref {
+        Ref(size_t bytes, bool huge_pages) : array(bytes, huge_pages) {}
+        PhysicalArray array;
+        size_t read_d = 0, rmw_d = 0;
+        std::vector<double> read, rmw;  // per round
+      };
+      std::vector<std::unique_ptr<Ref>> refs;
+      refs.push_back(std::make_unique<Ref>(f.size_bytes(), huge));
+      const bool vs_4k = huge && layout == Layout::kBlock512;
+      if (vs_4k) refs.push_back(std::make_unique<Ref>(f.size_bytes(), false));
+      auto read_ns = [&](Ref& r, size_t d) {
+        return MedianNsPerKey(
+            reps, n, [] {}, [&] { g_sink = RandomLines<false>(r.array.words, lines, n, d, 1); }, 1);
+      };
+      auto rmw_ns = [&](Ref& r, size_t d) {
+        return MedianNsPerKey(
+            reps, n, [] {}, [&] { g_sink = RandomLines<true>(r.array.words, lines, n, d, 2); }, 1);
+      };
+      // Each reference at its best prefetch distance.
+      for (auto& r : refs) {
+        double best_read = 1e300, best_rmw = 1e300;
+        for (size_t d : {16, 32, 64}) {
+          const double rd = read_ns(*r, d), wr = rmw_ns(*r, d);
+          if (rd < best_read) best_read = rd, r->read_d = d;
+          if (wr < best_rmw) best_rmw = wr, r->rmw_d = d;
+        }
       }
       const std::string lname = simdbloom::layout_name(layout);
       if (!o.json) {
         std::printf(
             "-- %s: %.1f MB, k %u, %ld MiB in huge pages; reference prefetch distance "
             "read %zu, rmw %zu\n",
-            lname.c_str(), f.size_bytes() / 1e6, f.num_hashes(), huge_kib / 1024, read_d, rmw_d);
+            lname.c_str(), f.size_bytes() / 1e6, f.num_hashes(), huge_kib / 1024, refs[0]->read_d,
+            refs[0]->rmw_d);
       }
       auto insert_ns = [&] {
         return MedianNsPerKey(
@@ -455,38 +475,35 @@ void MemorySection(const Options& o) {
         return MedianNsPerKey(
             reps, n, [] {}, [&] { f.contains(keys, out.data()); }, 1);
       };
-      // The headline ratios: reference and filter back to back in each of kRounds rounds, the
-      // ratio taken per round (this machine's speed drifts between rounds by more than the
-      // differences measured here); the median round, with the range.
+      // The headline ratios: the references and the filter back to back in each of kRounds
+      // rounds, the ratio taken per round (this machine's speed drifts between rounds by more than
+      // the differences measured here); the median round, with the range.
       constexpr int kRounds = 5;
-      std::vector<double> ins_v, con_v, rmw_v, read_v, ins_r, con_r;
-      for (int r = 0; r < kRounds; ++r) {
-        const double rd = MedianNsPerKey(
-            reps, n, [] {}, [&] { g_sink = RandomLines<false>(array.words, lines, n, read_d, 1); },
-            1);
-        const double con1 = contains_ns();
-        const double wr = MedianNsPerKey(
-            reps, n, [] {}, [&] { g_sink = RandomLines<true>(array.words, lines, n, rmw_d, 2); },
-            1);
-        const double ins1 = insert_ns();
-        read_v.push_back(rd), con_v.push_back(con1), con_r.push_back(con1 / rd);
-        rmw_v.push_back(wr), ins_v.push_back(ins1), ins_r.push_back(ins1 / wr);
+      std::vector<double> ins_v, con_v;
+      for (int round = 0; round < kRounds; ++round) {
+        for (auto& r : refs) r->read.push_back(read_ns(*r, r->read_d));
+        con_v.push_back(contains_ns());
+        for (auto& r : refs) r->rmw.push_back(rmw_ns(*r, r->rmw_d));
+        ins_v.push_back(insert_ns());
       }
+      auto ratios = [](const std::vector<double>& a, const std::vector<double>& b) {
+        std::vector<double> q;
+        for (size_t i = 0; i < a.size(); ++i) q.push_back(a[i] / b[i]);
+        return q;
+      };
       const double ins = Median(ins_v), con = Median(con_v);
-      rmw_ns = Median(rmw_v), read_ns = Median(read_v);
-      RowPaired(o, lname + " insert", pages, n, ins, rmw_ns, "rmw", ins_r);
-      RowPaired(o, lname + " contains", pages, n, con, read_ns, "read", con_r);
-      if (layout == Layout::kBlock512) {
-        if (huge) {
-          huge_ins = ins, huge_con = con;
-        } else if (huge_ins > 0) {
-          // Huge pages against the 4 KiB-page references (not paired: measured earlier).
-          Row(o, "memory", lname + " insert, 2MiB vs 4KiB reference", "2MiB", n, huge_ins, rmw_ns,
-              "rmw 4KiB");
-          Row(o, "memory", lname + " contains, 2MiB vs 4KiB reference", "2MiB", n, huge_con,
-              read_ns, "read 4KiB");
-        }
+      RowPaired(o, lname + " insert", pages, n, ins, Median(refs[0]->rmw), "rmw",
+                ratios(ins_v, refs[0]->rmw));
+      RowPaired(o, lname + " contains", pages, n, con, Median(refs[0]->read), "read",
+                ratios(con_v, refs[0]->read));
+      if (vs_4k) {
+        RowPaired(o, lname + " insert, 2MiB vs 4KiB reference", pages, n, ins, Median(refs[1]->rmw),
+                  "rmw 4KiB", ratios(ins_v, refs[1]->rmw));
+        RowPaired(o, lname + " contains, 2MiB vs 4KiB reference", pages, n, con,
+                  Median(refs[1]->read), "read 4KiB", ratios(con_v, refs[1]->read));
       }
+      const double rmw_ref = Median(refs[0]->rmw), read_ref = Median(refs[0]->read);
+      refs.clear();  // free the arrays before the sweeps
       if (layout == Layout::kBlock512) {
         simdbloom::detail::SetPrefetchOverride(0);
         const double ins0 = insert_ns();
@@ -498,8 +515,8 @@ void MemorySection(const Options& o) {
           for (int d : {8, 16, 32, 128, 256}) {
             simdbloom::detail::SetPrefetchOverride(d);
             const std::string at = " distance " + std::to_string(d);
-            Row(o, "memory", lname + " insert" + at, pages, n, insert_ns(), rmw_ns, "rmw");
-            Row(o, "memory", lname + " contains" + at, pages, n, contains_ns(), read_ns, "read");
+            Row(o, "memory", lname + " insert" + at, pages, n, insert_ns(), rmw_ref, "rmw");
+            Row(o, "memory", lname + " contains" + at, pages, n, contains_ns(), read_ref, "read");
           }
           simdbloom::detail::SetPrefetchOverride(-1);
         }
