@@ -110,15 +110,30 @@ struct Classic {
         StoreBytes(d, hn::And(hit, one), hits + j);
       }
 #else
-      // Gathers are emulated here: a key at a time, stopping at its first clear bit, is faster.
-      for (size_t j = j0; j < j1; ++j) {
-        ahead(j);
-        uint8_t hit = 1;
-        for (uint32_t i = 0; i < k && hit; ++i) {
-          const uint64_t b = bit[i * kTileKeys + j];
-          hit = static_cast<uint8_t>((words[b >> 6] >> (b & 63)) & 1);
+      // Gathers are emulated here: a key at a time. A filter in cache (not prefetched) tests all k
+      // probes without a branch: stopping at the first clear bit mispredicts on most absent keys
+      // (1e5 keys, half absent, SSE4: 15.7 -> 10.5 ns/key). A prefetched one stops there, since
+      // only the first kQueryPrefetchProbes lines were prefetched and the rest would miss.
+      if (p.prefetch_distance == 0) {
+        for (size_t j = j0; j < j1; ++j) {
+          ahead(j);  // a no-op: not prefetching
+          uint64_t hit = 1;
+          for (uint32_t i = 0; i < k; ++i) {
+            const uint64_t b = bit[i * kTileKeys + j];
+            hit &= words[b >> 6] >> (b & 63);
+          }
+          hits[j] = static_cast<uint8_t>(hit & 1);
         }
-        hits[j] = hit;
+      } else {
+        for (size_t j = j0; j < j1; ++j) {
+          ahead(j);
+          uint8_t hit = 1;
+          for (uint32_t i = 0; i < k && hit; ++i) {
+            const uint64_t b = bit[i * kTileKeys + j];
+            hit = static_cast<uint8_t>((words[b >> 6] >> (b & 63)) & 1);
+          }
+          hits[j] = hit;
+        }
       }
 #endif
     }
