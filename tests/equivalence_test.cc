@@ -196,14 +196,20 @@ void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
   } else {
     k.hash_u64(probe.data(), probe.size(), p.seed, hashes.data());
   }
-  std::vector<uint64_t> s3;
-  uint64_t* staged = AlignedWords(s3, blocks512);
-  target.insert(staged, p, HashSource(hashes.data()), n);
-  REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
-  std::vector<uint8_t> staged_out(probe.size());
-  target.contains(staged, p, HashSource(hashes.data()), probe.size(), detail::ResultKind::kBytes,
-                  staged_out.data());
-  REQUIRE(staged_out == want_out);
+  // Aligned hashes are read in place, unaligned ones copied: both must agree.
+  Unaligned hashes_at(probe.size() * 8, misalign);
+  if (!probe.empty()) std::memcpy(hashes_at.ptr, hashes.data(), probe.size() * 8);
+  for (const uint64_t* hp : {static_cast<const uint64_t*>(hashes.data()),
+                             reinterpret_cast<const uint64_t*>(hashes_at.ptr)}) {
+    std::vector<uint64_t> s3;
+    uint64_t* staged = AlignedWords(s3, blocks512);
+    target.insert(staged, p, HashSource(hp), n);
+    REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
+    std::vector<uint8_t> staged_out(probe.size());
+    target.contains(staged, p, HashSource(hp), probe.size(), detail::ResultKind::kBytes,
+                    staged_out.data());
+    REQUIRE(staged_out == want_out);
+  }
 }
 
 TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
