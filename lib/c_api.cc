@@ -71,6 +71,38 @@ void StringTiles(const void* const* keys, const size_t* lengths, size_t n, Fn&& 
   }
 }
 
+// The C++ view of a simdbloom_keys; throws Error(kInvalidArgument) for an unknown kind.
+simdbloom::Keys KeysOf(const simdbloom_keys& k) {
+  switch (k.kind) {
+    case SIMDBLOOM_KEYS_U64:
+      return simdbloom::Span<const uint64_t>(static_cast<const uint64_t*>(k.keys), k.count);
+    case SIMDBLOOM_KEYS_U32:
+      return simdbloom::Span<const uint32_t>(static_cast<const uint32_t*>(k.keys), k.count);
+    case SIMDBLOOM_KEYS_PREHASHED:
+      return simdbloom::Prehashed{static_cast<const uint64_t*>(k.keys), k.count};
+    case SIMDBLOOM_KEYS_BINARY32:
+      return simdbloom::BinaryArray<int32_t>{static_cast<const int32_t*>(k.keys), k.data, k.count};
+    case SIMDBLOOM_KEYS_BINARY64:
+      return simdbloom::BinaryArray<int64_t>{static_cast<const int64_t*>(k.keys), k.data, k.count};
+    case SIMDBLOOM_KEYS_FIXED_WIDTH:
+      return simdbloom::FixedWidth{static_cast<const uint8_t*>(k.keys), k.width, k.stride, k.count};
+    default:
+      throw simdbloom::Error(simdbloom::ErrorCode::kInvalidArgument,
+                             "unknown simdbloom_keys kind " + std::to_string(k.kind));
+  }
+}
+
+// Runs fn(Keys) -> uint64_t under Guard and stores the result in *result if that is not null.
+template <class Fn>
+simdbloom_status KeysCall(const char* who, const void* filter, const simdbloom_keys* keys,
+                          uint64_t* result, Fn&& fn) {
+  if (filter == nullptr || keys == nullptr) return NullArg(who);
+  return Guard([&] {
+    const uint64_t r = fn(KeysOf(*keys));
+    if (result != nullptr) *result = r;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -158,6 +190,45 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
     StringTiles(keys, lengths, n, [&](simdbloom::Span<const std::string_view> tile, size_t i) {
       filter->filter.contains(tile, out + i);
     });
+  });
+}
+
+simdbloom_status simdbloom_insert_keys(simdbloom_filter* filter, const simdbloom_keys* keys,
+                                       uint64_t* changed) {
+  return KeysCall("simdbloom_insert_keys", filter, keys, changed,
+                  [&](simdbloom::Keys k) { return filter->filter.insert(k); });
+}
+
+simdbloom_status simdbloom_contains_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                         uint8_t* out, uint64_t* hits) {
+  return KeysCall("simdbloom_contains_keys", filter, keys, hits,
+                  [&](simdbloom::Keys k) { return filter->filter.contains(k, out); });
+}
+
+simdbloom_status simdbloom_contains_bitmap(const simdbloom_filter* filter,
+                                           const simdbloom_keys* keys, uint8_t* bitmap,
+                                           uint64_t* hits) {
+  return KeysCall("simdbloom_contains_bitmap", filter, keys, hits,
+                  [&](simdbloom::Keys k) { return filter->filter.contains_bitmap(k, bitmap); });
+}
+
+simdbloom_status simdbloom_select(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                  uint32_t* selection, uint64_t* selected) {
+  return KeysCall("simdbloom_select", filter, keys, selected,
+                  [&](simdbloom::Keys k) { return filter->filter.select(k, selection); });
+}
+
+simdbloom_status simdbloom_refine(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                  uint32_t* selection, size_t count, uint64_t* remaining) {
+  return KeysCall("simdbloom_refine", filter, keys, remaining,
+                  [&](simdbloom::Keys k) { return filter->filter.refine(k, selection, count); });
+}
+
+simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                     uint64_t* out) {
+  return KeysCall("simdbloom_hash_keys", filter, keys, nullptr, [&](simdbloom::Keys k) {
+    filter->filter.hash(k, out);
+    return uint64_t{0};
   });
 }
 

@@ -63,6 +63,53 @@ simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* co
 simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* const* keys,
                                           const size_t* lengths, size_t n, uint8_t* out);
 
+/* Keys of every shape (simdbloom::Keys), for the simdbloom_*_keys calls. Fill one with a
+ * designated initializer, e.g. 13-byte 5-tuples in 16-byte structs:
+ *   simdbloom_keys k = {SIMDBLOOM_KEYS_FIXED_WIDTH, records, NULL, 13, 16, n};
+ * A key is hashed as its bytes in every shape (a u64 as its 8 little-endian bytes, a u32 as its
+ * 4), so a key inserted in one shape is found in any other and by simdbloom_contains_bytes. */
+#define SIMDBLOOM_KEYS_U64 1         /* keys: uint64_t[count] */
+#define SIMDBLOOM_KEYS_U32 2         /* keys: uint32_t[count] */
+#define SIMDBLOOM_KEYS_PREHASHED 3   /* keys: uint64_t[count], values of simdbloom_hash_keys */
+#define SIMDBLOOM_KEYS_BINARY32 4    /* Arrow binary/utf8: keys = int32_t offsets[count + 1] */
+#define SIMDBLOOM_KEYS_BINARY64 5    /* Arrow large binary: keys = int64_t offsets[count + 1] */
+#define SIMDBLOOM_KEYS_FIXED_WIDTH 6 /* key i: width bytes at (uint8_t*)keys + i * stride */
+typedef struct simdbloom_keys {
+  int kind;             /* SIMDBLOOM_KEYS_* */
+  const void* keys;     /* the array, the Arrow offsets, or the first record */
+  const uint8_t* data;  /* Arrow data (BINARY32/64 only; key i is data[offsets[i] ..
+                           offsets[i + 1])) */
+  size_t width, stride; /* FIXED_WIDTH only */
+  size_t count;         /* number of keys */
+} simdbloom_keys;
+
+/* Filter::insert(keys). *changed (if not NULL) receives the number of keys that set a bit that
+ * was clear (surely new). Cost: O(count), no allocation. Arrow offsets are checked (O(count))
+ * before any work. */
+simdbloom_status simdbloom_insert_keys(simdbloom_filter* filter, const simdbloom_keys* keys,
+                                       uint64_t* changed);
+/* Filter::contains(keys, out): out[i] = 1 if key i may be present, else 0. *hits (if not NULL)
+ * receives the number of 1s. */
+simdbloom_status simdbloom_contains_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                         uint8_t* out, uint64_t* hits);
+/* Filter::contains_bitmap: bit i of bitmap (LSB first, Arrow's order) = key i may be present;
+ * writes (count + 7) / 8 bytes, unused bits 0. */
+simdbloom_status simdbloom_contains_bitmap(const simdbloom_filter* filter,
+                                           const simdbloom_keys* keys, uint8_t* bitmap,
+                                           uint64_t* hits);
+/* Filter::select: the ascending indices of the keys that may be present go to selection (which
+ * must hold count entries); *selected receives how many. count must be below 2^32. */
+simdbloom_status simdbloom_select(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                  uint32_t* selection, uint64_t* selected);
+/* Filter::refine: keeps, in place and in order, the entries of selection[0 .. count) whose key
+ * may be present; *remaining receives how many. Every entry must be below keys->count (EINVAL,
+ * checked before anything is written). */
+simdbloom_status simdbloom_refine(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                  uint32_t* selection, size_t count, uint64_t* remaining);
+/* Filter::hash: out[i] = the hash of key i, for SIMDBLOOM_KEYS_PREHASHED. */
+simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
+                                     uint64_t* out);
+
 /* Parameters. */
 int simdbloom_layout(const simdbloom_filter* filter);
 uint64_t simdbloom_bit_count(const simdbloom_filter* filter);
