@@ -104,7 +104,7 @@ static void test_layout(int layout) {
 static void test_shapes(int layout) {
   enum { N = 3000 };
   static uint64_t keys[N], hashes[N];
-  static uint32_t keys32[N], sel[N], sel2[N];
+  static uint32_t keys32[N], sel[2 * N], sel2[2 * N]; /* selections hold one entry per key */
   static uint8_t le[N * 8], records[N * 16], packed[N * 13], out[2 * N], out2[2 * N];
   static uint8_t bitmap[(2 * N + 7) / 8];
   static int32_t offsets32[N + 1];
