@@ -190,6 +190,7 @@ const uint64_t* WordsOf(const Filter& f) { return reinterpret_cast<const uint64_
 // Tests n keys (key i = keys[sel[i]] when sel is set) and writes `result` to `out`.
 uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_t* sel, size_t n,
                ResultKind result, void* out) {
+  if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (n == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   const LayoutId id = IdOf(f.layout());

@@ -72,6 +72,7 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, co
       owned_(false) {}
 
 void Filter::CheckWritable(const char* who) const {
+  CheckNotMovedFrom(who);
   if (!owned_) {
     throw Error(ErrorCode::kReadOnly,
                 std::string(who) + ": the filter is a read-only view of caller-owned bytes");
@@ -119,8 +120,12 @@ Filter& Filter::operator=(Filter&& other) noexcept {
   return *this;
 }
 
+void Filter::CheckNotMovedFrom(const char* who) const {
+  if (words_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+}
+
 Filter::Filter(const Filter& other)
-    : words_(AllocateWords(other.size_bytes())),
+    : words_(other.words_ != nullptr ? AllocateWords(other.size_bytes()) : nullptr),
       num_blocks_(other.num_blocks_),
       seed_(other.seed_),
       k_(other.k_),
@@ -171,6 +176,7 @@ bool Filter::insert_hash(uint64_t hash) {
 }
 
 bool Filter::contains_hash(uint64_t hash) const noexcept {
+  if (words_ == nullptr) return false;  // moved from: holds no keys
   return ref::ContainsHash(detail::IdOf(layout_), words_, SingleParams(num_blocks_, k_, seed_),
                            hash);
 }

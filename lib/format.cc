@@ -249,6 +249,7 @@ void PutVarint(std::vector<uint8_t>* out, uint64_t v) {
 }  // namespace
 
 void Filter::save(std::ostream& out) const {
+  CheckNotMovedFrom("save");
   uint8_t header[kHeaderSize];
   EncodeHeader(*this, ref::Checksum(data(), size_bytes()), header);
   out.write(reinterpret_cast<const char*>(header), kHeaderSize);
@@ -359,6 +360,7 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
 }
 
 std::vector<uint8_t> Filter::to_parquet() const {
+  CheckNotMovedFrom("to_parquet");
   if (layout_ != Layout::kSplitBlock256 || seed_ != 0) {
     throw Error(ErrorCode::kIncompatible,
                 "to_parquet: Parquet filters are split_block256 with seed 0, this one is " +

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -315,6 +316,53 @@ TEST_CASE("api: copy, move and clear") {
   CHECK(b.num_hashes() == 3);
   CHECK(b.seed() == 9);
   for (uint64_t k : keys) CHECK(b.contains(k));
+}
+
+TEST_CASE("api: a moved-from filter answers false or throws, never crashes") {
+  for (Layout layout :
+       {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256, Layout::kClassic}) {
+    Filter a = Filter::create(1000, 0.01, layout, 3);
+    const uint64_t keys[] = {10, 20, 30};
+    a.insert(keys);
+    Filter b = std::move(a);
+    for (uint64_t k : keys) CHECK(b.contains(k));
+    CHECK(a.layout() == layout);  // parameters stay readable
+    CHECK(a.data() == nullptr);
+    CHECK(a.size_bytes() == 0);
+    CHECK_FALSE(a.contains(uint64_t{10}));
+    CHECK_FALSE(a.contains(std::string_view("x")));
+    CHECK(a.fill_ratio() == 0);
+    CHECK(a.expected_fpp() == 0);
+    uint8_t out[3] = {7, 7, 7};
+    uint32_t sel[3] = {0, 1, 2};
+    auto moved_error = [](auto&& fn) {
+      try {
+        fn();
+      } catch (const Error& e) {
+        return e.code() == ErrorCode::kInvalidArgument &&
+               std::string(e.what()).find("moved from") != std::string::npos;
+      }
+      return false;
+    };
+    CHECK(moved_error([&] { a.contains(keys, out); }));
+    CHECK(moved_error([&] { a.contains_bitmap(keys, out); }));
+    CHECK(moved_error([&] { a.select(keys, sel); }));
+    CHECK(moved_error([&] { a.refine(keys, sel, 3); }));
+    CHECK(out[0] == 7);
+    CHECK(sel[0] == 0);
+    CHECK(moved_error([&] { a.insert(keys); }));
+    CHECK(moved_error([&] { a.insert(uint64_t{1}); }));
+    CHECK(moved_error([&] { a.clear(); }));
+    CHECK(moved_error([&] { a.merge(b); }));
+    std::ostringstream os;
+    CHECK(moved_error([&] { a.save(os); }));
+    Filter c = a;  // a copy of a moved-from filter is one too
+    CHECK(c.data() == nullptr);
+    CHECK(moved_error([&] { c.contains(keys, out); }));
+    CHECK_THROWS_AS(b.merge(a), Error);  // incompatible: no bits
+    a = b;                               // assignable again
+    for (uint64_t k : keys) CHECK(a.contains(k));
+  }
 }
 
 }  // namespace

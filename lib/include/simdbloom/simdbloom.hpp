@@ -241,8 +241,10 @@ class Filter {
   static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
                           uint64_t seed = 0);
 
-  // Moves the bit array; the moved-from filter may only be assigned to or destroyed (any other
-  // call on it is undefined). Cost: O(1).
+  // Moves the bit array. The moved-from filter keeps its parameters but has no bits: it can be
+  // assigned to, destroyed or copied (giving another such filter); single-key queries answer
+  // false, and every call that needs the bits (bulk queries, mutations, save, to_parquet) throws
+  // Error(kInvalidArgument). Cost: O(1).
   Filter(Filter&& other) noexcept;
   Filter& operator=(Filter&& other) noexcept;
   // Deep copy. Cost: one allocation and a copy of the bit array.
@@ -375,6 +377,7 @@ class Filter {
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed);
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view);
   void CheckWritable(const char* who) const;
+  void CheckNotMovedFrom(const char* who) const;
   friend struct FilterAccess;
   uint64_t* words_ = nullptr;
   uint64_t num_blocks_ = 0;
