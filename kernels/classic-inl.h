@@ -33,14 +33,12 @@ HWY_INLINE V ClassicBitV(D d, V g, V nb) {
 
 // classic in the tiled pipeline (common-inl.h): all k bit positions of a tile's keys are computed
 // N keys per vector before any is touched; an insert prefetches every probe's line, a query the
-// first kQueryPrefetchProbes (most absent keys fail there); queries gather where gathers are
-// native.
+// first p.query_prefetch_probes; queries gather where gathers are native.
 struct Classic {
   static constexpr bool kXxh64 = false;
   // Keys per tile: positions of up to 32 probes per key fit a 16 KiB stack buffer.
   static constexpr size_t kTileKeys = 64;
   static constexpr uint32_t kMaxProbes = 32;
-  static constexpr uint32_t kQueryPrefetchProbes = 2;
   struct State {
     explicit State(const detail::Params&) {}
   };
@@ -66,7 +64,7 @@ struct Classic {
   template <bool kInsert>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params& p, const Tile& tile,
                                   size_t j) {
-    const uint32_t probes = kInsert ? p.k : HWY_MIN(p.k, kQueryPrefetchProbes);
+    const uint32_t probes = kInsert ? p.k : HWY_MIN(p.k, p.query_prefetch_probes);
     for (uint32_t i = 0; i < probes; ++i)
       PrefetchLine<kInsert>(words + (tile.bit[i * kTileKeys + j] >> 6));
   }

@@ -23,6 +23,9 @@ struct Params {
   // Keys between a software prefetch of a key's cache line(s) and its use; 0: no prefetching.
   // At most the layout's tile size (kernels clamp it). Never changes results.
   uint32_t prefetch_distance = 0;
+  // classic queries: how many of a key's k probe lines are prefetched (the rest are read on
+  // demand, after the early exit on a clear bit). Never changes results.
+  uint32_t query_prefetch_probes = 2;
 };
 
 // Where the keys of a batch come from. Key i of a batch of n is keys[i], or keys[sel[i]] when sel

@@ -64,6 +64,8 @@ double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks);
 // Keys between a software prefetch and its use for a filter of `bytes` bytes: 0 (no prefetching)
 // below kPrefetchMinBytes, where the filter stays in the caches, else the layout's tuned distance.
 uint32_t PrefetchDistance(Layout layout, uint64_t bytes);
+// Probe lines a classic query prefetches per key, chosen by filter size (bulk.cc).
+uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes);
 // Benchmarks only (process-wide, not synchronized with running calls): -1 restores the automatic
 // choice, 0 turns prefetching off, d > 0 prefetches d keys ahead whatever the filter's size.
 void SetPrefetchOverride(int distance);

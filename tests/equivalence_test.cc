@@ -137,6 +137,8 @@ const LayoutCase kLayouts[] = {
 
 // Prefetch distances: none, short, one step, past a tile, and beyond the tile (clamped).
 const uint32_t kDistances[] = {0, 1, 8, 64, 256, 1000};
+// Probe lines a classic query prefetches: none, one, the default, all.
+const uint32_t kQueryProbes[] = {0, 1, 2, 32};
 
 detail::KeySource U64Source(const uint64_t* keys) {
   detail::KeySource s;
@@ -225,6 +227,7 @@ TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
           CAPTURE(kk);
           Params p{nb, kk, seed};
           p.prefetch_distance = kDistances[kk % 6];
+          p.query_prefetch_probes = kQueryProbes[(kk + nb) % 4];
           CompareInsertAndQuery(k, l, p, test::RandomKeys(600, kk * nb), kk % 8);
           ++cases;
         }
@@ -236,6 +239,7 @@ TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
           CAPTURE(n);
           Params p{37, kk, kSeeds[misalign % 4]};
           p.prefetch_distance = kDistances[(n + misalign) % 6];
+          p.query_prefetch_probes = kQueryProbes[misalign % 4];
           CompareInsertAndQuery(k, l, p, test::RandomKeys(n, n + 11), misalign);
           ++cases;
         }
@@ -330,6 +334,7 @@ TEST_CASE("equivalence: every key source and result form") {
               CAPTURE(use_sel);
               CAPTURE(n);
               p.prefetch_distance = kDistances[(n + kind) % 6];
+              p.query_prefetch_probes = kQueryProbes[(n + kind + use_sel) % 4];
               detail::KeySource src;
               src.kind = static_cast<detail::KeyKind>(kind);
               src.keys = kind == 1   ? static_cast<const void*>(keys32.data())
