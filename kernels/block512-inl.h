@@ -189,8 +189,10 @@ struct Block512 {
     for (size_t j = j0; j < j1; ++j) {
       ahead(j);
       if constexpr (kInsert) {
-        changed += mask.template Insert<kTwoRounds>(
+        const bool fresh = mask.template Insert<kTwoRounds>(
             d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
+        hits[j] = fresh;
+        changed += fresh;
       } else {
         hits[j] = mask.template Contains<kTwoRounds>(
             d, reinterpret_cast<const uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);

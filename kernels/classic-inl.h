@@ -86,6 +86,7 @@ struct Classic {
           clear |= ~old >> (b & 63);
           words[b >> 6] = old | (uint64_t{1} << (b & 63));
         }
+        hits[j] = static_cast<uint8_t>(clear & 1);
         changed += clear & 1;
       }
     } else {

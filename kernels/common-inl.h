@@ -282,8 +282,10 @@ struct AheadIn {
 // [j0, j1) of the tile from hashes[j0 .. j1); j0 is a multiple of the step; entries up to j1
 // rounded up to the vector width may be written); Prefetch<kInsert>(words, p, tile, j); struct
 // State (built from p once per call); and Apply<kInsert>(words, p, state, hashes, tile, j0, j1,
-// hits, ahead) -> keys that changed the filter (insert) / writes hits[j0 .. j1) (query; may write
-// up to the next multiple of the vector width), calling ahead(j) for every key j it applies.
+// hits, ahead) -> keys that changed the filter and hits[j] = 1 iff key j did (insert) / writes
+// hits[j0 .. j1) (query; may write up to the next multiple of the vector width), calling ahead(j)
+// for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the per-key
+// "was new" bytes) to out + begin.
 template <class L, bool kInsert, bool kPrefetch>
 uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail::KeySource& src,
                   size_t n, detail::ResultKind result, void* out) {
@@ -351,16 +353,19 @@ uint64_t Pipeline(WordsPtr<kInsert> words, const detail::Params& p, const detail
     if constexpr (!kInsert) {
       std::memset(hits + m, 0, 8);
       total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
+    } else {
+      if (out != nullptr) std::memcpy(static_cast<uint8_t*>(out) + begin, hits, m);
     }
   }
   return total;
 }
 
 template <class L>
-uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n) {
+uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
+                 uint8_t* fresh) {
   return p.prefetch_distance != 0
-             ? Pipeline<L, true, true>(words, p, src, n, detail::ResultKind::kBytes, nullptr)
-             : Pipeline<L, true, false>(words, p, src, n, detail::ResultKind::kBytes, nullptr);
+             ? Pipeline<L, true, true>(words, p, src, n, detail::ResultKind::kBytes, fresh)
+             : Pipeline<L, true, false>(words, p, src, n, detail::ResultKind::kBytes, fresh);
 }
 
 template <class L>

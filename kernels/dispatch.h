@@ -59,7 +59,8 @@ enum class ResultKind : uint8_t {
 // located, prefetched and applied in tiles on the stack; nothing allocates.
 struct LayoutKernels {
   // Inserts n keys in order; returns how many set at least one bit that was clear (surely new).
-  uint64_t (*insert)(uint64_t* words, Params p, const KeySource& keys, size_t n);
+  // fresh, if not null, receives n bytes: fresh[i] = 1 iff key i set a bit that was clear.
+  uint64_t (*insert)(uint64_t* words, Params p, const KeySource& keys, size_t n, uint8_t* fresh);
   // Tests n keys; writes `out` as `result` says; returns how many may be present.
   uint64_t (*contains)(const uint64_t* words, Params p, const KeySource& keys, size_t n,
                        ResultKind result, void* out);

@@ -53,9 +53,14 @@ void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed,
 }
 
 template <LayoutId L>
-uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n) {
+uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
+                uint8_t* fresh) {
   uint64_t changed = 0;
-  for (size_t i = 0; i < n; ++i) changed += InsertHash(L, words, p, HashOf(L, keys, i, p.seed));
+  for (size_t i = 0; i < n; ++i) {
+    const bool is_new = InsertHash(L, words, p, HashOf(L, keys, i, p.seed));
+    if (fresh != nullptr) fresh[i] = is_new;
+    changed += is_new;
+  }
   return changed;
 }
 

@@ -73,7 +73,9 @@ struct Register64 {
       for (size_t j = j0; j < j1; ++j) {
         ahead(j);
         const uint64_t old = words[tile.index[j]];
-        changed += (tile.mask[j] & ~old) != 0;
+        const bool fresh = (tile.mask[j] & ~old) != 0;
+        hits[j] = fresh;
+        changed += fresh;
         words[tile.index[j]] = old | tile.mask[j];
       }
     } else {

@@ -74,6 +74,7 @@ struct Split256 {
       }
       const bool all_set = AllZero(d, missing);
       if constexpr (kInsert) {
+        hits[j] = !all_set;
         changed += !all_set;
       } else {
         hits[j] = all_set;

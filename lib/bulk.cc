@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -95,6 +96,16 @@ void HashStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, u
 }
 
 template <bool kXxh64>
+void HashStdStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const std::string* keys = static_cast<const std::string*>(h.keys.keys());
+  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
+    *size = keys[at].size();
+    return static_cast<const void*>(keys[at].data());
+  });
+}
+
+template <bool kXxh64>
 void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
   const StringHasher& h = *static_cast<const StringHasher*>(ctx);
   const uint8_t* data = static_cast<const uint8_t*>(h.keys.keys());
@@ -137,6 +148,7 @@ KeySource SourceOf(const char* who, const Keys& keys, LayoutId id, uint64_t seed
     case Keys::Kind::kU32:
     case Keys::Kind::kPrehashed:
     case Keys::Kind::kStrings:
+    case Keys::Kind::kStdStrings:
       if (keys.keys() == nullptr) Invalid(std::string(who) + ": null keys with non-zero size");
       break;
     case Keys::Kind::kBinary32:
@@ -170,6 +182,10 @@ KeySource SourceOf(const char* who, const Keys& keys, LayoutId id, uint64_t seed
     case Keys::Kind::kStrings:
       src.kind = KeyKind::kHashFn;
       src.hash_fn = xxh64 ? &HashStrings<true> : &HashStrings<false>;
+      break;
+    case Keys::Kind::kStdStrings:
+      src.kind = KeyKind::kHashFn;
+      src.hash_fn = xxh64 ? &HashStdStrings<true> : &HashStdStrings<false>;
       break;
     case Keys::Kind::kBinary32:
       src.kind = KeyKind::kHashFn;
@@ -216,16 +232,23 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
 using detail::Invalid;
 using detail::ResultKind;
 
-uint64_t Filter::insert(Keys keys) {
+uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
   const detail::LayoutId id = detail::IdOf(layout_);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf("insert", keys, id, seed_, &hasher);
   const uint64_t changed =
-      detail::Active().For(id).insert(words_, detail::BulkParams(*this), src, keys.size());
+      detail::Active().For(id).insert(words_, detail::BulkParams(*this), src, keys.size(), fresh);
   inserted_ += keys.size();
   return changed;
+}
+
+uint64_t Filter::insert(Keys keys) { return InsertBulk(keys, nullptr); }
+
+uint64_t Filter::insert(Keys keys, uint8_t* fresh) {
+  if (fresh == nullptr && keys.size() != 0) Invalid("insert: null fresh output with non-zero size");
+  return InsertBulk(keys, fresh);
 }
 
 uint64_t Filter::contains(Keys keys, uint8_t* out) const {

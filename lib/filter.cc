@@ -156,7 +156,7 @@ detail::Params SingleParams(uint64_t num_blocks, uint32_t k, uint64_t seed) {
 }
 }  // namespace
 
-uint64_t Filter::hash(uint64_t key) const noexcept {
+uint64_t Filter::HashU64(uint64_t key) const noexcept {
   return ref::HashFor(detail::IdOf(layout_), key, seed_);
 }
 
@@ -164,7 +164,7 @@ uint64_t Filter::hash(std::string_view key) const noexcept {
   return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
 }
 
-uint64_t Filter::hash_u32(uint32_t key) const noexcept {
+uint64_t Filter::HashU32(uint32_t key) const noexcept {
   return layout_ == Layout::kSplitBlock256 ? ref::HashU32Xxh64(key, seed_)
                                            : ref::HashU32(key, seed_);
 }
@@ -181,12 +181,8 @@ bool Filter::contains_hash(uint64_t hash) const noexcept {
                            hash);
 }
 
-bool Filter::insert(uint64_t key) { return insert_hash(hash(key)); }
-bool Filter::contains(uint64_t key) const noexcept { return contains_hash(hash(key)); }
 bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }
 bool Filter::contains(std::string_view key) const noexcept { return contains_hash(hash(key)); }
-bool Filter::insert_u32(uint32_t key) { return insert_hash(hash_u32(key)); }
-bool Filter::contains_u32(uint32_t key) const noexcept { return contains_hash(hash_u32(key)); }
 
 bool Filter::compatible(const Filter& other) const noexcept {
   return layout_ == other.layout_ && num_blocks_ == other.num_blocks_ && k_ == other.k_ &&

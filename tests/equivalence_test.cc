@@ -170,12 +170,21 @@ void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
   if (n > 0) std::memcpy(in.ptr, keys.data(), n * 8);
   const uint64_t* kp = reinterpret_cast<const uint64_t*>(in.ptr);
 
-  const uint64_t changed = target.insert(got, p, U64Source(kp), n);
-  REQUIRE(changed == ref.insert(want, p, U64Source(keys.data()), n));
+  // The per-key "was new" bytes, written to an unaligned buffer with a guard byte past the end.
+  Unaligned fresh(n + 1, misalign);
+  fresh.ptr[n] = 0xEE;
+  std::vector<uint8_t> want_fresh(n);
+  const uint64_t changed = target.insert(got, p, U64Source(kp), n, fresh.ptr);
+  REQUIRE(changed == ref.insert(want, p, U64Source(keys.data()), n, want_fresh.data()));
+  REQUIRE(std::equal(want_fresh.begin(), want_fresh.end(), fresh.ptr));
+  REQUIRE(fresh.ptr[n] == 0xEE);
+  REQUIRE(static_cast<uint64_t>(std::count(fresh.ptr, fresh.ptr + n, 1)) == changed);
   REQUIRE(changed <= n);
   if (n > 0) REQUIRE(changed > 0);
-  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);   // includes the padding: still zero
-  REQUIRE(target.insert(got, p, U64Source(kp), n) == 0);  // repeats change nothing
+  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);  // includes the padding: still zero
+  // Repeats change nothing, and no key is new.
+  REQUIRE(target.insert(got, p, U64Source(kp), n, fresh.ptr) == 0);
+  REQUIRE(std::count(fresh.ptr, fresh.ptr + n, 0) == static_cast<ptrdiff_t>(n));
 
   std::vector<uint64_t> probe = keys;
   std::vector<uint64_t> more = test::RandomKeys(n, p.seed ^ 0x5555);
@@ -205,7 +214,7 @@ void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
                              reinterpret_cast<const uint64_t*>(hashes_at.ptr)}) {
     std::vector<uint64_t> s3;
     uint64_t* staged = AlignedWords(s3, blocks512);
-    target.insert(staged, p, HashSource(hp), n);
+    target.insert(staged, p, HashSource(hp), n, nullptr);
     REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
     std::vector<uint8_t> staged_out(probe.size());
     target.contains(staged, p, HashSource(hp), probe.size(), detail::ResultKind::kBytes,
@@ -347,9 +356,14 @@ TEST_CASE("equivalence: every key source and result form") {
               std::vector<uint64_t> s1, s2;
               uint64_t* got = AlignedWords(s1, blocks512);
               uint64_t* want = AlignedWords(s2, blocks512);
-              // Insert the first half, query all n.
-              const uint64_t changed = k.For(l.id).insert(got, p, src, n / 2);
-              REQUIRE(changed == detail::Reference().For(l.id).insert(want, p, src, n / 2));
+              // Insert the first half (selections repeat keys: new only the first time), query
+              // all n.
+              std::vector<uint8_t> fresh(n / 2 + 1, 0xEE), want_fresh(n / 2 + 1, 0xEE);
+              const uint64_t changed = k.For(l.id).insert(got, p, src, n / 2, fresh.data());
+              REQUIRE(changed ==
+                      detail::Reference().For(l.id).insert(want, p, src, n / 2, want_fresh.data()));
+              REQUIRE(fresh == want_fresh);
+              REQUIRE(fresh[n / 2] == 0xEE);
               REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);
               for (int r = 0; r < 4; ++r) {
                 CAPTURE(r);
@@ -447,7 +461,7 @@ TEST_CASE("equivalence: split_block256 reads a filter written by parquet-mr") {
     // Inserting the four strings into an empty filter reproduces parquet-mr's bitset exactly.
     std::vector<uint64_t> s2;
     uint64_t* rebuilt = AlignedWords(s2, 1024 / 64);
-    k->For(LayoutId::kSplitBlock256).insert(rebuilt, p, HashSource(hashes.data()), 4);
+    k->For(LayoutId::kSplitBlock256).insert(rebuilt, p, HashSource(hashes.data()), 4, nullptr);
     CHECK(std::memcmp(rebuilt, words, 1024) == 0);
   }
 }

@@ -191,9 +191,9 @@ TEST_CASE("shapes: u32 keys equal their 4-byte strings") {
     CAPTURE(layout_name(layout));
     const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 4;
     Filter scalar = Filter::with_bits(1 << 14, k, layout, 9);
-    for (uint32_t key : keys) scalar.insert_u32(key);
+    for (uint32_t key : keys) scalar.insert(key);
     const std::vector<uint8_t> want = ScalarAnswers(scalar, probe_strings);
-    for (size_t i = 0; i < probes.size(); ++i) REQUIRE(scalar.contains_u32(probes[i]) == want[i]);
+    for (size_t i = 0; i < probes.size(); ++i) REQUIRE(scalar.contains(probes[i]) == want[i]);
     ForEachApiTarget([&](const std::string&) {
       Filter f = Filter::with_bits(1 << 14, k, layout, 9);
       f.insert(Keys(keys));

@@ -90,6 +90,46 @@ class Span {
   size_t size_ = 0;
 };
 
+// ---- Which C++ types are keys ----
+// A key of integer type T is hashed as its sizeof(T) little-endian bytes, in single-key and bulk
+// calls alike; signed and unsigned types of one width hash alike. Accepted: integers of 2, 4 and 8
+// bytes (int16_t/uint16_t, int/unsigned, int32_t, long, long long, int64_t, size_t, ...). Not
+// keys (a call with them does not compile): bool, character types (char, signed/unsigned char,
+// hence int8_t/uint8_t, wchar_t, char16_t, char32_t), floating point, enums and pointers other
+// than C strings; pass such values' bytes as a std::string_view if they are meant as keys.
+// Byte strings (std::string_view, std::string, C strings) hash over their bytes.
+namespace detail {
+template <class T>
+struct IsCharType
+    : std::integral_constant<
+          bool, std::is_same<T, char>::value || std::is_same<T, signed char>::value ||
+                    std::is_same<T, unsigned char>::value || std::is_same<T, wchar_t>::value ||
+                    std::is_same<T, char16_t>::value ||
+#if defined(__cpp_char8_t)
+                    std::is_same<T, char8_t>::value ||
+#endif
+                    std::is_same<T, char32_t>::value> {
+};
+// An integer key type (cv-unqualified).
+template <class T>
+constexpr bool kIsIntKey =
+    std::is_integral<T>::value && !std::is_same<T, bool>::value && !IsCharType<T>::value &&
+    (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+// A C string: pointer to (const) char.
+template <class T>
+constexpr bool kIsCString = std::is_pointer<T>::value&&
+    std::is_same<std::remove_cv_t<std::remove_pointer_t<T>>, char>::value;
+// Types that look like a key but are not one (the single-key calls are deleted for them).
+template <class T>
+constexpr bool kIsRejectedKey =
+    (std::is_arithmetic<T>::value && !kIsIntKey<T>) || std::is_enum<T>::value
+    || std::is_null_pointer<T>::value || (std::is_pointer<T>::value && !kIsCString<T>);
+// Element types of the arrays bulk calls take: integer keys and byte strings.
+template <class T>
+constexpr bool kIsElement =
+    kIsIntKey<T> || std::is_same<T, std::string_view>::value || std::is_same<T, std::string>::value;
+}  // namespace detail
+
 // ---- Key shapes for bulk calls (all read in place, never copied) ----
 // A key's hash covers its bytes, whatever shape carries it: a u64 key is its 8 little-endian
 // bytes, a u32 key its 4, a string or record its bytes. So a key inserted in one shape is found
@@ -123,24 +163,23 @@ struct FixedWidth {
   size_t count = 0;
 };
 
-// The keys of one bulk call, in any shape. Implicitly built from each shape, including any
-// contiguous container of uint64_t, uint32_t or std::string_view. Trivially copyable; holds only
-// pointers (the keys must outlive the call).
+// The keys of one bulk call, in any shape. Implicitly built from each shape, from
+// (pointer, count) of any element type (integer keys, std::string_view, std::string), and from any
+// contiguous container of them (std::vector, std::array, C arrays, Span). Trivially copyable;
+// holds only pointers (the keys must outlive the call). O(1).
 class Keys {
-  template <class T>
-  struct IsKeyType : std::integral_constant<bool, std::is_same<T, uint64_t>::value ||
-                                                      std::is_same<T, uint32_t>::value ||
-                                                      std::is_same<T, std::string_view>::value> {};
-
  public:
-  enum class Kind : uint8_t { kU64, kU32, kPrehashed, kStrings, kBinary32, kBinary64, kFixedWidth };
+  enum class Kind : uint8_t {
+    kU64,
+    kU32,
+    kPrehashed,
+    kStrings,
+    kBinary32,
+    kBinary64,
+    kFixedWidth,
+    kStdStrings
+  };
 
-  Keys(Span<const uint64_t> keys) noexcept
-      : kind_(Kind::kU64), ptr_(keys.data()), size_(keys.size()) {}
-  Keys(Span<const uint32_t> keys) noexcept
-      : kind_(Kind::kU32), ptr_(keys.data()), size_(keys.size()) {}
-  Keys(Span<const std::string_view> keys) noexcept
-      : kind_(Kind::kStrings), ptr_(keys.data()), size_(keys.size()) {}
   Keys(Prehashed keys) noexcept : kind_(Kind::kPrehashed), ptr_(keys.hashes), size_(keys.size) {}
   Keys(BinaryArray<int32_t> keys) noexcept
       : kind_(Kind::kBinary32), ptr_(keys.offsets), data_(keys.data), size_(keys.length) {}
@@ -152,14 +191,25 @@ class Keys {
         size_(keys.count),
         width_(keys.width),
         stride_(keys.stride) {}
-  template <class T, size_t N, class = std::enable_if_t<IsKeyType<T>::value>>
-  Keys(const T (&array)[N]) noexcept : Keys(Span<const T>(array, N)) {}
+  // `count` keys at `keys`: 8-byte integers are hashed as u64 keys, 4-byte as u32 keys, 2-byte as
+  // 2-byte records, strings over their bytes.
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  Keys(const T* keys, size_t count) noexcept
+      : kind_(KindOf<T>()),
+        ptr_(keys),
+        size_(count),
+        width_(sizeof(T) == 2 ? 2 : 0),
+        stride_(sizeof(T) == 2 ? 2 : 0) {}
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  Keys(Span<const T> keys) noexcept : Keys(keys.data(), keys.size()) {}
+  template <class T, size_t N, class = std::enable_if_t<detail::kIsElement<T>>>
+  Keys(const T (&array)[N]) noexcept : Keys(static_cast<const T*>(array), N) {}
   template <class Container,
             class T = std::remove_cv_t<
                 std::remove_pointer_t<decltype(std::declval<const Container&>().data())>>,
-            class = std::enable_if_t<IsKeyType<T>::value>,
+            class = std::enable_if_t<detail::kIsElement<T>>,
             class = decltype(std::declval<const Container&>().size())>
-  Keys(const Container& c) noexcept : Keys(Span<const T>(c.data(), c.size())) {}
+  Keys(const Container& c) noexcept : Keys(static_cast<const T*>(c.data()), c.size()) {}
 
   Kind kind() const noexcept { return kind_; }
   size_t size() const noexcept { return size_; }
@@ -171,6 +221,20 @@ class Keys {
   size_t stride() const noexcept { return stride_; }
 
  private:
+  template <class T>
+  static constexpr Kind KindOf() noexcept {
+    if constexpr (std::is_same<T, std::string_view>::value) {
+      return Kind::kStrings;
+    } else if constexpr (std::is_same<T, std::string>::value) {
+      return Kind::kStdStrings;
+    } else if constexpr (sizeof(T) == 8) {
+      return Kind::kU64;
+    } else if constexpr (sizeof(T) == 4) {
+      return Kind::kU32;
+    } else {
+      return Kind::kFixedWidth;
+    }
+  }
   Kind kind_;
   const void* ptr_;
   const uint8_t* data_ = nullptr;
@@ -253,22 +317,47 @@ class Filter {
   ~Filter();
 
   // ---- Single keys: the scalar path (same math as the bulk kernels); O(k), no allocation ----
-  // insert* return true if the key set a bit that was clear (it was surely new) and throw
-  // Error(kReadOnly) on a view.
-  bool insert(uint64_t key);  // hashed as its 8 little-endian bytes
-  bool contains(uint64_t key) const noexcept;
-  bool insert(std::string_view key);  // O(k + key.size())
+  // Any integer key type (see "Which C++ types are keys": hashed as its sizeof(T) little-endian
+  // bytes, exactly as a bulk call over an array of T) or a byte string (std::string_view,
+  // std::string, C string; O(k + size)). insert returns true if the key set a bit that was clear
+  // (it was surely new) and throws Error(kReadOnly) on a view.
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  bool insert(T key) {
+    return insert_hash(hash(key));
+  }
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  bool contains(T key) const noexcept {
+    return contains_hash(hash(key));
+  }
+  bool insert(std::string_view key);
   bool contains(std::string_view key) const noexcept;
-  bool insert_u32(uint32_t key);  // hashed as its 4 little-endian bytes
-  bool contains_u32(uint32_t key) const noexcept;
+  // Not keys: bool, characters, floating point, enums, pointers other than C strings (a pointer
+  // and a count is the bulk call insert(ptr, n)). Pass the value's bytes as std::string_view if
+  // it is meant as a key.
+  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  bool insert(const T& not_a_key_type) = delete;
+  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  bool contains(const T& not_a_key_type) const = delete;
   // A value of hash(): no hashing.
   bool insert_hash(uint64_t hash);
   bool contains_hash(uint64_t hash) const noexcept;
   // The layout's hash of a key with this filter's seed (XXH64 for split_block256, XXH3 otherwise);
-  // equal across filters of the same hash family and seed.
-  uint64_t hash(uint64_t key) const noexcept;
+  // equal across filters of the same hash family and seed. O(1) (strings: O(size)).
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  uint64_t hash(T key) const noexcept {
+    if constexpr (sizeof(T) == 8) {
+      return HashU64(static_cast<uint64_t>(key));
+    } else if constexpr (sizeof(T) == 4) {
+      return HashU32(static_cast<uint32_t>(key));
+    } else {
+      const auto v = static_cast<uint16_t>(key);
+      const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
+      return hash(std::string_view(bytes, 2));
+    }
+  }
   uint64_t hash(std::string_view key) const noexcept;
-  uint64_t hash_u32(uint32_t key) const noexcept;
+  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  uint64_t hash(const T& not_a_key_type) const = delete;
 
   // ---- Bulk calls over Keys of any shape ----
   // All run on the active SIMD target in tiles of keys on the stack: hash (u64/u32 keys
@@ -281,6 +370,11 @@ class Filter {
   // Inserts every key; returns how many set a bit that was clear (surely new keys; in key order,
   // so a repeat within the batch does not count). Throws Error(kReadOnly) on a view.
   uint64_t insert(Keys keys);
+  // The same, and fresh[i] = 1 iff inserting key i (in key order) set a bit that was clear, else
+  // 0: exactly the single-key insert's result applied key by key, so a key repeated within the
+  // batch is new only the first time (de-duplication). `fresh` holds keys.size() bytes. Costs one
+  // byte store per key more than insert(keys) (perf: simdbloom-bench --only speed, "fresh").
+  uint64_t insert(Keys keys, uint8_t* fresh);
   // out[i] = 1 if key i may be present, else 0 (keys.size() bytes). Returns the number of 1s.
   uint64_t contains(Keys keys, uint8_t* out) const;
   // Bit i of bitmap (LSB first within each byte, as Arrow validity bitmaps) = key i may be
@@ -296,6 +390,37 @@ class Filter {
   uint64_t refine(Keys keys, uint32_t* selection, size_t count) const;
   // out[i] = hash of key i (what insert/contains compute first); keys.size() values.
   void hash(Keys keys, uint64_t* out) const;
+
+  // The bulk calls spelled with a pointer and a count: `count` keys of an element type (integer
+  // keys, std::string_view, std::string) at `keys`, as Keys(keys, count).
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t insert(const T* keys, size_t count) {
+    return insert(Keys(keys, count));
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t insert(const T* keys, size_t count, uint8_t* fresh) {
+    return insert(Keys(keys, count), fresh);
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t contains(const T* keys, size_t count, uint8_t* out) const {
+    return contains(Keys(keys, count), out);
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t contains_bitmap(const T* keys, size_t count, uint8_t* bitmap) const {
+    return contains_bitmap(Keys(keys, count), bitmap);
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t select(const T* keys, size_t count, uint32_t* selection) const {
+    return select(Keys(keys, count), selection);
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t refine(const T* keys, size_t count, uint32_t* selection, size_t selected) const {
+    return refine(Keys(keys, count), selection, selected);
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  void hash(const T* keys, size_t count, uint64_t* out) const {
+    hash(Keys(keys, count), out);
+  }
 
   Layout layout() const noexcept { return layout_; }
   uint64_t bit_count() const noexcept { return num_blocks_ * block_bits_; }
@@ -378,6 +503,9 @@ class Filter {
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view);
   void CheckWritable(const char* who) const;
   void CheckNotMovedFrom(const char* who) const;
+  uint64_t HashU64(uint64_t key) const noexcept;
+  uint64_t HashU32(uint32_t key) const noexcept;
+  uint64_t InsertBulk(const Keys& keys, uint8_t* fresh);
   friend struct FilterAccess;
   uint64_t* words_ = nullptr;
   uint64_t num_blocks_ = 0;
