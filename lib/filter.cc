@@ -150,35 +150,35 @@ void Filter::clear() {
   inserted_ = 0;
 }
 
-namespace {
-detail::Params SingleParams(uint64_t num_blocks, uint32_t k, uint64_t seed) {
-  return detail::Params{num_blocks, k, seed};
-}
-}  // namespace
-
-uint64_t Filter::HashU64(uint64_t key) const noexcept {
-  return ref::HashFor(detail::IdOf(layout_), key, seed_);
-}
-
 uint64_t Filter::hash(std::string_view key) const noexcept {
   return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
 }
 
-uint64_t Filter::HashU32(uint32_t key) const noexcept {
-  return layout_ == Layout::kSplitBlock256 ? ref::HashU32Xxh64(key, seed_)
-                                           : ref::HashU32(key, seed_);
+bool detail::ClassicInsertHash(uint64_t* words, uint64_t num_blocks, uint32_t k,
+                               uint64_t h) noexcept {
+  return ref::ClassicInsert(words, num_blocks, h, k);
 }
 
-bool Filter::insert_hash(uint64_t hash) {
-  CheckWritable("insert");
-  ++inserted_;
-  return ref::InsertHash(detail::IdOf(layout_), words_, SingleParams(num_blocks_, k_, seed_), hash);
+bool detail::ClassicContainsHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
+                                 uint64_t h) noexcept {
+  // All k probes, no early exit: an absent key's first clear bit is unpredictable, and the k
+  // loads overlap anyway.
+  const uint64_t step = ref::ClassicStep(h);
+  uint64_t g = h, hit = 1;
+  for (uint32_t i = 0; i < k; ++i, g += step) {
+    const uint64_t bit = ref::ClassicBit(g, num_blocks);
+    hit &= words[bit >> 6] >> (bit & 63);
+  }
+  return (hit & 1) != 0;
 }
 
-bool Filter::contains_hash(uint64_t hash) const noexcept {
-  if (words_ == nullptr) return false;  // moved from: holds no keys
-  return ref::ContainsHash(detail::IdOf(layout_), words_, SingleParams(num_blocks_, k_, seed_),
-                           hash);
+void detail::ClassicPrefetchHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
+                                 uint64_t h) noexcept {
+  const uint64_t step = ref::ClassicStep(h);
+  uint64_t g = h;
+  for (uint32_t i = 0; i < k; ++i, g += step) {
+    __builtin_prefetch(words + (ref::ClassicBit(g, num_blocks) >> 6));
+  }
 }
 
 bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }

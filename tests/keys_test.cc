@@ -10,6 +10,10 @@
 #include <type_traits>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "kernels/reference.h"
 #include "simdbloom/simdbloom.hpp"
 #include "tests/test_util.h"
 
@@ -283,6 +287,56 @@ TEST_CASE("api: bulk insert says which keys were new") {
     threw = e.code() == ErrorCode::kInvalidArgument;
   }
   CHECK(threw);
+}
+
+// The inline single-key path (simdbloom/detail/single_key.hpp) against libxxhash and the literal
+// reference (kernels/reference.h): hashes of 4/8-byte keys for many seeds, and insert/contains of
+// every layout and k, bit for bit, with the same "was new" answers.
+TEST_CASE("api: the inline single-key path equals libxxhash and the reference") {
+  test::Rng rng(77);
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t key = i < 4 ? static_cast<uint64_t>(i) : rng();
+    const uint64_t seed = i % 3 == 0 ? 0 : rng();
+    uint8_t b[8];
+    for (int j = 0; j < 8; ++j) b[j] = static_cast<uint8_t>(key >> (8 * j));
+    REQUIRE(detail::Xxh3U64(key, seed) == XXH3_64bits_withSeed(b, 8, seed));
+    REQUIRE(detail::Xxh3U32(static_cast<uint32_t>(key), seed) == XXH3_64bits_withSeed(b, 4, seed));
+    REQUIRE(detail::Xxh64U64(key, seed) == XXH64(b, 8, seed));
+    REQUIRE(detail::Xxh64U32(static_cast<uint32_t>(key), seed) == XXH64(b, 4, seed));
+  }
+  struct Case {
+    Layout layout;
+    uint32_t k_min, k_max;
+  };
+  const Case cases[] = {{Layout::kBlock512, 1, 16},
+                        {Layout::kRegister64, 1, 16},
+                        {Layout::kSplitBlock256, 8, 8},
+                        {Layout::kClassic, 1, 32}};
+  for (const Case& c : cases) {
+    for (uint32_t k = c.k_min; k <= c.k_max; ++k) {
+      for (uint64_t bits : {uint64_t{512}, uint64_t{3} * 4096 + 64, uint64_t{1} << 17}) {
+        CAPTURE(layout_name(c.layout));
+        CAPTURE(k);
+        CAPTURE(bits);
+        Filter f = Filter::with_bits(bits, k, c.layout, 1);
+        std::vector<uint64_t> want((f.size_bytes() + 7) / 8 + 8, 0);
+        const detail::Params p{f.num_blocks(), k, 1};
+        const auto id = static_cast<detail::LayoutId>(c.layout);
+        const size_t n = static_cast<size_t>(bits / 16);
+        for (size_t i = 0; i < n; ++i) {
+          const uint64_t h = rng();
+          REQUIRE(f.insert_hash(h) == ref::InsertHash(id, want.data(), p, h));
+        }
+        REQUIRE(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
+        for (size_t i = 0; i < 2 * n; ++i) {
+          const uint64_t h = rng();
+          REQUIRE(f.contains_hash(h) == ref::ContainsHash(id, want.data(), p, h));
+          f.prefetch_hash(h);  // never changes anything
+        }
+        REQUIRE(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
+      }
+    }
+  }
 }
 
 }  // namespace

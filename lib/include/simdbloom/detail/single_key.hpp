@@ -1,0 +1,188 @@
+// simdbloom internal, installed because Filter's single-key calls are inline: the one-key path,
+// scalar and SIMD-free, bit-exact with the reference (kernels/reference.h) and libxxhash. Included
+// by simdbloom.hpp; not an API of its own (names and signatures may change in any release).
+//
+// Why inline: a service checks one key per request or packet, and an out-of-line call, a call to
+// libxxhash and a per-probe early exit (a mispredicted branch on most absent keys) cost several
+// times the probe itself. Here the hash of a 4- or 8-byte key is a dozen instructions, the block
+// is located with one multiply, and the probes of block512 / split_block256 / register64 are
+// tested branch-free (build the block's masks, compare once). classic (k random lines) stays out
+// of line: its k cache misses dwarf a call.
+#ifndef SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
+#define SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
+
+#include <cstdint>
+#include <cstring>
+
+// Forces inlining of the few-instruction single-key path (GCC at -O2 otherwise keeps
+// Filter::contains_hash out of line), and unrolls its fixed 8-word loops.
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMDBLOOM_INLINE inline __attribute__((always_inline))
+#else
+#define SIMDBLOOM_INLINE inline
+#endif
+#if defined(__clang__)
+#define SIMDBLOOM_UNROLL8 _Pragma("unroll")
+#elif defined(__GNUC__)
+#define SIMDBLOOM_UNROLL8 _Pragma("GCC unroll 8")
+#else
+#define SIMDBLOOM_UNROLL8
+#endif
+
+namespace simdbloom {
+namespace detail {
+
+// ---- Hashes of 4- and 8-byte keys (xxHash 0.8 XXH3_64bits_withSeed, XXH64), as libxxhash ----
+
+constexpr uint64_t kXxh3Prime = 0x9FB21C651E98DF25ULL;  // XXH3's rrmxmx multiplier
+constexpr uint64_t kXxh64P1 = 0x9E3779B185EBCA87ULL, kXxh64P2 = 0xC2B2AE3D27D4EB4FULL,
+                   kXxh64P3 = 0x165667B19E3779F9ULL, kXxh64P4 = 0x85EBCA77C2B2AE63ULL,
+                   kXxh64P5 = 0x27D4EB2F165667C5ULL;
+
+constexpr uint64_t Rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+// XXH3's bitflip of the 4..8-byte path: (kSecret[8..15] ^ kSecret[16..23]) - mixed seed.
+SIMDBLOOM_INLINE uint64_t Xxh3Bitflip(uint64_t seed) {
+  const uint32_t s = static_cast<uint32_t>(seed);
+  const uint32_t swapped = (s >> 24) | ((s >> 8) & 0xFF00u) | ((s << 8) & 0xFF0000u) | (s << 24);
+  return (0x1CAD21F72C81017CULL ^ 0xDB979083E96DD4DEULL) -
+         (seed ^ (static_cast<uint64_t>(swapped) << 32));
+}
+
+SIMDBLOOM_INLINE uint64_t Xxh3Rrmxmx(uint64_t h, uint64_t len) {
+  h ^= Rotl64(h, 49) ^ Rotl64(h, 24);
+  h *= kXxh3Prime;
+  h ^= (h >> 35) + len;
+  h *= kXxh3Prime;
+  return h ^ (h >> 28);
+}
+
+// XXH3_64bits_withSeed of the 8 little-endian bytes of key.
+SIMDBLOOM_INLINE uint64_t Xxh3U64(uint64_t key, uint64_t seed) {
+  return Xxh3Rrmxmx(Rotl64(key, 32) ^ Xxh3Bitflip(seed), 8);
+}
+// ... of the 4 little-endian bytes of key.
+SIMDBLOOM_INLINE uint64_t Xxh3U32(uint32_t key, uint64_t seed) {
+  return Xxh3Rrmxmx((key + (static_cast<uint64_t>(key) << 32)) ^ Xxh3Bitflip(seed), 4);
+}
+
+SIMDBLOOM_INLINE uint64_t Xxh64Avalanche(uint64_t h) {
+  h ^= h >> 33;
+  h *= kXxh64P2;
+  h ^= h >> 29;
+  h *= kXxh64P3;
+  return h ^ (h >> 32);
+}
+// XXH64 of the 8 little-endian bytes of key.
+SIMDBLOOM_INLINE uint64_t Xxh64U64(uint64_t key, uint64_t seed) {
+  uint64_t k1 = key * kXxh64P2;
+  k1 = Rotl64(k1, 31) * kXxh64P1;
+  uint64_t h = (seed + kXxh64P5 + 8) ^ k1;
+  h = Rotl64(h, 27) * kXxh64P1 + kXxh64P4;
+  return Xxh64Avalanche(h);
+}
+// ... of the 4 little-endian bytes of key.
+SIMDBLOOM_INLINE uint64_t Xxh64U32(uint32_t key, uint64_t seed) {
+  uint64_t h = (seed + kXxh64P5 + 4) ^ (static_cast<uint64_t>(key) * kXxh64P1);
+  h = Rotl64(h, 23) * kXxh64P2 + kXxh64P3;
+  return Xxh64Avalanche(h);
+}
+
+// ---- Probes (lib/FORMAT.md) ----
+
+// Block (or word) of a hash in every blocked layout: (hi32(h) * num_blocks) >> 32.
+SIMDBLOOM_INLINE uint64_t BlockOf(uint64_t h, uint64_t num_blocks) {
+  return ((h >> 32) * num_blocks) >> 32;
+}
+
+// M[t] = 0x9E3779B9^(t+1) mod 2^32: bit selection of block512 and register64.
+struct BitMultipliers {
+  uint32_t m[16];
+  constexpr BitMultipliers() : m() {
+    uint32_t c = 1;
+    for (int t = 0; t < 16; ++t) {
+      c *= 0x9E3779B9u;
+      m[t] = c;
+    }
+  }
+};
+constexpr BitMultipliers kBitMultipliers{};
+
+// The eight salts of Parquet's split block Bloom filter.
+constexpr uint32_t kSplitSalt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+
+// block512, k <= 16: probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of word w = (w0 + i) & 7,
+// r = i >> 3 (a = lo32(h), w0 = hi32(h) & 7). All k probes are tested, without an early exit
+// (the first clear bit of an absent key is unpredictable); the loop runs k times for every key of
+// a filter, which the branch predictor learns. (Masks for all 8 words, branch-free, were slower:
+// 8 variable shifts through CL on baseline x86-64.)
+SIMDBLOOM_INLINE bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
+  const uint32_t a = static_cast<uint32_t>(h), w0 = static_cast<uint32_t>(h >> 32);
+  uint64_t missing = 0;
+  for (uint32_t i = 0; i < k; ++i) {
+    const uint32_t w = (w0 + i) & 7;
+    missing |= ~block[w] >> ((a * kBitMultipliers.m[(i & 8) + w]) >> 26);
+  }
+  return (missing & 1) == 0;
+}
+// Sets the probes; returns true iff one of them was clear.
+SIMDBLOOM_INLINE bool Block512Insert(uint64_t* block, uint64_t h, uint32_t k) {
+  const uint32_t a = static_cast<uint32_t>(h), w0 = static_cast<uint32_t>(h >> 32);
+  uint64_t missing = 0;
+  for (uint32_t i = 0; i < k; ++i) {
+    const uint32_t w = (w0 + i) & 7;
+    const uint32_t bit = (a * kBitMultipliers.m[(i & 8) + w]) >> 26;
+    const uint64_t old = block[w];
+    missing |= ~old >> bit;
+    block[w] = old | (uint64_t{1} << bit);
+  }
+  return (missing & 1) != 0;
+}
+
+// register64: probe i (< k) sets bit lo32(a * M[i]) >> 26 of the key's word.
+SIMDBLOOM_INLINE uint64_t Register64Mask(uint64_t h, uint32_t k) {
+  const uint32_t a = static_cast<uint32_t>(h);
+  uint64_t mask = 0;
+  for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << ((a * kBitMultipliers.m[i]) >> 26);
+  return mask;
+}
+
+// split_block256 (Parquet): 32-bit word i of the block gets bit (lo32(h) * salt[i]) >> 27.
+SIMDBLOOM_INLINE bool Split256Contains(const uint8_t* block, uint64_t h) {
+  const uint32_t key = static_cast<uint32_t>(h);
+  uint32_t missing = 0;
+  SIMDBLOOM_UNROLL8
+  for (int i = 0; i < 8; ++i) {
+    uint32_t word;
+    std::memcpy(&word, block + 4 * i, 4);
+    missing |= (uint32_t{1} << ((key * kSplitSalt[i]) >> 27)) & ~word;
+  }
+  return missing == 0;
+}
+SIMDBLOOM_INLINE bool Split256Insert(uint8_t* block, uint64_t h) {
+  const uint32_t key = static_cast<uint32_t>(h);
+  uint32_t missing = 0;
+  SIMDBLOOM_UNROLL8
+  for (int i = 0; i < 8; ++i) {
+    uint32_t word;
+    std::memcpy(&word, block + 4 * i, 4);
+    const uint32_t bit = uint32_t{1} << ((key * kSplitSalt[i]) >> 27);
+    missing |= bit & ~word;
+    word |= bit;
+    std::memcpy(block + 4 * i, &word, 4);
+  }
+  return missing != 0;
+}
+
+// classic (k lines anywhere): out of line, in the library (its misses dwarf a call).
+bool ClassicInsertHash(uint64_t* words, uint64_t num_blocks, uint32_t k, uint64_t h) noexcept;
+bool ClassicContainsHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
+                         uint64_t h) noexcept;
+void ClassicPrefetchHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
+                         uint64_t h) noexcept;
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
