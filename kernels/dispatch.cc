@@ -1,110 +1,69 @@
-// The only translation unit compiled once per SIMD target (Highway's foreach_target) and the only
-// dispatch point. Target selection is ours and never touches Highway's process-global state, so
-// other Highway users in the process are unaffected by SIMDBLOOM_TARGET or set_target().
+// Target selection, the one dispatch point: assembles each compiled target's kernel table from the
+// per-target units (kernels/common.cc and one kernels/<layout>/kernels.cc per layout, each a
+// Highway foreach_target unit exporting its table with HWY_EXPORT), and picks the table bulk calls
+// use. Plain C++ (no per-target code here). Target selection is ours and never touches Highway's
+// process-global state, so other Highway users in the process are unaffected by SIMDBLOOM_TARGET or
+// set_target().
 
-// SIMD must enter only through Highway's per-target compilation: global target flags would make the
-// baseline (and inline functions shared with other translation units) require that instruction set.
-#if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
-#error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
-#endif
-
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/dispatch.cc"
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
-#include "hwy/highway.h"
-#include "kernels/block512-inl.h"
-#include "kernels/classic-inl.h"
-#include "kernels/common-inl.h"
-#include "kernels/hash-inl.h"
-#include "kernels/register64-inl.h"
-#include "kernels/split256-inl.h"
-
-HWY_BEFORE_NAMESPACE();
-namespace simdbloom {
-namespace HWY_NAMESPACE {
-
-void HashU64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh3Impl(keys, n, SeedConsts(seed), out);
-}
-
-void HashU64Xxh64(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh64Impl(keys, n, SeedConsts(seed), out);
-}
-
-void HashU32(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh3Impl(keys, n, SeedConsts(seed), out);
-}
-
-void HashU32Xxh64(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashXxh64Impl(keys, n, SeedConsts(seed), out);
-}
-
-void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed, uint64_t* out) {
-  HashKeysAny(xxh64, keys, n, seed, out);
-}
-
-void BlockIndex(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
-  BlockIndexImpl(hashes, n, num_blocks, out);
-}
-
-template <bool kOr>
-void CombineWords(uint64_t* HWY_RESTRICT dst, const uint64_t* HWY_RESTRICT src, size_t n) {
-  const hn::ScalableTag<uint64_t> d;
-  const size_t N = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto a = hn::Load(d, dst + i), b = hn::Load(d, src + i);
-    hn::Store(kOr ? hn::Or(a, b) : hn::And(a, b), d, dst + i);
-  }
-  for (; i < n; ++i) dst[i] = kOr ? (dst[i] | src[i]) : (dst[i] & src[i]);
-}
-
-void OrWords(uint64_t* dst, const uint64_t* src, size_t n) { CombineWords<true>(dst, src, n); }
-void AndWords(uint64_t* dst, const uint64_t* src, size_t n) { CombineWords<false>(dst, src, n); }
-
-// This target's kernel table (exported below).
-const detail::Kernels* GetKernels() {
-  static const detail::Kernels kernels = {hwy::TargetName(HWY_TARGET),
-                                          HWY_TARGET,
-                                          &HashU64,
-                                          &HashU64Xxh64,
-                                          &HashU32,
-                                          &HashU32Xxh64,
-                                          &HashAny,
-                                          &BlockIndex,
-                                          &OrWords,
-                                          &AndWords,
-                                          {{},
-                                           LayoutKernelsT<Block512>(),
-                                           LayoutKernelsT<Register64>(),
-                                           LayoutKernelsT<Split256>(),
-                                           LayoutKernelsT<Classic>()}};
-  return &kernels;
-}
-
-}  // namespace HWY_NAMESPACE
-}  // namespace simdbloom
-HWY_AFTER_NAMESPACE();
-
-#if HWY_ONCE
+#include "kernels/dispatch.h"
 
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <mutex>
 
-#include "kernels/dispatch.h"
+#include "hwy/highway.h"
 #include "kernels/reference.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
-HWY_EXPORT(GetKernels);
-
 namespace detail {
 namespace {
 
-// The best target: Highway's own dynamic dispatch picks it.
-const Kernels* Best() { return HWY_DYNAMIC_DISPATCH(GetKernels)(); }
+// Index of Highway target `hwy_target` in an HWY_EXPORT table, as Highway's ChosenTarget::GetIndex
+// computes it.
+size_t TableIndex(int64_t hwy_target) {
+  const int64_t chosen = (hwy_target == HWY_SCALAR) ? HWY_CHOSEN_TARGET_MASK_SCALAR
+                                                    : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
+  return hwy::Num0BitsBelowLS1Bit_Nonzero64(
+      static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS));
+}
+
+int64_t SupportedHwyTargets() { return hwy::SupportedTargets(); }
+
+// The kernels of every compiled target, assembled once from the per-target units: the base table
+// (kernels/common.cc) with each layout's table (kernels/<layout>/kernels.cc) in its slot.
+struct TargetTable {
+  int64_t hwy_target;
+  Kernels kernels;
+};
+const std::vector<TargetTable>& Compiled() {
+  static const std::vector<TargetTable>* all = [] {
+    auto* v = new std::vector<TargetTable>();
+    for (int64_t bits = HWY_TARGETS; bits != 0; bits &= bits - 1) {
+      const int64_t t = bits & -bits;
+      const size_t index = TableIndex(t);
+      Kernels k = *BaseKernelsAt(index);
+#define SIMDBLOOM_X(Name, C_NAME) \
+  k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##KernelsAt(index);
+      SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+      if (k.hwy_target == t) v->push_back(TargetTable{t, k});
+    }
+    return v;
+  }();
+  return *all;
+}
+
+// The best target this CPU runs: the lowest target bit among those compiled and supported, which
+// is Highway's own choice.
+const Kernels* Best() {
+  const int64_t supported = SupportedHwyTargets();
+  for (const TargetTable& t : Compiled()) {
+    if ((t.hwy_target & supported) != 0) return &t.kernels;
+  }
+  return &ref::Kernels();  // not reached: HWY_SCALAR or the baseline is always supported
+}
 
 bool SameName(const std::string& a, const char* b) {
   size_t i = 0;
@@ -160,26 +119,20 @@ Selection& Selected() {
 }  // namespace
 
 const Kernels* ForHwyTarget(int64_t hwy_target) {
-  if ((hwy_target & HWY_TARGETS) == 0 || (hwy_target & hwy::SupportedTargets()) == 0) {
-    return nullptr;
+  if ((hwy_target & SupportedHwyTargets()) == 0) return nullptr;
+  for (const TargetTable& t : Compiled()) {
+    if (t.hwy_target == hwy_target) return &t.kernels;
   }
-  // Index into the table HWY_EXPORT built, as Highway's ChosenTarget::GetIndex computes it.
-  const int64_t chosen = (hwy_target == HWY_SCALAR) ? HWY_CHOSEN_TARGET_MASK_SCALAR
-                                                    : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
-  const size_t index = hwy::Num0BitsBelowLS1Bit_Nonzero64(
-      static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS));
-  const Kernels* k = HWY_DISPATCH_TABLE(GetKernels)[index]();
-  return (k != nullptr && k->hwy_target == hwy_target) ? k : nullptr;
+  return nullptr;
 }
 
 std::vector<const Kernels*> Available() {
-  // Highway's dynamic-dispatch choice first (on SVE it may prefer SVE2 over the fixed-width
-  // SVE2_128 even though the latter has the lower target bit), then the rest in target-bit order.
+  // The best first, then the rest in target-bit order.
   const Kernels* best = Best();
   std::vector<const Kernels*> all = {best};
-  for (int64_t t : hwy::SupportedAndGeneratedTargets()) {
-    const Kernels* k = ForHwyTarget(t);
-    if (k != nullptr && k != best) all.push_back(k);
+  const int64_t supported = SupportedHwyTargets();
+  for (const TargetTable& t : Compiled()) {
+    if ((t.hwy_target & supported) != 0 && &t.kernels != best) all.push_back(&t.kernels);
   }
   all.push_back(&ref::Kernels());
   return all;
@@ -218,5 +171,3 @@ void reset_target() noexcept {
 }
 
 }  // namespace simdbloom
-
-#endif  // HWY_ONCE

@@ -48,8 +48,7 @@ void HashU32Xxh64Bulk(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* o
 }
 
 void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed, uint64_t* out) {
-  const LayoutId hash_of = xxh64 ? LayoutId::kSplitBlock256 : LayoutId::kBlock512;
-  for (size_t i = 0; i < n; ++i) out[i] = HashOf(hash_of, keys, i, seed);
+  for (size_t i = 0; i < n; ++i) out[i] = HashOfKey(xxh64, keys, i, seed);
 }
 
 template <LayoutId L>
@@ -123,8 +122,11 @@ uint64_t HashU32Xxh64(uint32_t key, uint64_t seed) {
 }
 
 uint64_t HashOf(LayoutId layout, const detail::KeySource& keys, size_t i, uint64_t seed) {
+  return HashOfKey(detail::InfoOf(layout).xxh64, keys, i, seed);
+}
+
+uint64_t HashOfKey(bool xxh64, const detail::KeySource& keys, size_t i, uint64_t seed) {
   const size_t at = keys.sel != nullptr ? keys.sel[i] : i;
-  const bool xxh64 = layout == LayoutId::kSplitBlock256;
   switch (keys.kind) {
     case detail::KeyKind::kU64: {
       const uint64_t key = LoadU64(static_cast<const uint64_t*>(keys.keys) + at);
@@ -155,21 +157,24 @@ uint64_t HashBytesXxh64(const void* data, size_t size, uint64_t seed) {
 }
 
 const detail::Kernels& Kernels() {
-  static const detail::Kernels k = {"reference",
-                                    0,
-                                    &HashU64Bulk,
-                                    &HashU64Xxh64Bulk,
-                                    &HashU32Bulk,
-                                    &HashU32Xxh64Bulk,
-                                    &HashAny,
-                                    &BlockIndexBulk,
-                                    &OrWords,
-                                    &AndWords,
-                                    {{},
-                                     For<LayoutId::kBlock512>(),
-                                     For<LayoutId::kRegister64>(),
-                                     For<LayoutId::kSplitBlock256>(),
-                                     For<LayoutId::kClassic>()}};
+  static const detail::Kernels k = [] {
+    detail::Kernels t = {"reference",
+                         0,
+                         &HashU64Bulk,
+                         &HashU64Xxh64Bulk,
+                         &HashU32Bulk,
+                         &HashU32Xxh64Bulk,
+                         &HashAny,
+                         &BlockIndexBulk,
+                         &OrWords,
+                         &AndWords,
+                         {}};
+#define SIMDBLOOM_X(Name, C_NAME) \
+  t.layout[static_cast<int>(LayoutId::k##Name)] = For<LayoutId::k##Name>();
+    SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+    return t;
+  }();
   return k;
 }
 

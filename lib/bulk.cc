@@ -1,6 +1,6 @@
 // The bulk calls: argument checks, the key shapes the kernels do not hash themselves (byte strings,
 // Arrow arrays, fixed-width records: inlined scalar XXH3/XXH64, a tile at a time), result forms,
-// and the prefetch distances chosen by measurement (perf/bench.cc --only memory).
+// and the prefetch distances chosen by measurement (perf/memory.cc, simdbloom-bench --only memory).
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -31,9 +31,9 @@ uint32_t PrefetchDistance(Layout layout, uint64_t bytes) {
   const int forced = g_prefetch_override.load(std::memory_order_relaxed);
   if (forced >= 0) return static_cast<uint32_t>(forced);
   if (bytes < kPrefetchMinBytes) return 0;
-  // Keys ahead, measured at 1e8 keys (perf/bench.cc --only memory; 32 to 64 were within noise of
-  // each other, 16 and 128 slower): enough lines in flight to cover DRAM latency at one key's
-  // work per line. Classic touches k lines per key.
+  // Keys ahead, measured at 1e8 keys (perf/memory.cc, simdbloom-bench --only memory; 32 to 64 were
+  // within noise of each other, 16 and 128 slower): enough lines in flight to cover DRAM latency at
+  // one key's work per line. Classic touches k lines per key.
   return layout == Layout::kClassic ? 16 : 48;
 }
 
@@ -142,7 +142,7 @@ KeySource SourceOf(const char* who, const Keys& keys, LayoutId id, uint64_t seed
                    StringHasher* hasher) {
   KeySource src;
   *hasher = StringHasher{keys, seed};
-  const bool xxh64 = id == LayoutId::kSplitBlock256;
+  const bool xxh64 = InfoOf(id).xxh64;
   switch (keys.kind()) {
     case Keys::Kind::kU64:
     case Keys::Kind::kU32:
@@ -286,7 +286,7 @@ void Filter::hash(Keys keys, uint64_t* out) const {
   const detail::LayoutId id = detail::IdOf(layout_);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf("hash", keys, id, seed_, &hasher);
-  detail::Active().hash_keys(id == detail::LayoutId::kSplitBlock256, src, keys.size(), seed_, out);
+  detail::Active().hash_keys(detail::InfoOf(id).xxh64, src, keys.size(), seed_, out);
 }
 
 }  // namespace simdbloom

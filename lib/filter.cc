@@ -154,30 +154,37 @@ uint64_t Filter::hash(std::string_view key) const noexcept {
   return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
 }
 
-bool detail::ClassicInsertHash(uint64_t* words, uint64_t num_blocks, uint32_t k,
-                               uint64_t h) noexcept {
-  return ref::ClassicInsert(words, num_blocks, h, k);
+bool detail::InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
+                                 uint64_t h) noexcept {
+  const detail::Params p{num_blocks, k, 0};
+  return detail::FindLayout(layout)->ref_insert(words, p, h);
 }
 
-bool detail::ClassicContainsHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
-                                 uint64_t h) noexcept {
-  // All k probes, no early exit: an absent key's first clear bit is unpredictable, and the k
-  // loads overlap anyway.
-  const uint64_t step = ref::ClassicStep(h);
-  uint64_t g = h, hit = 1;
-  for (uint32_t i = 0; i < k; ++i, g += step) {
-    const uint64_t bit = ref::ClassicBit(g, num_blocks);
-    hit &= words[bit >> 6] >> (bit & 63);
+bool detail::ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks,
+                                   uint32_t k, uint64_t h) noexcept {
+  if (layout == static_cast<uint8_t>(Layout::kClassic)) {
+    // All k probes, no early exit: an absent key's first clear bit is unpredictable, and the k
+    // loads overlap anyway.
+    const uint64_t step = ref::ClassicStep(h);
+    uint64_t g = h, hit = 1;
+    for (uint32_t i = 0; i < k; ++i, g += step) {
+      const uint64_t bit = ref::ClassicBit(g, num_blocks);
+      hit &= words[bit >> 6] >> (bit & 63);
+    }
+    return (hit & 1) != 0;
   }
-  return (hit & 1) != 0;
+  const detail::Params p{num_blocks, k, 0};
+  return detail::FindLayout(layout)->ref_contains(words, p, h);
 }
 
-void detail::ClassicPrefetchHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
-                                 uint64_t h) noexcept {
-  const uint64_t step = ref::ClassicStep(h);
-  uint64_t g = h;
-  for (uint32_t i = 0; i < k; ++i, g += step) {
-    __builtin_prefetch(words + (ref::ClassicBit(g, num_blocks) >> 6));
+void detail::PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks,
+                                   uint32_t k, uint64_t h) noexcept {
+  if (layout == static_cast<uint8_t>(Layout::kClassic)) {
+    const uint64_t step = ref::ClassicStep(h);
+    uint64_t g = h;
+    for (uint32_t i = 0; i < k; ++i, g += step) {
+      __builtin_prefetch(words + (ref::ClassicBit(g, num_blocks) >> 6));
+    }
   }
 }
 

@@ -43,9 +43,7 @@ uint64_t GetU64(const uint8_t* p) {
   return v;
 }
 
-uint8_t HashIdOf(Layout layout) {
-  return layout == Layout::kSplitBlock256 ? kHashXxh64 : kHashXxh3;
-}
+uint8_t HashIdOf(Layout layout) { return detail::UsesXxh64(layout) ? kHashXxh64 : kHashXxh3; }
 
 // The fields of a header, validated.
 struct Header {

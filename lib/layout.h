@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/dispatch.h"
+#include "kernels/registry.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -17,25 +18,17 @@ constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
   throw Error(ErrorCode::kInvalidArgument, what);
 }
 
-inline bool KnownLayout(Layout layout) {
-  return layout == Layout::kBlock512 || layout == Layout::kRegister64 ||
-         layout == Layout::kSplitBlock256 || layout == Layout::kClassic;
-}
+// The registry's entry of `layout` (kernels/registry.h), or nullptr for an unknown value.
+inline const LayoutInfo* InfoOf(Layout layout) { return FindLayout(static_cast<uint8_t>(layout)); }
+inline bool KnownLayout(Layout layout) { return InfoOf(layout) != nullptr; }
 
 inline LayoutId IdOf(Layout layout) { return static_cast<LayoutId>(layout); }
 
-// Probes per key a layout allows.
-inline uint32_t MinK(Layout layout) { return layout == Layout::kSplitBlock256 ? 8 : 1; }
-inline uint32_t MaxK(Layout layout) {
-  switch (layout) {
-    case Layout::kSplitBlock256:
-      return 8;
-    case Layout::kClassic:
-      return 32;
-    default:
-      return 16;
-  }
-}
+// Probes per key a layout allows (the layout must be known).
+inline uint32_t MinK(Layout layout) { return InfoOf(layout)->min_k; }
+inline uint32_t MaxK(Layout layout) { return InfoOf(layout)->max_k; }
+// Whether the layout hashes with XXH64 (else XXH3).
+inline bool UsesXxh64(Layout layout) { return InfoOf(layout)->xxh64; }
 
 // Throws Error(kInvalidArgument) unless `layout` is known and k is in its range; `who` names the
 // calling function in the message.
@@ -56,9 +49,11 @@ inline uint64_t BlocksFor(uint64_t bits, uint32_t block_bits) {
   return bits / block_bits + (bits % block_bits != 0);
 }
 
-// The false-positive model of `layout` (FORMAT.md) at `keys_per_block` = n / num_blocks. For
-// classic, `num_blocks` is also needed (its formula is in bits).
-double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks);
+// The false-positive model of `layout` (its folder's model.cc, FORMAT.md) with n distinct keys in
+// num_blocks blocks; 0 for n <= 0.
+inline double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks) {
+  return n <= 0 ? 0 : InfoOf(layout)->model_fpr(k, n, num_blocks);
+}
 
 // ---- Memory tuning (lib/bulk.cc, lib/filter.cc) ----
 // Keys between a software prefetch and its use for a filter of `bytes` bytes: 0 (no prefetching)

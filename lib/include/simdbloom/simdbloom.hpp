@@ -369,9 +369,10 @@ class Filter {
         return (mask & ~old) != 0;
       }
       case Layout::kSplitBlock256:
-        return detail::Split256Insert(reinterpret_cast<uint8_t*>(words_) + 32 * block, hash);
+        return detail::SplitBlock256Insert(reinterpret_cast<uint8_t*>(words_) + 32 * block, hash);
       default:
-        return detail::ClassicInsertHash(words_, num_blocks_, k_, hash);
+        return detail::InsertHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
+                                           hash);
     }
   }
   SIMDBLOOM_INLINE bool contains_hash(uint64_t hash) const noexcept {
@@ -385,10 +386,11 @@ class Filter {
         return (words_[block] & mask) == mask;
       }
       case Layout::kSplitBlock256:
-        return detail::Split256Contains(reinterpret_cast<const uint8_t*>(words_) + 32 * block,
+        return detail::SplitBlock256Contains(reinterpret_cast<const uint8_t*>(words_) + 32 * block,
                                         hash);
       default:
-        return detail::ClassicContainsHash(words_, num_blocks_, k_, hash);
+        return detail::ContainsHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
+                                             hash);
     }
   }
   void prefetch_hash(uint64_t hash) const noexcept {
@@ -406,7 +408,7 @@ class Filter {
         __builtin_prefetch(reinterpret_cast<const uint8_t*>(words_) + 32 * block);
         break;
       default:
-        detail::ClassicPrefetchHash(words_, num_blocks_, k_, hash);
+        detail::PrefetchHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_, hash);
     }
 #else
     (void)hash;

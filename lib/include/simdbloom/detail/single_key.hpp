@@ -149,7 +149,7 @@ SIMDBLOOM_INLINE uint64_t Register64Mask(uint64_t h, uint32_t k) {
 }
 
 // split_block256 (Parquet): 32-bit word i of the block gets bit (lo32(h) * salt[i]) >> 27.
-SIMDBLOOM_INLINE bool Split256Contains(const uint8_t* block, uint64_t h) {
+SIMDBLOOM_INLINE bool SplitBlock256Contains(const uint8_t* block, uint64_t h) {
   const uint32_t key = static_cast<uint32_t>(h);
   uint32_t missing = 0;
   SIMDBLOOM_UNROLL8
@@ -160,7 +160,7 @@ SIMDBLOOM_INLINE bool Split256Contains(const uint8_t* block, uint64_t h) {
   }
   return missing == 0;
 }
-SIMDBLOOM_INLINE bool Split256Insert(uint8_t* block, uint64_t h) {
+SIMDBLOOM_INLINE bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
   const uint32_t key = static_cast<uint32_t>(h);
   uint32_t missing = 0;
   SIMDBLOOM_UNROLL8
@@ -175,12 +175,14 @@ SIMDBLOOM_INLINE bool Split256Insert(uint8_t* block, uint64_t h) {
   return missing != 0;
 }
 
-// classic (k lines anywhere): out of line, in the library (its misses dwarf a call).
-bool ClassicInsertHash(uint64_t* words, uint64_t num_blocks, uint32_t k, uint64_t h) noexcept;
-bool ClassicContainsHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
+// Layouts without an inline path (classic: k lines anywhere, whose misses dwarf a call; and any
+// layout added later): out of line in the library, by layout id (simdbloom::Layout's value).
+bool InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
                          uint64_t h) noexcept;
-void ClassicPrefetchHash(const uint64_t* words, uint64_t num_blocks, uint32_t k,
-                         uint64_t h) noexcept;
+bool ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks, uint32_t k,
+                           uint64_t h) noexcept;
+void PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks, uint32_t k,
+                           uint64_t h) noexcept;
 
 }  // namespace detail
 }  // namespace simdbloom

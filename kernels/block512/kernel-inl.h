@@ -11,9 +11,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/common-inl.h"
-#include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/block512/spec.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
@@ -24,7 +24,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 struct Multipliers64 {
   HWY_ALIGN uint64_t m[16];
   constexpr Multipliers64() : m() {
-    for (int t = 0; t < 16; ++t) m[t] = ref::kMultipliers.m[t];
+    for (int t = 0; t < 16; ++t) m[t] = detail::kMultipliers.m[t];
   }
 };
 static constexpr Multipliers64 kMult64{};
@@ -133,10 +133,11 @@ class Block512Mask {
   size_t chunks_;
 };
 
-// block512 in the tiled pipeline (common-inl.h): one cache line per key. Locate turns each hash
-// into the byte offsets of its block and of its lane-mask table, so Apply is loads and vector ops.
+// block512 in the tiled pipeline (simd/pipeline-inl.h): one cache line per key. Locate turns each
+// hash into the byte offsets of its block and of its lane-mask table, so Apply is loads and vector
+// ops.
 struct Block512 {
-  static constexpr bool kXxh64 = false;
+  static constexpr bool kXxh64 = detail::Block512Spec::kXxh64;
   static constexpr size_t kTileKeys = kTile;
   struct Tile {
     HWY_ALIGN uint64_t offset[kTileKeys];  // byte offset of the key's block
@@ -161,34 +162,34 @@ struct Block512 {
     });
   }
 
-  template <bool kInsert>
+  template <detail::Op kOp>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    PrefetchLine<kInsert>(reinterpret_cast<const char*>(words) + tile.offset[j]);
+    PrefetchLine<kOp>(reinterpret_cast<const char*>(words) + tile.offset[j]);
   }
 
-  template <bool kInsert, class A>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State& state,
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params&, const State& state,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     // k <= 8 (one round of probes) is the common case; k > 8 gets its own loop.
     return state.mask.two_rounds()
-               ? ApplyT<kInsert, true>(words, state.mask, hashes, tile, j0, j1, hits, ahead)
-               : ApplyT<kInsert, false>(words, state.mask, hashes, tile, j0, j1, hits, ahead);
+               ? ApplyT<kOp, true>(words, state.mask, hashes, tile, j0, j1, hits, ahead)
+               : ApplyT<kOp, false>(words, state.mask, hashes, tile, j0, j1, hits, ahead);
   }
 
  private:
-  template <bool kInsert, bool kTwoRounds, class A>
-  static HWY_INLINE size_t ApplyT(WordsPtr<kInsert> words, const Block512Mask<D>& mask,
+  template <detail::Op kOp, bool kTwoRounds, class A>
+  static HWY_INLINE size_t ApplyT(WordsPtr<kOp> words, const Block512Mask<D>& mask,
                                   const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
                                   size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     const D d;
-    using Byte = std::conditional_t<kInsert, char, const char>;
+    using Byte = std::conditional_t<detail::Mutates(kOp), char, const char>;
     Byte* base = reinterpret_cast<Byte*>(words);
     size_t changed = 0;
     for (size_t j = j0; j < j1; ++j) {
       ahead(j);
-      if constexpr (kInsert) {
+      if constexpr (detail::Mutates(kOp)) {
         const bool fresh = mask.template Insert<kTwoRounds>(
             d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
         hits[j] = fresh;

@@ -12,9 +12,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/common-inl.h"
-#include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/classic/spec.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
@@ -31,11 +31,11 @@ HWY_INLINE V ClassicBitV(D d, V g, V nb) {
   return hn::ShiftRight<23>(sum);
 }
 
-// classic in the tiled pipeline (common-inl.h): all k bit positions of a tile's keys are computed
-// N keys per vector before any is touched; an insert prefetches every probe's line, a query the
-// first p.query_prefetch_probes; queries gather where gathers are native.
+// classic in the tiled pipeline (simd/pipeline-inl.h): all k bit positions of a tile's keys are
+// computed N keys per vector before any is touched; an insert prefetches every probe's line, a
+// query the first p.query_prefetch_probes; queries gather where gathers are native.
 struct Classic {
-  static constexpr bool kXxh64 = false;
+  static constexpr bool kXxh64 = detail::ClassicSpec::kXxh64;
   // Keys per tile: positions of up to 32 probes per key fit a 16 KiB stack buffer.
   static constexpr size_t kTileKeys = 64;
   static constexpr uint32_t kMaxProbes = 32;
@@ -61,22 +61,22 @@ struct Classic {
     });
   }
 
-  template <bool kInsert>
+  template <detail::Op kOp>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params& p, const Tile& tile,
                                   size_t j) {
-    const uint32_t probes = kInsert ? p.k : HWY_MIN(p.k, p.query_prefetch_probes);
+    const uint32_t probes = detail::Mutates(kOp) ? p.k : HWY_MIN(p.k, p.query_prefetch_probes);
     for (uint32_t i = 0; i < probes; ++i)
-      PrefetchLine<kInsert>(words + (tile.bit[i * kTileKeys + j] >> 6));
+      PrefetchLine<kOp>(words + (tile.bit[i * kTileKeys + j] >> 6));
   }
 
-  template <bool kInsert, class A>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params& p, const State&,
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params& p, const State&,
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     const uint32_t k = p.k;
     const uint64_t* HWY_RESTRICT bit = tile.bit;
     size_t changed = 0;
-    if constexpr (kInsert) {
+    if constexpr (detail::Mutates(kOp)) {
       for (size_t j = j0; j < j1; ++j) {
         ahead(j);
         uint64_t clear = 0;

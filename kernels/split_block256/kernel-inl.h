@@ -1,35 +1,35 @@
 // Per-target split_block256 kernels (lib/FORMAT.md; Parquet's split block Bloom filter): a key's
 // mask is eight u32 lanes, lane i holding bit (lo32(h) * salt[i]) >> 27, ORed into or tested
 // against its 32-byte block. Re-included once per target.
-#if defined(SIMDBLOOM_KERNELS_SPLIT256_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef SIMDBLOOM_KERNELS_SPLIT256_INL_H_
-#undef SIMDBLOOM_KERNELS_SPLIT256_INL_H_
+#if defined(SIMDBLOOM_KERNELS_SPLIT_BLOCK256_KERNEL_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_KERNEL_INL_H_
+#undef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_KERNEL_INL_H_
 #else
-#define SIMDBLOOM_KERNELS_SPLIT256_INL_H_
+#define SIMDBLOOM_KERNELS_SPLIT_BLOCK256_KERNEL_INL_H_
 #endif
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/common-inl.h"
-#include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
+#include "kernels/split_block256/spec.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-struct Split256Salts {
+struct SplitBlock256Salts {
   HWY_ALIGN uint32_t salt[8];
-  constexpr Split256Salts() : salt() {
-    for (int i = 0; i < 8; ++i) salt[i] = ref::kParquetSalt[i];
+  constexpr SplitBlock256Salts() : salt() {
+    for (int i = 0; i < 8; ++i) salt[i] = detail::SplitBlock256Spec::kSalt[i];
   }
 };
-static constexpr Split256Salts kSplitSalts{};
+static constexpr SplitBlock256Salts kSplitSalts{};
 
-// split_block256 in the tiled pipeline (common-inl.h): one 32-byte block per key.
-struct Split256 {
-  static constexpr bool kXxh64 = true;
+// split_block256 in the tiled pipeline (simd/pipeline-inl.h): one 32-byte block per key.
+struct SplitBlock256 {
+  static constexpr bool kXxh64 = detail::SplitBlock256Spec::kXxh64;
   static constexpr size_t kTileKeys = kTile;
   struct State {
     explicit State(const detail::Params&) {}
@@ -43,17 +43,17 @@ struct Split256 {
     BlockIndexImpl(hashes + j0, j1 - j0, p.num_blocks, tile.block + j0);
   }
 
-  template <bool kInsert>
+  template <detail::Op kOp>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    PrefetchLine<kInsert>(words + 4 * tile.block[j]);
+    PrefetchLine<kOp>(words + 4 * tile.block[j]);
   }
 
-  template <bool kInsert, class A>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State&,
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
-    using Word = std::conditional_t<kInsert, uint32_t, const uint32_t>;
+    using Word = std::conditional_t<detail::Mutates(kOp), uint32_t, const uint32_t>;
     Word* blocks32 = reinterpret_cast<Word*>(words);
     const hn::CappedTag<uint32_t, 8> d;
     const size_t N = hn::Lanes(d);
@@ -70,10 +70,10 @@ struct Split256 {
         const auto mask = ShlVar(one, bits);
         const auto old = hn::Load(d, block + c * N);
         missing = hn::Or(missing, hn::AndNot(old, mask));
-        if constexpr (kInsert) hn::Store(hn::Or(old, mask), d, block + c * N);
+        if constexpr (detail::Mutates(kOp)) hn::Store(hn::Or(old, mask), d, block + c * N);
       }
       const bool all_set = AllZero(d, missing);
-      if constexpr (kInsert) {
+      if constexpr (detail::Mutates(kOp)) {
         hits[j] = !all_set;
         changed += !all_set;
       } else {

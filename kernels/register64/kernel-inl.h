@@ -12,9 +12,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/common-inl.h"
-#include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/register64/spec.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
@@ -29,16 +29,17 @@ HWY_INLINE V Register64MaskV(D d, V h, uint32_t k) {
   const V low6 = hn::Set(d, uint64_t{63});
   V mask = hn::Zero(d);
   for (uint32_t i = 0; i < k; ++i) {
-    const V prod = MulU32ToU64(d, a, hn::Set(d, uint64_t{ref::kMultipliers.m[i]}));
+    const V prod = MulU32ToU64(d, a, hn::Set(d, uint64_t{detail::kMultipliers.m[i]}));
     mask = hn::Or(mask, ShlVar(one, hn::And(hn::ShiftRight<26>(prod), low6)));
   }
   return mask;
 }
 
-// register64 in the tiled pipeline (common-inl.h): word indices and masks of a tile are computed
-// N keys per vector; insert ORs word by word (in key order), a query gathers N words at a time.
+// register64 in the tiled pipeline (simd/pipeline-inl.h): word indices and masks of a tile are
+// computed N keys per vector; insert ORs word by word (in key order), a query gathers N words at a
+// time.
 struct Register64 {
-  static constexpr bool kXxh64 = false;
+  static constexpr bool kXxh64 = detail::Register64Spec::kXxh64;
   static constexpr size_t kTileKeys = kTile;
   struct State {
     explicit State(const detail::Params&) {}
@@ -58,18 +59,18 @@ struct Register64 {
     });
   }
 
-  template <bool kInsert>
+  template <detail::Op kOp>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
                                   size_t j) {
-    PrefetchLine<kInsert>(words + tile.index[j]);
+    PrefetchLine<kOp>(words + tile.index[j]);
   }
 
-  template <bool kInsert, class A>
-  static HWY_INLINE size_t Apply(WordsPtr<kInsert> words, const detail::Params&, const State&,
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     size_t changed = 0;
-    if constexpr (kInsert) {
+    if constexpr (detail::Mutates(kOp)) {
       for (size_t j = j0; j < j1; ++j) {
         ahead(j);
         const uint64_t old = words[tile.index[j]];

@@ -1,0 +1,48 @@
+// block512's literal model (spec.h): one key at a time, probe by probe.
+#ifndef SIMDBLOOM_KERNELS_BLOCK512_REFERENCE_H_
+#define SIMDBLOOM_KERNELS_BLOCK512_REFERENCE_H_
+
+#include "kernels/block512/spec.h"
+
+namespace simdbloom {
+namespace ref {
+
+// Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26.
+inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit) {
+  const uint32_t a = static_cast<uint32_t>(h);
+  const uint32_t w0 = static_cast<uint32_t>(h >> 32) & 7;
+  const uint32_t w = (w0 + i) & 7;
+  const uint32_t r = i >> 3;
+  *word = w;
+  *bit = (a * detail::kMultipliers.m[8 * r + w]) >> 26;
+}
+
+}  // namespace ref
+
+namespace detail {
+
+inline bool Block512Spec::RefInsert(uint64_t* words, const Params& p, uint64_t h) {
+  uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
+  bool changed = false;
+  for (uint32_t i = 0; i < p.k; ++i) {
+    uint32_t w, b;
+    ref::Block512Probe(h, i, &w, &b);
+    changed |= SetBit(&block[w], b);
+  }
+  return changed;
+}
+
+inline bool Block512Spec::RefContains(const uint64_t* words, const Params& p, uint64_t h) {
+  const uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
+  for (uint32_t i = 0; i < p.k; ++i) {
+    uint32_t w, b;
+    ref::Block512Probe(h, i, &w, &b);
+    if (((block[w] >> b) & 1) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_BLOCK512_REFERENCE_H_

@@ -1,0 +1,45 @@
+// The block512 layout's specification: its constants, and the functions its folder defines
+// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
+// kernels/registry.h. lib/FORMAT.md specifies the bits.
+#ifndef SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_
+#define SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_
+
+#include <cstdint>
+
+#include "kernels/shared.h"
+
+namespace simdbloom {
+namespace detail {
+
+struct Block512Spec {
+  static constexpr const char* kName = "block512";
+  // The file format's layout id and the value of simdbloom::Layout::kBlock512 (frozen).
+  static constexpr uint8_t kFormatId = 1;
+  // Bits per block: the unit of the filter's size.
+  static constexpr uint32_t kBlockBits = 512;
+  // Probes per key allowed.
+  static constexpr uint32_t kMinK = 1, kMaxK = 16;
+  // Hash family: XXH64 if true, else XXH3 (both over the key's bytes, with the filter's seed).
+  static constexpr bool kXxh64 = false;
+  // Probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of u64 word w = (w0 + i) mod 8 of block
+  // hi32(h) * num_blocks >> 32, with a = lo32(h), w0 = hi32(h) mod 8, r = i / 8.
+  // ---- reference.h: the literal model (the oracle every SIMD kernel is tested against) ----
+  // Sets the probes of hash h; returns true if one was clear.
+  static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);
+  // True iff every probe of hash h is set.
+  static bool RefContains(const uint64_t* words, const Params& p, uint64_t h);
+
+  // ---- model.cc (FORMAT.md "False-positive models", "Statistics") ----
+  // Predicted false-positive rate with n distinct keys in num_blocks blocks and k probes.
+  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);
+  // Expected number of distinct bits one key sets in an array of m bits.
+  static double DistinctBitsPerKey(uint32_t k, double m);
+  // False-positive rate of the bit array at `bytes` (num_blocks blocks) for a random absent key.
+  static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
+};
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_

@@ -1,0 +1,90 @@
+// The layouts, declared once. A layout is a folder kernels/<name>/ holding
+//   spec.h       its constants (struct <Name>Spec: name, format id, block bits, k range, hash
+//                family) and how its probes map to bits;
+//   reference.h  its literal model of one key (the oracle the SIMD kernels are tested against);
+//   model.cc     its false-positive model (sizing), distinct bits per key (approximate count) and
+//                expected false-positive rate of a bit array;
+//   kernel-inl.h its Highway kernel (struct <Name> in the tiled pipeline, simd/pipeline-inl.h);
+//   kernels.cc   its per-target compilation unit (exports the kernel table of each target);
+// and one entry below (its reference.h included, its name in the list). From the list come the
+// LayoutId enum, the layout table the library core reads (names, sizes, k ranges, hash family,
+// models), the reference's dispatch, every target's kernel table, the static_asserts on the
+// public enum and the C constants, and the layout lists of the tests and the bench.
+#ifndef SIMDBLOOM_KERNELS_REGISTRY_H_
+#define SIMDBLOOM_KERNELS_REGISTRY_H_
+
+#include <cstdint>
+
+#include "kernels/block512/reference.h"
+#include "kernels/classic/reference.h"
+#include "kernels/register64/reference.h"
+#include "kernels/split_block256/reference.h"
+
+// X(Name, C_NAME): kernels/<folder>/, struct <Name>Spec, kernel struct <Name>, simdbloom::Layout::
+// k<Name> and the C constant SIMDBLOOM_<C_NAME> (both checked against <Name>Spec::kFormatId).
+#define SIMDBLOOM_FOR_EACH_LAYOUT(X) \
+  X(Block512, BLOCK512)              \
+  X(Register64, REGISTER64)          \
+  X(SplitBlock256, SPLIT_BLOCK256)   \
+  X(Classic, CLASSIC)
+
+namespace simdbloom {
+namespace detail {
+
+// Layouts by id (= the file format's layout id = simdbloom::Layout's value).
+enum class LayoutId : uint8_t {
+#define SIMDBLOOM_X(Name, C_NAME) k##Name = Name##Spec::kFormatId,
+  SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+};
+
+// What the library core knows of a layout.
+struct LayoutInfo {
+  LayoutId id;
+  const char* name;
+  uint32_t block_bits;
+  uint32_t min_k, max_k;
+  bool xxh64;
+  bool (*ref_insert)(uint64_t* words, const Params& p, uint64_t h);
+  bool (*ref_contains)(const uint64_t* words, const Params& p, uint64_t h);
+  double (*model_fpr)(uint32_t k, double n, uint64_t num_blocks);
+  double (*distinct_bits_per_key)(uint32_t k, double m);
+  double (*expected_fpp)(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
+};
+
+constexpr LayoutInfo kLayoutInfos[] = {
+#define SIMDBLOOM_X(Name, C_NAME)                            \
+  {LayoutId::k##Name,       Name##Spec::kName,               \
+   Name##Spec::kBlockBits,  Name##Spec::kMinK,               \
+   Name##Spec::kMaxK,       Name##Spec::kXxh64,              \
+   &Name##Spec::RefInsert,  &Name##Spec::RefContains,        \
+   &Name##Spec::ModelFpr,   &Name##Spec::DistinctBitsPerKey, \
+   &Name##Spec::ExpectedFpp},
+    SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+};
+constexpr size_t kNumLayouts = sizeof(kLayoutInfos) / sizeof(kLayoutInfos[0]);
+
+// One past the largest id: the size of tables indexed by LayoutId.
+constexpr int MaxLayoutIdPlusOne() {
+  int m = 0;
+  for (const LayoutInfo& l : kLayoutInfos)
+    m = static_cast<int>(l.id) + 1 > m ? static_cast<int>(l.id) + 1 : m;
+  return m;
+}
+constexpr int kNumLayoutSlots = MaxLayoutIdPlusOne();
+
+// The layout with format id `id`, or nullptr.
+constexpr const LayoutInfo* FindLayout(uint8_t id) {
+  for (const LayoutInfo& l : kLayoutInfos) {
+    if (static_cast<uint8_t>(l.id) == id) return &l;
+  }
+  return nullptr;
+}
+// The layout `id` (which must be one).
+inline const LayoutInfo& InfoOf(LayoutId id) { return *FindLayout(static_cast<uint8_t>(id)); }
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_REGISTRY_H_

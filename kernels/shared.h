@@ -1,0 +1,111 @@
+// What the kernels, the reference and the library core share, beneath all of them: the kernel
+// interface (geometry, key sources, result forms, a layout's kernel table), the bit-selection
+// multipliers, and scalar helpers. No SIMD, no
+// target flags; nothing here depends on a layout folder.
+#ifndef SIMDBLOOM_KERNELS_SHARED_H_
+#define SIMDBLOOM_KERNELS_SHARED_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace simdbloom {
+namespace detail {
+
+// Geometry of a filter, passed by value to kernels. A block is the layout's unit of size
+// (kBlockBits of its spec).
+struct Params {
+  uint64_t num_blocks;  // 1 .. 2^32 - 1
+  uint32_t k;           // probes per key (split_block256: always 8)
+  uint64_t seed;        // hash seed (XXH3, or XXH64 for split_block256)
+  // Keys between a software prefetch of a key's cache line(s) and its use; 0: no prefetching.
+  // At most the layout's tile size (kernels clamp it). Never changes results.
+  uint32_t prefetch_distance = 0;
+  // classic queries: how many of a key's k probe lines are prefetched (the rest are read on
+  // demand, after the early exit on a clear bit). Never changes results.
+  uint32_t query_prefetch_probes = 2;
+};
+
+// Where the keys of a batch come from. Key i of a batch of n is keys[i], or keys[sel[i]] when sel
+// is set. Pointers may be unaligned.
+enum class KeyKind : uint8_t {
+  kU64,     // uint64_t keys, hashed as their 8 little-endian bytes
+  kU32,     // uint32_t keys, hashed as their 4 little-endian bytes
+  kHashes,  // pre-hashed: uint64_t values of the layout's hash
+  kHashFn,  // anything else (byte strings): hash_fn hashes a run of keys, scalar
+};
+struct KeySource {
+  KeyKind kind = KeyKind::kU64;
+  const void* keys = nullptr;     // kU64, kU32, kHashes
+  const uint32_t* sel = nullptr;  // optional indirection
+  // kHashFn: out[j] = the layout's hash of key begin + j (j < m), or of key sel[begin + j] when
+  // sel is non-null. May be called for tiles out of order; never allocates.
+  void (*hash_fn)(const void* ctx, const uint32_t* sel, size_t begin, size_t m,
+                  uint64_t* out) = nullptr;
+  const void* ctx = nullptr;
+};
+
+// What a bulk query writes to `out`.
+enum class ResultKind : uint8_t {
+  kBytes,      // uint8_t[n]: 1 if key i may be present, else 0
+  kBitmap,     // uint8_t[(n + 7) / 8]: bit i (LSB first, Arrow's order) = key i; pad bits 0
+  kSelection,  // uint32_t[n]: i (or sel[i] when the source has sel) of every hit, in order; may
+               // be the source's own sel array (it is read before it is overwritten)
+};
+
+// Bulk kernels of one layout. `words` is the filter's 64-byte-aligned bit array. Keys are hashed,
+// located, prefetched and applied in tiles on the stack; nothing allocates.
+struct LayoutKernels {
+  // Inserts n keys in order; returns how many set at least one bit that was clear (surely new).
+  // fresh, if not null, receives n bytes: fresh[i] = 1 iff key i set a bit that was clear.
+  uint64_t (*insert)(uint64_t* words, Params p, const KeySource& keys, size_t n, uint8_t* fresh);
+  // Tests n keys; writes `out` as `result` says; returns how many may be present.
+  uint64_t (*contains)(const uint64_t* words, Params p, const KeySource& keys, size_t n,
+                       ResultKind result, void* out);
+};
+
+// The operation a kernel applies to each key's probes: kernels, the pipeline and the layouts' Apply
+// are templates over it, so a new operation (remove, atomic insert) is a new value handled in each
+// layout's Apply, not a new pipeline.
+enum class Op : uint8_t {
+  kInsert,  // set the probes; report per key whether one was clear
+  kQuery,   // test the probes
+};
+// Whether `op` writes the filter (prefetch with intent to write, mutable words).
+constexpr bool Mutates(Op op) { return op != Op::kQuery; }
+
+// M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection.
+struct Multipliers {
+  uint32_t m[16];
+  constexpr Multipliers() : m() {
+    uint32_t c = 1;
+    for (int t = 0; t < 16; ++t) {
+      c *= 0x9E3779B9u;
+      m[t] = c;
+    }
+  }
+};
+constexpr Multipliers kMultipliers{};
+
+inline uint64_t LoadU64(const void* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Block (or word) index of every blocked layout: (hi32(h) * num_blocks) >> 32.
+inline uint64_t BlockIndex(uint64_t h, uint64_t num_blocks) {
+  return ((h >> 32) * num_blocks) >> 32;
+}
+
+// Sets bit `bit` of *word; returns true if it was clear.
+inline bool SetBit(uint64_t* word, uint32_t bit) {
+  const bool was_clear = ((*word >> bit) & 1) == 0;
+  *word |= uint64_t{1} << bit;
+  return was_clear;
+}
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_SHARED_H_

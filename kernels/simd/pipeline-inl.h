@@ -1,0 +1,185 @@
+// The tiled pipeline every layout runs in, per target: keys hashed and located a tile ahead, a
+// step at a time, while the tile before is applied; rolling software prefetch D keys ahead across
+// tiles; the operation (Op: insert, query) applied by the layout's Apply; results emitted per tile.
+// A layout is a struct with the members described above Pipeline. Re-included once per target.
+#if defined(SIMDBLOOM_KERNELS_SIMD_PIPELINE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDBLOOM_KERNELS_SIMD_PIPELINE_INL_H_
+#undef SIMDBLOOM_KERNELS_SIMD_PIPELINE_INL_H_
+#else
+#define SIMDBLOOM_KERNELS_SIMD_PIPELINE_INL_H_
+#endif
+
+#include <cstring>
+#include <type_traits>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
+#include "kernels/simd/results-inl.h"
+#include "kernels/simd/sources-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Prefetches, for the key `dist` places after key j of the current tile, what L's Apply will touch
+// (crossing into the next tile, located far enough ahead by Pipeline). Layouts call it once per key
+// (or per vector of keys) as they apply, so prefetches are issued evenly, one per key: bursts of
+// them were measured slower (perf/bench.cc --only memory). Does nothing when kEnabled is false.
+template <class L, detail::Op kOp, bool kEnabled>
+struct Ahead {
+  WordsPtr<kOp> words;
+  const detail::Params& p;
+  const typename L::Tile& cur;
+  const typename L::Tile& next;
+  size_t m;       // keys of the current tile
+  size_t next_m;  // keys of the next tile (0 at the end)
+  size_t dist;
+
+  HWY_INLINE void operator()(size_t j) const {
+    if constexpr (kEnabled) {
+      const size_t q = j + dist;
+      if (HWY_LIKELY(q < m)) {
+        L::template Prefetch<kOp>(words, p, cur, q);
+      } else if (q - m < next_m) {
+        L::template Prefetch<kOp>(words, p, next, q - m);
+      }
+    } else {
+      (void)j;
+    }
+  }
+};
+
+// Ahead for a step whose keys j + dist all lie in one tile: key j prefetches entry j + delta of
+// `tile` (the current tile, or the next with delta = dist - m), without a branch per key.
+template <class L, detail::Op kOp>
+struct AheadIn {
+  WordsPtr<kOp> words;
+  const detail::Params& p;
+  const typename L::Tile& tile;
+  ptrdiff_t delta;
+
+  HWY_INLINE void operator()(size_t j) const {
+    L::template Prefetch<kOp>(words, p, tile, static_cast<size_t>(j + delta));
+  }
+};
+
+// The tiled pipeline, shared by every layout and key source. A tile's keys are hashed and located
+// (block or bit indices, vectorized) one tile ahead, a step at a time while the tile before it is
+// applied; as key j is applied, the lines of key j + D are prefetched (D = p.prefetch_distance,
+// crossing into the next tile), so a DRAM-sized filter has D lines in flight.
+//
+// A layout L provides: kXxh64; kTileKeys (a multiple of 16 and of the vector width, <= kTile);
+// struct Tile (per-key locations of one tile); Locate(p, hashes, j0, j1, tile) (locates keys
+// [j0, j1) of the tile from hashes[j0 .. j1); j0 is a multiple of the step; entries up to j1
+// rounded up to the vector width may be written); Prefetch<kOp>(words, p, tile, j); struct
+// State (built from p once per call); and Apply<kOp>(words, p, state, hashes, tile, j0, j1,
+// hits, ahead) -> keys that changed the filter and hits[j] = 1 iff key j did (insert) / writes
+// hits[j0 .. j1) (query; may write up to the next multiple of the vector width), calling ahead(j)
+// for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the per-key
+// "was new" bytes) to out + begin.
+template <class L, detail::Op kOp, bool kPrefetch>
+uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::KeySource& src,
+                  size_t n, detail::ResultKind result, void* out) {
+  constexpr size_t T = L::kTileKeys;
+  static_assert(T % 16 == 0 && T <= kTile, "tile size");
+  // Keys per step: each step hashes and locates the same stretch of the next tile, then applies
+  // its own keys. Long enough to amortize the calls, short enough that hashing never stops the
+  // flow of prefetches for long (1e8 keys: 16 beat 8, 32 and 64).
+  const hn::ScalableTag<uint64_t> d;
+  const size_t step = HWY_MAX(size_t{16}, hn::Lanes(d));
+  const size_t D = kPrefetch ? HWY_MIN(size_t{p.prefetch_distance}, T) : 0;
+  HWY_ALIGN uint64_t hashes[2][T];
+  HWY_ALIGN typename L::Tile tiles[2];
+  HWY_ALIGN uint8_t hits[T + 8];
+  const typename L::State state(p);
+  uint64_t total = 0;
+  size_t selected = 0;
+  if (n == 0) return 0;
+
+  // Tile 0 is hashed and located whole; every later tile a step at a time while the tile before
+  // it is applied.
+  size_t cur = 0;
+  size_t m = HWY_MIN(T, n);
+  const SeedConsts seed(p.seed);
+  // Pre-hashed keys without a selection vector, 8-byte aligned, are read in place rather than
+  // copied into a tile (the copy missed the cache once per line: 1e8 keys, 9.0 -> 8.2 ns/key).
+  const uint64_t* in_place = src.kind == detail::KeyKind::kHashes && src.sel == nullptr &&
+                                     reinterpret_cast<uintptr_t>(src.keys) % alignof(uint64_t) == 0
+                                 ? static_cast<const uint64_t*>(src.keys)
+                                 : nullptr;
+  const uint64_t* tile_hashes[2] = {in_place != nullptr ? in_place : hashes[0], hashes[1]};
+  if (in_place == nullptr) TileHashes<L::kXxh64>(src, 0, m, seed, hashes[0]);
+  L::Locate(p, tile_hashes[0], 0, m, tiles[0]);
+  for (size_t q = 0; q < HWY_MIN(D, m); ++q) L::template Prefetch<kOp>(words, p, tiles[0], q);
+
+  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
+    m = HWY_MIN(T, n - begin);
+    const size_t next_begin = begin + T;
+    const size_t next_m = next_begin < n ? HWY_MIN(T, n - next_begin) : 0;
+    if (in_place != nullptr && next_m != 0) tile_hashes[cur ^ 1] = in_place + next_begin;
+    const uint64_t* HWY_RESTRICT h = tile_hashes[cur];
+    // Key j + D of this step lies before the next tile's j + step (D <= T), located first.
+    const Ahead<L, kOp, kPrefetch> ahead{words, p, tiles[cur], tiles[cur ^ 1], m, next_m, D};
+    for (size_t j = 0; j < m; j += step) {
+      const size_t j1 = HWY_MIN(j + step, m);
+      if (j < next_m) {  // the same stretch of the next tile
+        const size_t c1 = HWY_MIN(j + step, next_m);
+        PrefetchSource(src, n, next_begin + T + j, step);
+        if (in_place == nullptr) {
+          TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, seed, hashes[cur ^ 1] + j);
+        }
+        L::Locate(p, tile_hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
+      }
+      if (kPrefetch && j1 - 1 + D < m) {  // every key of the step prefetches in this tile
+        const AheadIn<L, kOp> in{words, p, tiles[cur], static_cast<ptrdiff_t>(D)};
+        total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
+      } else if (kPrefetch && j + D >= m && j1 - 1 + D - m < next_m) {  // ... in the next one
+        const AheadIn<L, kOp> in{words, p, tiles[cur ^ 1],
+                                 static_cast<ptrdiff_t>(D) - static_cast<ptrdiff_t>(m)};
+        total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
+      } else {
+        total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, ahead);
+      }
+    }
+    if constexpr (!detail::Mutates(kOp)) {
+      std::memset(hits + m, 0, 8);
+      total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
+    } else {
+      if (out != nullptr) std::memcpy(static_cast<uint8_t*>(out) + begin, hits, m);
+    }
+  }
+  return total;
+}
+
+template <class L>
+uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
+                 uint8_t* fresh) {
+  return p.prefetch_distance != 0 ? Pipeline<L, detail::Op::kInsert, true>(
+                                        words, p, src, n, detail::ResultKind::kBytes, fresh)
+                                  : Pipeline<L, detail::Op::kInsert, false>(
+                                        words, p, src, n, detail::ResultKind::kBytes, fresh);
+}
+
+template <class L>
+uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
+                   detail::ResultKind result, void* out) {
+  return p.prefetch_distance != 0
+             ? Pipeline<L, detail::Op::kQuery, true>(words, p, src, n, result, out)
+             : Pipeline<L, detail::Op::kQuery, false>(words, p, src, n, result, out);
+}
+
+// The kernel table of layout L on this target (exported by the layout's kernels.cc).
+template <class L>
+const detail::LayoutKernels* LayoutKernelsOf() {
+  static constexpr detail::LayoutKernels kernels = {&InsertT<L>, &ContainsT<L>};
+  return &kernels;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard

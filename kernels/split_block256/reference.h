@@ -1,0 +1,35 @@
+// split_block256's literal model (spec.h; Parquet's split block Bloom filter).
+#ifndef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
+#define SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
+
+#include "kernels/split_block256/spec.h"
+
+namespace simdbloom {
+namespace detail {
+
+inline bool SplitBlock256Spec::RefInsert(uint64_t* words, const Params& p, uint64_t h) {
+  uint32_t* block = reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
+  const uint32_t key = static_cast<uint32_t>(h);
+  bool changed = false;
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t bit = uint32_t{1} << ((key * kSalt[i]) >> 27);
+    changed |= (block[i] & bit) == 0;
+    block[i] |= bit;
+  }
+  return changed;
+}
+
+inline bool SplitBlock256Spec::RefContains(const uint64_t* words, const Params& p, uint64_t h) {
+  const uint32_t* block =
+      reinterpret_cast<const uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
+  const uint32_t key = static_cast<uint32_t>(h);
+  for (int i = 0; i < 8; ++i) {
+    if (((block[i] >> ((key * kSalt[i]) >> 27)) & 1) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
