@@ -91,8 +91,17 @@ Filter Filter::with_bits(uint64_t bits, uint32_t k, Layout layout, uint64_t seed
 }
 
 Filter Filter::create(uint64_t expected_items, double fpp, Layout layout, uint64_t seed) {
-  const Sizing s = size_for(expected_items, fpp, layout);
-  return with_bits(s.bits, s.k, layout, seed);
+  // Errors name create, the function the caller called, not the size_for / with_bits it calls.
+  try {
+    const Sizing s = size_for(expected_items, fpp, layout);
+    return with_bits(s.bits, s.k, layout, seed);
+  } catch (const Error& e) {
+    std::string what = e.what();
+    for (const char* inner : {"size_for: ", "with_bits: "}) {
+      if (what.compare(0, std::strlen(inner), inner) == 0) what.erase(0, std::strlen(inner));
+    }
+    throw Error(e.code(), "Filter::create: " + what);
+  }
 }
 
 Filter::Filter(Filter&& other) noexcept

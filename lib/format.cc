@@ -1,6 +1,8 @@
 // Persistence: the simdbloom file format (lib/FORMAT.md, "File format") and Parquet's split block
 // Bloom filter form. Every field of untrusted input is validated before it is used; reads never
 // go past the given size.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -24,6 +26,11 @@ constexpr uint8_t kHashXxh64 = 2;
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom filter: " + what);
+}
+
+// A stream whose read failed (badbit: e.g. EISDIR, EIO) is an I/O error, not short input.
+void CheckReadable(const std::istream& in) {
+  if (in.bad()) throw Error(ErrorCode::kIo, "load: the stream failed while reading");
 }
 
 void PutU32(uint8_t* p, uint32_t v) {
@@ -279,6 +286,7 @@ Filter Filter::load(const uint8_t* data, size_t size) {
 Filter Filter::load(std::istream& in) {
   uint8_t header[kHeaderSize];
   in.read(reinterpret_cast<char*>(header), kHeaderSize);
+  CheckReadable(in);
   if (in.gcount() != static_cast<std::streamsize>(kHeaderSize)) {
     Bad("truncated header (" + std::to_string(in.gcount()) + " bytes)");
   }
@@ -294,6 +302,7 @@ Filter Filter::load(std::istream& in) {
   // seekable stream is measured first; any other is read in 16 MiB chunks into a buffer that
   // grows with the bytes actually received, then copied.
   const auto truncated = [&](uint64_t got) {
+    CheckReadable(in);
     Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
         " bytes)");
   };
@@ -329,15 +338,27 @@ Filter Filter::load(std::istream& in) {
     if (static_cast<uint64_t>(in.gcount()) != chunk) truncated(got);
   }
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
+  CheckReadable(in);
   if (ref::Checksum(dst, h.payload_bytes) != h.checksum) Bad("payload checksum mismatch");
   FilterAccess::SetInserted(f, h.inserted);
   return f;
 }
 
 Filter Filter::load_file(const std::string& path) {
+  // A directory opens as an ifstream (on Linux) and only fails when read: refused up front, as
+  // an I/O error like any other path that names no readable file.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorCode::kIo, "load_file: " + path + " is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCode::kIo, "load_file: cannot open " + path);
-  return load(in);
+  try {
+    return load(in);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kIo) throw;
+    throw Error(ErrorCode::kIo, "load_file: cannot read " + path);
+  }
 }
 
 Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {

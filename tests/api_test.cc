@@ -25,6 +25,33 @@ ErrorCode CodeOf(void (*fn)()) {
   return static_cast<ErrorCode>(0);
 }
 
+// The message of the Error fn throws ("" if none).
+template <class Fn>
+std::string MessageOf(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_CASE("api: create's errors name Filter::create, not the sizing calls it makes") {
+  const auto starts = [](const std::string& what, const std::string& rest) {
+    INFO(what);
+    CHECK(what.rfind("Filter::create: ", 0) == 0);
+    CHECK(what.find(rest) != std::string::npos);
+    CHECK(what.find("size_for") == std::string::npos);
+    CHECK(what.find("with_bits") == std::string::npos);
+  };
+  starts(MessageOf([] { Filter::create(0, 0.01); }), "expected_items must be > 0");
+  starts(MessageOf([] { Filter::create(10, 1.5); }), "fpp must be in (0, 1)");
+  starts(MessageOf([] { Filter::create(10, 0.01, static_cast<Layout>(9)); }), "unknown layout");
+  starts(MessageOf([] { Filter::create(~uint64_t{0}, 1e-6); }), "items at fpp");
+  // with_bits keeps its own name.
+  CHECK(MessageOf([] { Filter::with_bits(1024, 0); }).rfind("with_bits: ", 0) == 0);
+}
+
 TEST_CASE("api: version matches the header macros") {
   CHECK(std::string(version()) == SIMDBLOOM_VERSION_STRING);
   CHECK(std::string(SIMDBLOOM_VERSION_STRING) == std::to_string(SIMDBLOOM_VERSION_MAJOR) + "." +

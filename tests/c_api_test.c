@@ -1,10 +1,13 @@
 /* The C API from C99: every function, its error codes, and that no failure escapes as a crash. */
 #define _POSIX_C_SOURCE 200112L
+#include <limits.h>
 #include <simdbloom/simdbloom.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int failures = 0;
 #define EXPECT(cond)                                                     \
@@ -13,6 +16,26 @@ static int failures = 0;
       fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); \
       ++failures;                                                        \
     }                                                                    \
+  } while (0)
+
+/* The last error names the C function called first ("fn: ..."), contains `part`, and names no
+ * C++ function ("Filter::create: ", "size_for: ", "with_bits: ", "load_file: ", ...). */
+static int message_is(const char* fn, const char* part) {
+  static const char* const cpp[] = {"Filter::", "size_for",  "with_bits:", "load_file", "save_file",
+                                    "insert:",  "contains:", "select:",    "refine:",   "hash:"};
+  const char* m = simdbloom_last_error();
+  const size_t n = strlen(fn);
+  size_t i;
+  int ok = strncmp(m, fn, n) == 0 && m[n] == ':' && m[n + 1] == ' ' && strstr(m, part) != NULL;
+  for (i = 0; ok && i < sizeof(cpp) / sizeof(cpp[0]); ++i) ok = strstr(m + n, cpp[i]) == NULL;
+  if (!ok) fprintf(stderr, "  last error \"%s\", expected \"%s: ...%s...\"\n", m, fn, part);
+  return ok;
+}
+/* call fails with `status` and a message from function `fn` that contains `part`. */
+#define EXPECT_ERROR(call, status, fn, part) \
+  do {                                       \
+    EXPECT((call) == (status));              \
+    EXPECT(message_is(fn, part));            \
   } while (0)
 
 static uint64_t next(uint64_t* s) {
@@ -207,6 +230,380 @@ static void test_shapes(int layout) {
   simdbloom_free(f);
 }
 
+/* Every entry point refuses what it cannot honour with EINVAL and a message naming it, never a
+ * crash, and leaves its outputs unchanged. */
+static void test_validation(void) {
+  static uint64_t keys[16];
+  static uint8_t out[16];
+  static uint32_t sel[16];
+  static char buf[4096];
+  const simdbloom_keys u64 = {SIMDBLOOM_KEYS_U64, keys, NULL, 0, 0, 16};
+  const char* words[2] = {"a", "b"};
+  const size_t lens[2] = {1, 1};
+  simdbloom_filter* f = NULL;
+  simdbloom_filter* g = NULL;
+  simdbloom_filter* const sentinel = (simdbloom_filter*)&g; /* never dereferenced */
+  uint64_t result = 777;
+  size_t i;
+
+  /* Enum arguments: an int layout outside 1..4 is refused, not cast. */
+  g = sentinel;
+  EXPECT_ERROR(simdbloom_create(100, 0.01, 257, 0, &g), SIMDBLOOM_EINVAL, "simdbloom_create",
+               "layout 257 is not a layout (1..4)");
+  EXPECT(strcmp(simdbloom_last_error(), "simdbloom_create: layout 257 is not a layout (1..4)") ==
+         0);
+  EXPECT(g == sentinel);
+  {
+    const int bad[] = {0, -1, 5, 77, 256, 257, 513, INT_MAX, INT_MIN};
+    char want[64];
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+      sprintf(want, "layout %d is not a layout", bad[i]);
+      EXPECT_ERROR(simdbloom_create(100, 0.01, bad[i], 0, &g), SIMDBLOOM_EINVAL, "simdbloom_create",
+                   want);
+      EXPECT_ERROR(simdbloom_with_bits(1024, 3, bad[i], 0, &g), SIMDBLOOM_EINVAL,
+                   "simdbloom_with_bits", want);
+    }
+  }
+  EXPECT(g == sentinel);
+  /* Sizes, with the C++ library's messages under the C function's name. */
+  EXPECT_ERROR(simdbloom_create(0, 0.01, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "expected_items");
+  EXPECT_ERROR(simdbloom_create(10, 1.5, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "fpp");
+  EXPECT_ERROR(simdbloom_create(UINT64_MAX, 1e-6, SIMDBLOOM_REGISTER64, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "items");
+  EXPECT_ERROR(simdbloom_with_bits(0, 3, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "bits");
+  EXPECT_ERROR(simdbloom_with_bits(1024, 7, SIMDBLOOM_SPLIT_BLOCK256, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "k = 7");
+  EXPECT_ERROR(simdbloom_with_bits(1024, 33, SIMDBLOOM_CLASSIC, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "k = 33");
+  EXPECT(g == sentinel);
+  EXPECT_ERROR(simdbloom_create(100, 0.01, SIMDBLOOM_BLOCK512, 0, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "out is NULL");
+  EXPECT_ERROR(simdbloom_with_bits(1024, 3, SIMDBLOOM_BLOCK512, 0, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "out is NULL");
+
+  /* A NULL filter, for every call that takes one. */
+  EXPECT_ERROR(simdbloom_insert_u64(NULL, keys, 1), SIMDBLOOM_EINVAL, "simdbloom_insert_u64",
+               "filter is NULL");
+  EXPECT_ERROR(simdbloom_contains_u64(NULL, keys, 1, out), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_u64", "filter is NULL");
+  EXPECT_ERROR(simdbloom_insert_bytes(NULL, words, lens, 2), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "filter is NULL");
+  EXPECT_ERROR(simdbloom_contains_bytes(NULL, words, lens, 2, out), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bytes", "filter is NULL");
+  EXPECT_ERROR(simdbloom_insert_keys(NULL, &u64, &result), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_keys", "filter is NULL");
+  EXPECT_ERROR(simdbloom_contains_keys(NULL, &u64, out, &result), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_keys", "filter is NULL");
+  EXPECT_ERROR(simdbloom_contains_bitmap(NULL, &u64, out, &result), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bitmap", "filter is NULL");
+  EXPECT_ERROR(simdbloom_select(NULL, &u64, sel, &result), SIMDBLOOM_EINVAL, "simdbloom_select",
+               "filter is NULL");
+  EXPECT_ERROR(simdbloom_refine(NULL, &u64, sel, 1, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+               "filter is NULL");
+  EXPECT_ERROR(simdbloom_hash_keys(NULL, &u64, keys), SIMDBLOOM_EINVAL, "simdbloom_hash_keys",
+               "filter is NULL");
+  EXPECT_ERROR(simdbloom_serialize(NULL, buf, sizeof(buf)), SIMDBLOOM_EINVAL, "simdbloom_serialize",
+               "filter is NULL");
+  EXPECT_ERROR(simdbloom_save(NULL, "x.bin"), SIMDBLOOM_EINVAL, "simdbloom_save", "filter is NULL");
+  EXPECT(result == 777);
+  /* Getters return 0 for NULL (documented) and say why. */
+  EXPECT(simdbloom_layout(NULL) == 0);
+  EXPECT(message_is("simdbloom_layout", "filter is NULL"));
+  EXPECT(simdbloom_bit_count(NULL) == 0);
+  EXPECT(message_is("simdbloom_bit_count", "filter is NULL"));
+  EXPECT(simdbloom_num_hashes(NULL) == 0);
+  EXPECT(message_is("simdbloom_num_hashes", "filter is NULL"));
+  EXPECT(simdbloom_inserted_count(NULL) == 0);
+  EXPECT(message_is("simdbloom_inserted_count", "filter is NULL"));
+  EXPECT(simdbloom_expected_fpp(NULL) == 0.0);
+  EXPECT(message_is("simdbloom_expected_fpp", "filter is NULL"));
+  EXPECT(simdbloom_serialized_size(NULL) == 0);
+  EXPECT(message_is("simdbloom_serialized_size", "filter is NULL"));
+  EXPECT(simdbloom_compatible(NULL, NULL) == 0);
+  EXPECT(message_is("simdbloom_compatible", "a is NULL"));
+
+  EXPECT(simdbloom_with_bits(1024, 6, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_compatible(f, NULL) == 0);
+  EXPECT(message_is("simdbloom_compatible", "b is NULL"));
+  EXPECT_ERROR(simdbloom_merge(NULL, f), SIMDBLOOM_EINVAL, "simdbloom_merge", "filter is NULL");
+  EXPECT_ERROR(simdbloom_merge(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_merge", "other is NULL");
+  EXPECT_ERROR(simdbloom_intersect(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_intersect",
+               "other is NULL");
+
+  /* NULL arrays with a count, NULL outputs. */
+  EXPECT_ERROR(simdbloom_insert_u64(f, NULL, 3), SIMDBLOOM_EINVAL, "simdbloom_insert_u64",
+               "keys is NULL with n = 3");
+  EXPECT(simdbloom_insert_u64(f, NULL, 0) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_insert_u64(f, keys, SIZE_MAX), SIMDBLOOM_EINVAL, "simdbloom_insert_u64",
+               "address space");
+  EXPECT_ERROR(simdbloom_contains_u64(f, keys, 3, NULL), SIMDBLOOM_EINVAL, "simdbloom_contains_u64",
+               "out is NULL with n = 3");
+  EXPECT_ERROR(simdbloom_contains_u64(f, NULL, 3, out), SIMDBLOOM_EINVAL, "simdbloom_contains_u64",
+               "keys is NULL");
+  EXPECT(simdbloom_contains_u64(f, NULL, 0, NULL) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_insert_bytes(f, NULL, lens, 2), SIMDBLOOM_EINVAL, "simdbloom_insert_bytes",
+               "keys is NULL with n = 2");
+  EXPECT_ERROR(simdbloom_insert_bytes(f, words, NULL, 2), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "lengths is NULL with n = 2");
+  EXPECT_ERROR(simdbloom_insert_bytes(f, words, lens, SIZE_MAX), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "address space");
+  EXPECT_ERROR(simdbloom_contains_bytes(f, words, lens, 2, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bytes", "out is NULL with n = 2");
+  EXPECT(simdbloom_insert_bytes(f, NULL, NULL, 0) == SIMDBLOOM_OK);
+  {
+    /* A NULL key with a length: refused before any key is inserted. */
+    const char* some[3] = {"first", NULL, "third"};
+    const size_t some_lens[3] = {5, 4, 5};
+    EXPECT_ERROR(simdbloom_insert_bytes(f, some, some_lens, 3), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_bytes", "keys[1] is NULL with lengths[1] = 4");
+    EXPECT(simdbloom_inserted_count(f) == 0);
+    EXPECT_ERROR(simdbloom_contains_bytes(f, some, some_lens, 3, out), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_bytes", "keys[1] is NULL");
+  }
+
+  /* simdbloom_keys: every field. */
+  {
+    simdbloom_keys bad = u64;
+    const int kinds[] = {0, -1, 7, 99, INT_MIN, INT_MAX};
+    for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
+      bad.kind = kinds[i];
+      EXPECT_ERROR(simdbloom_insert_keys(f, &bad, &result), SIMDBLOOM_EINVAL,
+                   "simdbloom_insert_keys", "is not a SIMDBLOOM_KEYS_* kind (1..6)");
+      EXPECT_ERROR(simdbloom_contains_keys(f, &bad, out, &result), SIMDBLOOM_EINVAL,
+                   "simdbloom_contains_keys", "kind");
+    }
+    EXPECT_ERROR(simdbloom_insert_keys(f, NULL, &result), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+                 "keys is NULL");
+    bad = u64;
+    bad.width = 8; /* a FIXED_WIDTH field on a u64 shape: a mistake, not ignored */
+    EXPECT_ERROR(simdbloom_insert_keys(f, &bad, &result), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+                 "width and keys->stride must be 0");
+    bad = u64;
+    bad.stride = 8;
+    EXPECT_ERROR(simdbloom_contains_keys(f, &bad, out, NULL), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "stride");
+    bad = u64;
+    bad.data = buf;
+    EXPECT_ERROR(simdbloom_hash_keys(f, &bad, keys), SIMDBLOOM_EINVAL, "simdbloom_hash_keys",
+                 "keys->data must be NULL");
+    bad = u64;
+    bad.keys = NULL;
+    EXPECT_ERROR(simdbloom_insert_keys(f, &bad, NULL), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+                 "keys->keys is NULL with keys->count = 16");
+    bad.count = 0;
+    EXPECT(simdbloom_insert_keys(f, &bad, &result) == SIMDBLOOM_OK);
+    EXPECT(result == 0);
+    result = 777;
+    bad = u64;
+    bad.count = SIZE_MAX / 4;
+    EXPECT_ERROR(simdbloom_contains_keys(f, &bad, out, NULL), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "address space");
+    bad.kind = SIMDBLOOM_KEYS_BINARY64;
+    EXPECT_ERROR(simdbloom_contains_keys(f, &bad, out, NULL), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "address space");
+    bad.kind = SIMDBLOOM_KEYS_FIXED_WIDTH;
+    bad.width = 8;
+    bad.stride = 16;
+    EXPECT_ERROR(simdbloom_contains_keys(f, &bad, out, NULL), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "exceed the address space");
+    bad.count = 4;
+    bad.keys = NULL;
+    EXPECT_ERROR(simdbloom_contains_keys(f, &bad, out, NULL), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "keys->keys (the records) is NULL");
+    bad.width = 0; /* empty records need no bytes */
+    EXPECT(simdbloom_contains_keys(f, &bad, out, NULL) == SIMDBLOOM_OK);
+    EXPECT_ERROR(simdbloom_contains_keys(f, &u64, NULL, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "out is NULL with keys->count = 16");
+    EXPECT_ERROR(simdbloom_contains_bitmap(f, &u64, NULL, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_bitmap", "bitmap is NULL");
+    EXPECT_ERROR(simdbloom_select(f, &u64, NULL, &result), SIMDBLOOM_EINVAL, "simdbloom_select",
+                 "selection is NULL");
+    EXPECT_ERROR(simdbloom_refine(f, &u64, NULL, 3, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+                 "selection is NULL with count = 3");
+    EXPECT_ERROR(simdbloom_hash_keys(f, &u64, NULL), SIMDBLOOM_EINVAL, "simdbloom_hash_keys",
+                 "out is NULL");
+    sel[0] = 16;
+    EXPECT_ERROR(simdbloom_refine(f, &u64, sel, 1, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+                 "selection[0] = 16");
+    if (sizeof(size_t) > 4) { /* more keys than uint32_t indices: refused before reading any */
+      bad = u64;
+      bad.count = (size_t)1 << 31;
+      bad.count *= 2;
+      bad.count += 1;
+      EXPECT_ERROR(simdbloom_select(f, &bad, sel, &result), SIMDBLOOM_EINVAL, "simdbloom_select",
+                   "exceeds 2^32");
+    }
+    EXPECT(result == 777);
+  }
+
+  /* Persistence arguments. */
+  EXPECT_ERROR(simdbloom_serialize(f, NULL, 100000), SIMDBLOOM_EINVAL, "simdbloom_serialize",
+               "buf is NULL");
+  EXPECT_ERROR(simdbloom_serialize(f, buf, 10), SIMDBLOOM_EINVAL, "simdbloom_serialize",
+               "capacity 10 is below simdbloom_serialized_size");
+  EXPECT_ERROR(simdbloom_save(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_save", "path is NULL");
+  g = sentinel;
+  EXPECT_ERROR(simdbloom_load(NULL, &g), SIMDBLOOM_EINVAL, "simdbloom_load", "path is NULL");
+  EXPECT_ERROR(simdbloom_load("x.bin", NULL), SIMDBLOOM_EINVAL, "simdbloom_load", "out is NULL");
+  EXPECT_ERROR(simdbloom_load_bytes(NULL, 100, &g), SIMDBLOOM_EINVAL, "simdbloom_load_bytes",
+               "data is NULL with size = 100");
+  EXPECT_ERROR(simdbloom_load_bytes(NULL, 0, &g), SIMDBLOOM_EFORMAT, "simdbloom_load_bytes",
+               "not a valid simdbloom filter: truncated");
+  EXPECT_ERROR(simdbloom_load_bytes(buf, 100, NULL), SIMDBLOOM_EINVAL, "simdbloom_load_bytes",
+               "out is NULL");
+  EXPECT_ERROR(simdbloom_view(NULL, 100, 1, &g), SIMDBLOOM_EINVAL, "simdbloom_view",
+               "data is NULL");
+  EXPECT_ERROR(simdbloom_view(buf, 100, 1, NULL), SIMDBLOOM_EINVAL, "simdbloom_view",
+               "out is NULL");
+  EXPECT(g == sentinel);
+
+  /* Errors raised inside the C++ library carry the C function's name too. */
+  {
+    const size_t size = simdbloom_serialized_size(f);
+    void* aligned = NULL;
+    simdbloom_filter* v = NULL;
+    simdbloom_filter* h = NULL;
+    EXPECT(posix_memalign(&aligned, 64, size + 64) == 0);
+    EXPECT(simdbloom_serialize(f, aligned, size) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_view(aligned, size, 1, &v) == SIMDBLOOM_OK);
+    EXPECT_ERROR(simdbloom_insert_u64(v, keys, 1), SIMDBLOOM_EREADONLY, "simdbloom_insert_u64",
+                 "read-only view");
+    EXPECT_ERROR(simdbloom_insert_u64(v, keys, 0), SIMDBLOOM_EREADONLY, "simdbloom_insert_u64",
+                 "read-only view");
+    EXPECT_ERROR(simdbloom_insert_bytes(v, words, lens, 2), SIMDBLOOM_EREADONLY,
+                 "simdbloom_insert_bytes", "read-only view");
+    EXPECT_ERROR(simdbloom_insert_bytes(v, NULL, NULL, 0), SIMDBLOOM_EREADONLY,
+                 "simdbloom_insert_bytes", "read-only view");
+    EXPECT_ERROR(simdbloom_insert_keys(v, &u64, NULL), SIMDBLOOM_EREADONLY, "simdbloom_insert_keys",
+                 "read-only view");
+    EXPECT_ERROR(simdbloom_merge(v, f), SIMDBLOOM_EREADONLY, "simdbloom_merge", "read-only view");
+    EXPECT_ERROR(simdbloom_view((char*)aligned + 1, size, 1, &h), SIMDBLOOM_EINVAL,
+                 "simdbloom_view", "64-byte aligned");
+    EXPECT_ERROR(simdbloom_load_bytes(aligned, size - 1, &h), SIMDBLOOM_EFORMAT,
+                 "simdbloom_load_bytes", "not a valid simdbloom filter");
+    EXPECT(simdbloom_with_bits(2048, 6, SIMDBLOOM_BLOCK512, 0, &h) == SIMDBLOOM_OK);
+    EXPECT_ERROR(simdbloom_merge(f, h), SIMDBLOOM_EINCOMPATIBLE, "simdbloom_merge",
+                 "filters differ in size");
+    EXPECT_ERROR(simdbloom_intersect(h, f), SIMDBLOOM_EINCOMPATIBLE, "simdbloom_intersect",
+                 "filters differ");
+    simdbloom_free(h);
+    simdbloom_free(v);
+    free(aligned);
+  }
+  simdbloom_free(f);
+}
+
+/* A path that names no readable filter file is EIO: a directory, a missing file, an unreadable
+ * one. */
+static void test_io(void) {
+  simdbloom_filter* f = NULL;
+  simdbloom_filter* g = NULL;
+  const char* path = "simdbloom_c_test_unreadable.bin";
+  EXPECT_ERROR(simdbloom_load(".", &g), SIMDBLOOM_EIO, "simdbloom_load", ". is a directory");
+  EXPECT_ERROR(simdbloom_load("/", &g), SIMDBLOOM_EIO, "simdbloom_load", "directory");
+  EXPECT_ERROR(simdbloom_load("/nonexistent/x.bin", &g), SIMDBLOOM_EIO, "simdbloom_load",
+               "cannot open /nonexistent/x.bin");
+  EXPECT_ERROR(simdbloom_load("simdbloom_c_test_missing.bin", &g), SIMDBLOOM_EIO, "simdbloom_load",
+               "cannot open");
+  EXPECT_ERROR(simdbloom_load("", &g), SIMDBLOOM_EIO, "simdbloom_load", "cannot open");
+  EXPECT(g == NULL);
+  EXPECT(simdbloom_with_bits(1024, 6, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_save(f, "."), SIMDBLOOM_EIO, "simdbloom_save", "cannot open");
+  EXPECT_ERROR(simdbloom_save(f, "/nonexistent/x.bin"), SIMDBLOOM_EIO, "simdbloom_save",
+               "cannot open");
+  EXPECT(simdbloom_save(f, path) == SIMDBLOOM_OK);
+  EXPECT(chmod(path, 0) == 0);
+  /* Root reads files of mode 000, and the tests may run as root (containers, CI): the check only
+   * means something for other users, and is skipped for root. */
+  if (geteuid() != 0) {
+    EXPECT_ERROR(simdbloom_load(path, &g), SIMDBLOOM_EIO, "simdbloom_load", "cannot open");
+    EXPECT(g == NULL);
+  } else {
+    printf("C API: running as root, the unreadable-file check is skipped\n");
+  }
+  remove(path);
+  simdbloom_free(g);
+  simdbloom_free(f);
+}
+
+/* Byte-string parameters take the buffers C programs have, without casts: char*, uint8_t*,
+ * unsigned char* buffers and arrays of them, char** from malloc. */
+static void test_byte_pointers(void) {
+  char hello[] = "hello";
+  char parquet[] = "parquet";
+  uint8_t raw[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+  char* words[2];
+  uint8_t* raws[1];
+  unsigned char* uraws[1];
+  const char* const cwords[2] = {"hello", "parquet"};
+  char** heap = malloc(2 * sizeof(char*));
+  const size_t lens[2] = {5, 7};
+  const size_t raw_len[1] = {4};
+  uint8_t found[2] = {0, 0};
+  /* Arrow utf8: chars as char*, the simdbloom_keys built with designated initializers. */
+  char chars[] = "hellodeadparquet";
+  const int32_t offsets[4] = {0, 5, 9, 16};
+  const simdbloom_keys arrow = {
+      .kind = SIMDBLOOM_KEYS_BINARY32, .keys = offsets, .data = chars, .count = 3};
+  const simdbloom_keys fixed = {
+      .kind = SIMDBLOOM_KEYS_FIXED_WIDTH, .keys = raw, .width = 4, .stride = 4, .count = 1};
+  uint8_t arrow_out[3] = {0, 0, 0};
+  uint64_t hits = 0;
+  simdbloom_filter* f = NULL;
+  simdbloom_filter* g = NULL;
+  char* bytes;
+  unsigned char* ubytes;
+  size_t size;
+  words[0] = hello;
+  words[1] = parquet;
+  raws[0] = raw;
+  uraws[0] = raw;
+  EXPECT(heap != NULL);
+  if (heap == NULL) return;
+  heap[0] = hello;
+  heap[1] = parquet;
+
+  EXPECT(simdbloom_create(1000, 0.01, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_insert_bytes(f, words, lens, 2) == SIMDBLOOM_OK);         /* char*[2] */
+  EXPECT(simdbloom_insert_bytes(f, raws, raw_len, 1) == SIMDBLOOM_OK);       /* uint8_t*[1] */
+  EXPECT(simdbloom_contains_bytes(f, heap, lens, 2, found) == SIMDBLOOM_OK); /* char** */
+  EXPECT(found[0] == 1 && found[1] == 1);
+  found[0] = found[1] = 0;
+  EXPECT(simdbloom_contains_bytes(f, cwords, lens, 2, found) == SIMDBLOOM_OK);
+  EXPECT(found[0] == 1 && found[1] == 1);
+  found[0] = 0;
+  EXPECT(simdbloom_contains_bytes(f, uraws, raw_len, 1, found) == SIMDBLOOM_OK);
+  EXPECT(found[0] == 1);
+  /* The same keys as an Arrow column and as a fixed-width record. */
+  memcpy(chars + 5, raw, 4);
+  EXPECT(simdbloom_contains_keys(f, &arrow, arrow_out, &hits) == SIMDBLOOM_OK);
+  EXPECT(hits == 3 && arrow_out[0] && arrow_out[1] && arrow_out[2]);
+  EXPECT(simdbloom_contains_keys(f, &fixed, arrow_out, &hits) == SIMDBLOOM_OK);
+  EXPECT(hits == 1);
+
+  /* Serialized into a char buffer, loaded from an unsigned char one. */
+  size = simdbloom_serialized_size(f);
+  bytes = malloc(size);
+  ubytes = malloc(size);
+  EXPECT(bytes != NULL && ubytes != NULL);
+  if (bytes != NULL && ubytes != NULL) {
+    EXPECT(simdbloom_serialize(f, bytes, size) == SIMDBLOOM_OK);
+    memcpy(ubytes, bytes, size);
+    EXPECT(simdbloom_load_bytes(ubytes, size, &g) == SIMDBLOOM_OK);
+    found[0] = found[1] = 0;
+    EXPECT(simdbloom_contains_bytes(g, words, lens, 2, found) == SIMDBLOOM_OK);
+    EXPECT(found[0] == 1 && found[1] == 1);
+  }
+  free(ubytes);
+  free(bytes);
+  free(heap);
+  simdbloom_free(g);
+  simdbloom_free(f);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -223,6 +620,9 @@ int main(void) {
   test_shapes(SIMDBLOOM_REGISTER64);
   test_shapes(SIMDBLOOM_SPLIT_BLOCK256);
   test_shapes(SIMDBLOOM_CLASSIC);
+  test_validation();
+  test_io();
+  test_byte_pointers();
 
   /* Errors never crash and leave outputs unchanged. */
   EXPECT(simdbloom_create(100, 0.0, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_EINVAL);

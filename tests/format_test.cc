@@ -2,10 +2,13 @@
 // cross-target loads, and the hostile-input matrix (every truncation, every header bit flip,
 // crafted fields with valid checksums).
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -94,6 +97,47 @@ TEST_CASE("format: save and load round-trip every layout through streams, files 
   CHECK(CodeOf([] { Filter::load_file("/nonexistent/simdbloom.bin"); }) == ErrorCode::kIo);
   CHECK(CodeOf([] { Sample(Layout::kBlock512).save_file("/nonexistent/dir/x.bin"); }) ==
         ErrorCode::kIo);
+}
+
+// A path that names no readable file is an I/O error (kIo), never a format error (kFormat): a
+// directory (which ifstream opens on Linux and then fails to read), a missing file, an unreadable
+// one, and a stream whose reads fail.
+TEST_CASE("format: directories, missing and unreadable files are I/O errors") {
+  auto message = [](auto&& fn) -> std::string {
+    try {
+      fn();
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kIo);
+      return e.what();
+    }
+    FAIL("no error");
+    return "";
+  };
+  CHECK(message([] { Filter::load_file("."); }) == "load_file: . is a directory");
+  CHECK(message([] { Filter::load_file("/"); }).find("directory") != std::string::npos);
+  CHECK(message([] { Filter::load_file("/nonexistent/simdbloom.bin"); }) ==
+        "load_file: cannot open /nonexistent/simdbloom.bin");
+  CHECK(message([] {
+          Filter::load_file("simdbloom_format_test_missing.bin");
+        }).find("cannot open") != std::string::npos);
+  CHECK(message([] { Filter::load_file(""); }).find("load_file") == 0);
+  CHECK(message([] { Sample(Layout::kBlock512).save_file("."); }).find("save_file") == 0);
+  // A stream that fails while reading (badbit) is I/O too, not a truncated filter.
+  {
+    std::ifstream dir(".", std::ios::binary);
+    if (dir) CHECK(CodeOf([&] { Filter::load(dir); }) == ErrorCode::kIo);
+  }
+  // Unreadable: chmod 000 blocks reads for everyone but root, and the tests may run as root
+  // (containers, CI), where the file stays readable: the check is skipped there.
+  const std::string path = "simdbloom_format_test_unreadable.bin";
+  Sample(Layout::kBlock512).save_file(path);
+  REQUIRE(::chmod(path.c_str(), 0) == 0);
+  if (::geteuid() != 0) {
+    CHECK(message([&] { Filter::load_file(path); }) == "load_file: cannot open " + path);
+  } else {
+    MESSAGE("running as root: the unreadable-file check is skipped (root reads mode 000 files)");
+  }
+  std::remove(path.c_str());
 }
 
 TEST_CASE("format: a filter saved on one target loads and answers identically on every target") {

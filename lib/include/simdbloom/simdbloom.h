@@ -1,7 +1,15 @@
 /* simdbloom C API: an opaque filter handle over the C++ library. C99; every symbol is prefixed
  * simdbloom_ (types) or SIMDBLOOM_ (constants). Functions return a simdbloom_status: 0 on success,
  * a positive error code otherwise (never an exception, never an abort on bad input). On error,
- * output parameters are left unchanged and simdbloom_last_error() describes the failure.
+ * output parameters are left unchanged and simdbloom_last_error() describes the failure in a
+ * message that starts with the name of the function called, e.g.
+ *   "simdbloom_create: layout 257 is not a layout (1..4)".
+ *
+ * Every argument is checked before any work: SIMDBLOOM_EINVAL for an int layout or key kind that
+ * names none, a NULL filter, a NULL `out` parameter, a NULL array with a non-zero count, and a
+ * count whose array would exceed the address space. Optional outputs (marked "if not NULL") may be
+ * NULL. The getters, which return a value rather than a status, return what each comment says for
+ * a NULL filter and set simdbloom_last_error().
  *
  * Thread-safety: as the C++ API. Functions that take a `const simdbloom_filter*` may run
  * concurrently on one filter; the others need exclusive access. simdbloom_last_error() is per
@@ -43,31 +51,50 @@ const char* simdbloom_strerror(simdbloom_status status);
 /* The message of the last failed call on this thread ("" if none); valid until the next call. */
 const char* simdbloom_last_error(void);
 
-/* Filter::create(expected_items, fpp, layout, seed). */
+/* Filter::create(expected_items, fpp, layout, seed) into *out. EINVAL: layout outside 1..4
+ * (SIMDBLOOM_BLOCK512 .. SIMDBLOOM_CLASSIC), out NULL, expected_items 0, fpp outside [1e-9, 1) or
+ * NaN, a size beyond 2^32 - 1 blocks. ENOMEM. */
 simdbloom_status simdbloom_create(uint64_t expected_items, double fpp, int layout, uint64_t seed,
                                   simdbloom_filter** out);
-/* Filter::with_bits(bits, k, layout, seed). */
+/* Filter::with_bits(bits, k, layout, seed) into *out. EINVAL: layout outside 1..4, out NULL,
+ * bits 0 or beyond 2^32 - 1 blocks, k outside the layout's range (1..16 block512 and register64,
+ * 8 split_block256, 1..32 classic). ENOMEM. */
 simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint64_t seed,
                                      simdbloom_filter** out);
 /* Frees a filter (NULL is ignored). A view does not free the bytes it views. */
 void simdbloom_free(simdbloom_filter* filter);
 
-/* Bulk u64 keys; out[i] = 1 if keys[i] may be present, else 0. */
+/* Bulk u64 keys; out[i] = 1 if keys[i] may be present, else 0. EINVAL: filter NULL, keys (or
+ * out) NULL with n > 0. EREADONLY: insert into a view. */
 simdbloom_status simdbloom_insert_u64(simdbloom_filter* filter, const uint64_t* keys, size_t n);
 simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const uint64_t* keys,
                                         size_t n, uint8_t* out);
-/* Bulk byte-string keys: key i is lengths[i] bytes at keys[i] (NULL allowed when the length is
- * 0). Processed in tiles of 256 keys; no allocation. */
-simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* const* keys,
+/* Bulk byte-string keys: `keys` is an array of n pointers to bytes, passed without a cast
+ * whatever their type: char*[n], const char*[n], uint8_t*[n], const void*[n], a char** ... (all
+ * share void*'s representation); key i is lengths[i] bytes at keys[i] (NULL allowed when the
+ * length is 0). Every key is checked before any is inserted or tested. EINVAL: filter NULL, keys,
+ * lengths (or out) NULL with n > 0, keys[i] NULL with lengths[i] > 0. EREADONLY: insert into a
+ * view. Processed in tiles of 256 keys; no allocation. */
+simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* keys,
                                         const size_t* lengths, size_t n);
-simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* const* keys,
+simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* keys,
                                           const size_t* lengths, size_t n, uint8_t* out);
 
 /* Keys of every shape (simdbloom::Keys), for the simdbloom_*_keys calls. Fill one with a
- * designated initializer, e.g. 13-byte 5-tuples in 16-byte structs:
- *   simdbloom_keys k = {SIMDBLOOM_KEYS_FIXED_WIDTH, records, NULL, 13, 16, n};
+ * designated initializer (fields left out are 0/NULL, as those a kind does not use must be), e.g.
+ * 13-byte 5-tuples in 16-byte structs, or an Arrow utf8 column:
+ *   simdbloom_keys k = {.kind = SIMDBLOOM_KEYS_FIXED_WIDTH, .keys = records, .width = 13,
+ *                       .stride = 16, .count = n};
+ *   simdbloom_keys s = {.kind = SIMDBLOOM_KEYS_BINARY32, .keys = offsets, .data = chars,
+ *                       .count = n};
  * A key is hashed as its bytes in every shape (a u64 as its 8 little-endian bytes, a u32 as its
- * 4), so a key inserted in one shape is found in any other and by simdbloom_contains_bytes. */
+ * 4), so a key inserted in one shape is found in any other and by simdbloom_contains_bytes.
+ *
+ * Checked by every simdbloom_*_keys call, before any work (EINVAL): keys NULL; kind outside 1..6;
+ * width or stride non-zero for a kind other than FIXED_WIDTH; data non-NULL for a kind other than
+ * BINARY32/64; keys->keys NULL with count > 0 (FIXED_WIDTH: and width > 0); a count (FIXED_WIDTH:
+ * (count - 1) * stride + width) beyond the address space; Arrow offsets that are negative or
+ * decrease; Arrow data NULL when the offsets span bytes. */
 #define SIMDBLOOM_KEYS_U64 1         /* keys: uint64_t[count] */
 #define SIMDBLOOM_KEYS_U32 2         /* keys: uint32_t[count] */
 #define SIMDBLOOM_KEYS_PREHASHED 3   /* keys: uint64_t[count], values of simdbloom_hash_keys */
@@ -77,61 +104,77 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
 typedef struct simdbloom_keys {
   int kind;             /* SIMDBLOOM_KEYS_* */
   const void* keys;     /* the array, the Arrow offsets, or the first record */
-  const uint8_t* data;  /* Arrow data (BINARY32/64 only; key i is data[offsets[i] ..
-                           offsets[i + 1])) */
-  size_t width, stride; /* FIXED_WIDTH only */
+  const void* data;     /* Arrow data bytes, any pointer type (BINARY32/64 only, else NULL; key
+                           i is the bytes [offsets[i], offsets[i + 1]) of data) */
+  size_t width, stride; /* FIXED_WIDTH only, else 0; stride 0 or below width is allowed */
   size_t count;         /* number of keys */
 } simdbloom_keys;
 
 /* Filter::insert(keys). *changed (if not NULL) receives the number of keys that set a bit that
  * was clear (surely new). Cost: O(count), no allocation. Arrow offsets are checked (O(count))
- * before any work. */
+ * before any work. EINVAL: filter NULL, keys as above. EREADONLY: a view. */
 simdbloom_status simdbloom_insert_keys(simdbloom_filter* filter, const simdbloom_keys* keys,
                                        uint64_t* changed);
 /* Filter::contains(keys, out): out[i] = 1 if key i may be present, else 0. *hits (if not NULL)
- * receives the number of 1s. */
+ * receives the number of 1s. EINVAL: filter NULL, keys as above, out NULL with count > 0. */
 simdbloom_status simdbloom_contains_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
                                          uint8_t* out, uint64_t* hits);
 /* Filter::contains_bitmap: bit i of bitmap (LSB first, Arrow's order) = key i may be present;
- * writes (count + 7) / 8 bytes, unused bits 0. */
+ * writes (count + 7) / 8 bytes, unused bits 0. *hits (if not NULL) receives the number of set
+ * bits. EINVAL: filter NULL, keys as above, bitmap NULL with count > 0. */
 simdbloom_status simdbloom_contains_bitmap(const simdbloom_filter* filter,
                                            const simdbloom_keys* keys, uint8_t* bitmap,
                                            uint64_t* hits);
 /* Filter::select: the ascending indices of the keys that may be present go to selection (which
- * must hold count entries); *selected receives how many. count must be below 2^32. */
+ * must hold count entries); *selected (if not NULL) receives how many. EINVAL: filter NULL, keys
+ * as above, selection NULL with count > 0, count above 2^32. */
 simdbloom_status simdbloom_select(const simdbloom_filter* filter, const simdbloom_keys* keys,
                                   uint32_t* selection, uint64_t* selected);
 /* Filter::refine: keeps, in place and in order, the entries of selection[0 .. count) whose key
- * may be present; *remaining receives how many. Every entry must be below keys->count (EINVAL,
- * checked before anything is written). */
+ * may be present; *remaining (if not NULL) receives how many. EINVAL: filter NULL, keys as above,
+ * selection NULL with count > 0, an entry not below keys->count (checked before anything is
+ * written). */
 simdbloom_status simdbloom_refine(const simdbloom_filter* filter, const simdbloom_keys* keys,
                                   uint32_t* selection, size_t count, uint64_t* remaining);
-/* Filter::hash: out[i] = the hash of key i, for SIMDBLOOM_KEYS_PREHASHED. */
+/* Filter::hash: out[i] = the hash of key i, for SIMDBLOOM_KEYS_PREHASHED. EINVAL: filter NULL,
+ * keys as above, out NULL with count > 0. */
 simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
                                      uint64_t* out);
 
-/* Parameters. */
-int simdbloom_layout(const simdbloom_filter* filter);
+/* Parameters. For a NULL filter each returns 0 (0.0) and sets simdbloom_last_error(): layout 0,
+ * bit_count 0 and num_hashes 0 are values of no filter; inserted_count and expected_fpp are 0
+ * for an empty filter too. */
+int simdbloom_layout(const simdbloom_filter* filter); /* SIMDBLOOM_BLOCK512 .. _CLASSIC */
 uint64_t simdbloom_bit_count(const simdbloom_filter* filter);
 uint32_t simdbloom_num_hashes(const simdbloom_filter* filter);
 uint64_t simdbloom_inserted_count(const simdbloom_filter* filter);
 double simdbloom_expected_fpp(const simdbloom_filter* filter);
 
-/* Set operations (Filter::merge / intersect / compatible). compatible returns 1 or 0. */
+/* Set operations (Filter::merge / intersect / compatible). EINVAL: filter or other NULL.
+ * EINCOMPATIBLE: they differ in layout, size, k or seed. EREADONLY: filter is a view.
+ * compatible returns 1 or 0; 0 (and sets simdbloom_last_error()) if a or b is NULL. */
 simdbloom_status simdbloom_merge(simdbloom_filter* filter, const simdbloom_filter* other);
 simdbloom_status simdbloom_intersect(simdbloom_filter* filter, const simdbloom_filter* other);
 int simdbloom_compatible(const simdbloom_filter* a, const simdbloom_filter* b);
 
-/* Persistence (FORMAT.md "File format"). serialized_size is what serialize writes. */
+/* Persistence (FORMAT.md "File format"). serialized_size is what serialize writes (at least 72
+ * bytes); 0, and simdbloom_last_error() set, for a NULL filter. */
 size_t simdbloom_serialized_size(const simdbloom_filter* filter);
-/* Writes the file form into buf (capacity bytes); EINVAL if capacity is too small. */
+/* Writes the file form into buf (capacity bytes, any pointer type). EINVAL: filter or buf NULL,
+ * capacity below simdbloom_serialized_size. */
 simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, size_t capacity);
+/* Filter::save_file / load_file. EINVAL: filter, path (or out) NULL. EIO: a path that cannot be
+ * opened, written or read: missing, without permission, a directory. EFORMAT: a readable file
+ * that is not a complete, valid filter. */
 simdbloom_status simdbloom_save(const simdbloom_filter* filter, const char* path);
 simdbloom_status simdbloom_load(const char* path, simdbloom_filter** out);
-/* Filter::load(data, size): a copy. */
+/* Filter::load(data, size): a copy of the filter in data (size bytes, any pointer type). EINVAL:
+ * out NULL, data NULL with size > 0. EFORMAT: not a complete, valid filter. */
 simdbloom_status simdbloom_load_bytes(const void* data, size_t size, simdbloom_filter** out);
-/* Filter::view(data, size, verify_checksum != 0): zero-copy and read-only; data must be 64-byte
- * aligned and outlive the filter. */
+/* Filter::view(data, size, verify_checksum != 0): zero-copy and read-only; data (any pointer
+ * type) must be 64-byte aligned and outlive the filter. verify_checksum is a boolean: any
+ * non-zero value verifies. EINVAL: data or out NULL, data not 64-byte aligned. EFORMAT: as
+ * load_bytes. */
 simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checksum,
                                 simdbloom_filter** out);
 

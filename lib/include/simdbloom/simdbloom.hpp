@@ -296,8 +296,9 @@ Sizing size_for(uint64_t expected_items, double fpp, Layout layout = Layout::kBl
 // ---- The filter ----
 class Filter {
  public:
-  // The filter size_for(expected_items, fpp, layout) describes, empty. Throws as size_for, and
-  // Error(kOutOfMemory). Cost: size_for, then one zeroed 64-byte-aligned allocation.
+  // The filter size_for(expected_items, fpp, layout) describes, empty. Throws as size_for (the
+  // message starts "Filter::create: "), and Error(kOutOfMemory). Cost: size_for, then one zeroed
+  // 64-byte-aligned allocation.
   static Filter create(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512,
                        uint64_t seed = 0);
   // A filter of at least `bits` bits (rounded up to whole blocks of the layout) and `k` probes
@@ -539,7 +540,8 @@ class Filter {
   void save_file(const std::string& path) const;
   // Reads a saved filter, validating every header field and the payload checksum before it is
   // returned. Throws Error(kFormat) for anything that is not a complete, valid filter (never reads
-  // past the input), Error(kIo) for unreadable files, Error(kOutOfMemory). Cost: one allocation
+  // past the input), Error(kIo) for a path that is missing, unreadable or a directory and for a
+  // stream that fails while reading (badbit), Error(kOutOfMemory). Cost: one allocation
   // of the bit array, a copy and a checksum pass.
   static Filter load(std::istream& in);
   static Filter load_file(const std::string& path);
