@@ -29,17 +29,22 @@ const char kUsage[] =
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N]"
     " [--only speed|fpr|memory|shapes|uuid]\n";
 
-bool ParseArgs(int argc, char** argv, Options* o) {
+enum class Parse { kRun, kHelp, kBad };
+
+Parse ParseArgs(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* name) -> std::string {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "%s needs a value\n", name);
+        std::fputs(kUsage, stderr);
         std::exit(2);
       }
       return argv[++i];
     };
-    if (a == "--json") {
+    if (a == "--help" || a == "-h") {
+      return Parse::kHelp;
+    } else if (a == "--json") {
       o->json = true;
     } else if (a == "--keys") {
       o->keys.clear();
@@ -48,7 +53,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
         size_t comma = list.find(',', pos);
         if (comma == std::string::npos) comma = list.size();
         const double v = std::atof(list.substr(pos, comma - pos).c_str());
-        if (v < 1) return false;
+        if (v < 1) return Parse::kBad;
         o->keys.push_back(static_cast<size_t>(v));
         pos = comma + 1;
       }
@@ -66,7 +71,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
           what != "uuid") {
-        return false;
+        return Parse::kBad;
       }
       o->speed = what == "speed";
       o->fpr = what == "fpr";
@@ -74,11 +79,13 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->shapes = what == "shapes";
       o->uuid = what == "uuid";
     } else {
-      return false;
+      return Parse::kBad;
     }
   }
-  return !o->keys.empty() && o->fpp > 0 && o->fpp < 1 && o->fpr_keys >= 1000 &&
-         o->mem_keys >= 1000 && o->shape_keys >= 1000 && o->shape_keys < (uint64_t{1} << 32);
+  const bool valid = !o->keys.empty() && o->fpp > 0 && o->fpp < 1 && o->fpr_keys >= 1000 &&
+                     o->mem_keys >= 1000 && o->shape_keys >= 1000 &&
+                     o->shape_keys < (uint64_t{1} << 32);
+  return valid ? Parse::kRun : Parse::kBad;
 }
 
 void PrintSummary() {
@@ -93,9 +100,15 @@ void PrintSummary() {
 
 int Main(int argc, char** argv) {
   Options o;
-  if (!ParseArgs(argc, argv, &o)) {
-    std::fputs(kUsage, stderr);
-    return 2;
+  switch (ParseArgs(argc, argv, &o)) {
+    case Parse::kRun:
+      break;
+    case Parse::kHelp:
+      std::fputs(kUsage, stdout);
+      return 0;
+    case Parse::kBad:
+      std::fputs(kUsage, stderr);
+      return 2;
   }
   try {
     if (!o.json) std::printf("simdbloom %s\n", simdbloom::version());
