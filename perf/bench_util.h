@@ -1,0 +1,141 @@
+// What the sections of simdbloom-bench share: the options, timing, the row printers (tables and
+// JSON lines), the plain-words summary collector, key generators (SplitMix u64s, URLs, UUIDs) and
+// the physical references (random 64-byte reads and read-modify-writes over an array the size of
+// a filter, on 2 MiB or 4 KiB pages). Only the public API (simdbloom/simdbloom.hpp) is used here.
+#ifndef SIMDBLOOM_PERF_BENCH_UTIL_H_
+#define SIMDBLOOM_PERF_BENCH_UTIL_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdbloom/simdbloom.hpp"
+
+namespace sbbench {
+
+using simdbloom::Filter;
+using simdbloom::Layout;
+
+// Every layout, in the order the sections print them.
+inline constexpr Layout kLayouts[] = {Layout::kBlock512, Layout::kRegister64,
+                                      Layout::kSplitBlock256, Layout::kClassic};
+
+struct Options {
+  bool json = false;
+  std::vector<size_t> keys = {100000, 10000000};
+  double fpp = 0.01;
+  double min_seconds = 0.2;  // per measurement; at least 3 repetitions
+  size_t fpr_keys = 10000000;
+  size_t mem_keys = 100000000;
+  size_t shape_keys = 10000000;
+  bool speed = true, fpr = true, memory = true, shapes = true, uuid = true;
+};
+
+// ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, shapes.cc, uuid.cc) ----
+void SpeedSection(const Options& o);
+void FprSection(const Options& o);
+void MemorySection(const Options& o);
+void ShapesSection(const Options& o);
+void UuidSection(const Options& o);
+
+// ---- The plain-words summary: headline figures, printed at the end of a table run ----
+void AddSummary(std::string line);
+const std::vector<std::string>& SummaryLines();
+
+// printf into a std::string (up to 511 characters).
+std::string Fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// ---- Random numbers ----
+inline uint64_t SplitMix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Uniform double in (0, 1), from 53 random bits; never 0.
+inline double Uniform01(uint64_t& s) {
+  return (static_cast<double>(SplitMix(s) >> 11) + 0.5) * 0x1p-53;
+}
+
+// ---- Timing ----
+// Seconds on the steady clock.
+double Now();
+
+// Median ns/key of repetitions of `run` (after `setup`, untimed) until min_seconds have passed,
+// at least min_reps of them.
+template <class Setup, class Run>
+double MedianNsPerKey(const Options& o, size_t n, Setup&& setup, Run&& run, size_t min_reps = 3) {
+  std::vector<double> samples;
+  const double start = Now();
+  while (samples.size() < min_reps || (Now() - start < o.min_seconds && samples.size() < 1000)) {
+    setup();
+    const double t0 = Now();
+    run();
+    samples.push_back((Now() - t0) * 1e9 / static_cast<double>(n));
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+double Median(std::vector<double> v);
+
+size_t CountOnes(const std::vector<uint8_t>& v);
+
+// ---- Rows of the memory and shapes sections: ns/key against a reference ----
+void RowHeader();
+// One measurement: ns/key, the reference's ns/key and their ratio.
+void Row(const Options& o, const char* section, const std::string& what, const char* pages,
+         size_t n, double ns, double ref_ns, const char* ref_name);
+// A memory row whose ratio is the median of per-round ratios `ratios`, with their range.
+void RowPaired(const Options& o, const std::string& what, const char* pages, size_t n, double ns,
+               double ref_ns, const char* ref_name, const std::vector<double>& ratios);
+
+// ---- Key generators ----
+// URL-like keys of 20..100 bytes.
+std::vector<std::string> Urls(size_t n, uint64_t seed);
+// Version-4 UUIDs in their 36-character text form.
+std::vector<std::string> Uuids(size_t n, uint64_t seed);
+
+// One byte-string column in both forms: string_views and an Arrow int32-offsets array.
+struct Column {
+  std::vector<uint8_t> data;
+  std::vector<int32_t> offsets{0};
+  std::vector<std::string_view> views;
+  explicit Column(const std::vector<std::string>& strings);
+  simdbloom::BinaryArray<int32_t> Arrow() const {
+    return {offsets.data(), data.data(), views.size()};
+  }
+};
+
+// ---- Physical references ----
+// Transparent huge pages backing this process's anonymous memory, in KiB (/proc/self/smaps_rollup);
+// -1 where unknown.
+long AnonHugeKiB();
+
+// An array the filter's size, allocated as the library allocates filters: 2 MiB-aligned and
+// advised MADV_HUGEPAGE, or advised MADV_NOHUGEPAGE (4 KiB pages); touched before use.
+struct PhysicalArray {
+  uint64_t* words = nullptr;
+  size_t bytes = 0;
+  PhysicalArray(size_t size, bool huge);
+  ~PhysicalArray();
+  PhysicalArray(const PhysicalArray&) = delete;
+  PhysicalArray& operator=(const PhysicalArray&) = delete;
+};
+
+// n independent random 64-byte accesses over `lines` lines of `words` (line = multiply-high of a
+// mixed counter), each prefetched `distance` accesses ahead: a read of one word (RandomReads,
+// returns their sum) or a read-modify-write of one word (RandomRmws, returns 0).
+uint64_t RandomReads(uint64_t* words, size_t lines, size_t n, size_t distance, uint64_t seed);
+uint64_t RandomRmws(uint64_t* words, size_t lines, size_t n, size_t distance, uint64_t seed);
+
+// Where results of the references go, so that the compiler keeps the reads.
+extern volatile uint64_t g_sink;
+
+}  // namespace sbbench
+
+#endif  // SIMDBLOOM_PERF_BENCH_UTIL_H_

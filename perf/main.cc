@@ -1,0 +1,130 @@
+// simdbloom-bench: the main demo and benchmark, on built-in data, in one process and one run.
+// This file is the driver: the options, which sections run, and the plain-words summary at the
+// end. Each section is a file of its own, with what it measures and how at its top:
+//
+// 1. speed.cc   bulk insert/contains of u64 keys, every layout, the scalar reference and every
+//               SIMD target this CPU runs: ns/key, speed-up, bits/key, k, measured FPR.
+// 2. fpr.cc     the tutorial experiment: 3 key distributions x fpp 0.03/0.01/0.001 x 4 layouts,
+//               measured false-positive rate against the requested and the predicted one.
+// 3. memory.cc  filters far larger than the caches against physical random-read and
+//               read-modify-write references on 2 MiB and 4 KiB pages; prefetch distances.
+// 4. shapes.cc  key shapes (integers, pre-hashed, URLs, UUIDs, 5-tuples) and result forms
+//               (bytes, bitmap, selection) against the random-read reference.
+// 5. uuid.cc    the tutorial experiment with UUID strings.
+// bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
+//
+// With --json, one JSON object per measurement (one per line) instead of the tables and no
+// summary.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "bench_util.h"
+
+namespace sbbench {
+namespace {
+
+const char kUsage[] =
+    "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
+    " [--fpr-keys N] [--mem-keys N] [--shape-keys N]"
+    " [--only speed|fpr|memory|shapes|uuid]\n";
+
+enum class Parse { kRun, kHelp, kBad };
+
+Parse ParseArgs(int argc, char** argv, Options* o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* name) -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", name);
+        std::fputs(kUsage, stderr);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      return Parse::kHelp;
+    } else if (a == "--json") {
+      o->json = true;
+    } else if (a == "--keys") {
+      o->keys.clear();
+      const std::string list = value("--keys");
+      for (size_t pos = 0; pos <= list.size();) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string::npos) comma = list.size();
+        const double v = std::atof(list.substr(pos, comma - pos).c_str());
+        if (v < 1) return Parse::kBad;
+        o->keys.push_back(static_cast<size_t>(v));
+        pos = comma + 1;
+      }
+    } else if (a == "--fpp") {
+      o->fpp = std::atof(value("--fpp").c_str());
+    } else if (a == "--min-seconds") {
+      o->min_seconds = std::atof(value("--min-seconds").c_str());
+    } else if (a == "--fpr-keys") {
+      o->fpr_keys = static_cast<size_t>(std::atof(value("--fpr-keys").c_str()));
+    } else if (a == "--mem-keys") {
+      o->mem_keys = static_cast<size_t>(std::atof(value("--mem-keys").c_str()));
+    } else if (a == "--shape-keys") {
+      o->shape_keys = static_cast<size_t>(std::atof(value("--shape-keys").c_str()));
+    } else if (a == "--only") {
+      const std::string what = value("--only");
+      if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
+          what != "uuid") {
+        return Parse::kBad;
+      }
+      o->speed = what == "speed";
+      o->fpr = what == "fpr";
+      o->memory = what == "memory";
+      o->shapes = what == "shapes";
+      o->uuid = what == "uuid";
+    } else {
+      return Parse::kBad;
+    }
+  }
+  const bool valid = !o->keys.empty() && o->fpp > 0 && o->fpp < 1 && o->fpr_keys >= 1000 &&
+                     o->mem_keys >= 1000 && o->shape_keys >= 1000 &&
+                     o->shape_keys < (uint64_t{1} << 32);
+  return valid ? Parse::kRun : Parse::kBad;
+}
+
+void PrintSummary() {
+  std::printf(
+      "\n== Summary (CPU target %s; block512 is the default layout: each key sets "
+      "a few bits inside one 64-byte cache line)\n",
+      simdbloom::active_target().c_str());
+  for (const std::string& line : SummaryLines()) std::printf("- %s\n", line.c_str());
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  Options o;
+  switch (ParseArgs(argc, argv, &o)) {
+    case Parse::kRun:
+      break;
+    case Parse::kHelp:
+      std::fputs(kUsage, stdout);
+      return 0;
+    case Parse::kBad:
+      std::fputs(kUsage, stderr);
+      return 2;
+  }
+  try {
+    if (!o.json) std::printf("simdbloom %s\n", simdbloom::version());
+    if (o.speed) SpeedSection(o);
+    if (o.fpr) FprSection(o);
+    if (o.memory) MemorySection(o);
+    if (o.shapes) ShapesSection(o);
+    if (o.uuid) UuidSection(o);
+    if (!o.json && !SummaryLines().empty()) PrintSummary();
+  } catch (const simdbloom::Error& e) {
+    std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace sbbench
+
+int main(int argc, char** argv) { return sbbench::Main(argc, argv); }
