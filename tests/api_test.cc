@@ -285,9 +285,7 @@ TEST_CASE("api: every layout, single-key and bulk paths agree on every target") 
     const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 6;
     Filter single = Filter::with_bits(64 * 1024, k, layout, 3);
     for (uint64_t key : keys) single.insert(key);
-    for (const std::string& name : available_targets()) {
-      CAPTURE(name);
-      set_target(name);
+    test::ForEachApiTarget([&](const std::string& name) {
       CHECK(test::SameTargetName(active_target(), name));
       Filter bulk = Filter::with_bits(64 * 1024, k, layout, 3);
       bulk.insert(keys);
@@ -296,8 +294,7 @@ TEST_CASE("api: every layout, single-key and bulk paths agree on every target") 
       bulk.contains(keys, out.data());
       for (size_t i = 0; i < keys.size(); ++i) REQUIRE(out[i] == 1);
       for (uint64_t key : keys) REQUIRE(bulk.contains(key));
-    }
-    reset_target();
+    });
   }
 }
 
@@ -305,6 +302,7 @@ TEST_CASE("api: target selection") {
   const std::vector<std::string> names = available_targets();
   REQUIRE(names.size() >= 2);
   CHECK(names.back() == "reference");
+  const test::TargetGuard restore;  // whatever fails below, later tests run on today's target
   reset_target();
   CHECK(active_target() == names.front());  // the best target by default
   set_target("REFERENCE");                  // case-insensitive
@@ -410,7 +408,7 @@ TEST_CASE("env: SIMDBLOOM_TARGET selects or rejects a target") {
     CHECK(CodeOf([] { active_target(); }) == ErrorCode::kUnknownTarget);
     CHECK(CodeOf([] { Filter::create(100, 0.01); }) == ErrorCode::kUnknownTarget);
     CHECK(CodeOf([] { Filter::with_bits(1024, 3); }) == ErrorCode::kUnknownTarget);
-    set_target("reference");  // an explicit choice still works
+    const test::TargetGuard chosen("reference");  // an explicit choice (set_target) still works
     CHECK(active_target() == "reference");
   } else {
     CHECK(test::SameTargetName(active_target(), expect));

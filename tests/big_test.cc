@@ -57,9 +57,7 @@ TEST_CASE("big: filters of more than 2^33 bits on every layout and target") {
 
     Filter bulk = Filter::with_bits(bits, k, layout, 3);
     std::vector<uint8_t> out(keys.size());
-    for (const std::string& target : available_targets()) {
-      CAPTURE(target);
-      set_target(target);
+    test::ForEachApiTarget([&](const std::string&) {
       bulk.clear();
       bulk.insert(keys);
       REQUIRE(std::memcmp(bulk.data(), single.data(), bulk.size_bytes()) == 0);
@@ -67,8 +65,7 @@ TEST_CASE("big: filters of more than 2^33 bits on every layout and target") {
       size_t found = 0;
       for (uint8_t o : out) found += o;
       CHECK(found == keys.size());
-    }
-    reset_target();
+    });
     for (size_t i = 0; i < keys.size(); i += 97) REQUIRE(single.contains(keys[i]));
   }
 }

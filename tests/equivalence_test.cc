@@ -1,10 +1,13 @@
-// Every SIMD target against the scalar reference, bit for bit: hashing, block index, insert and
-// query of every layout, on awkward sizes, unaligned pointers, all k, several seeds and sizes.
+// Every SIMD target against the scalar reference, bit for bit: hashing, block index, and insert and
+// query of every layout as one table of cases (layout x geometry x key source x batch), each run on
+// every target: awkward sizes, unaligned pointers, all k, several seeds, every result form.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -140,13 +143,6 @@ const uint32_t kDistances[] = {0, 1, 8, 64, 256, 1000};
 // Probe lines a classic query prefetches: none, one, the default, all.
 const uint32_t kQueryProbes[] = {0, 1, 2, 32};
 
-detail::KeySource U64Source(const uint64_t* keys) {
-  detail::KeySource s;
-  s.kind = detail::KeyKind::kU64;
-  s.keys = keys;
-  return s;
-}
-
 detail::KeySource HashSource(const uint64_t* hashes) {
   detail::KeySource s;
   s.kind = detail::KeyKind::kHashes;
@@ -154,107 +150,319 @@ detail::KeySource HashSource(const uint64_t* hashes) {
   return s;
 }
 
-// Inserts `keys` with target and reference, compares the filter bytes and the query results on the
-// inserted keys and on as many random ones.
-void CompareInsertAndQuery(const Kernels& k, const LayoutCase& l, Params p,
-                           const std::vector<uint64_t>& keys, size_t misalign) {
-  const size_t n = keys.size();
-  const size_t bytes = p.num_blocks * l.block_bytes;
-  const size_t blocks512 = (bytes + 63) / 64;
-  const detail::LayoutKernels& target = k.For(l.id);
-  const detail::LayoutKernels& ref = detail::Reference().For(l.id);
-  std::vector<uint64_t> s1, s2;
-  uint64_t* got = AlignedWords(s1, blocks512);
-  uint64_t* want = AlignedWords(s2, blocks512);
-  Unaligned in(n * 8, misalign);
-  if (n > 0) std::memcpy(in.ptr, keys.data(), n * 8);
-  const uint64_t* kp = reinterpret_cast<const uint64_t*>(in.ptr);
+// A byte-string source at the kernel level: key i is strings[i] (or strings[sel[i]]).
+struct StringCtx {
+  const std::vector<std::string>* strings;
+  bool xxh64;
+  uint64_t seed;
+};
 
-  // The per-key "was new" bytes, written to an unaligned buffer with a guard byte past the end.
-  Unaligned fresh(n + 1, misalign);
-  fresh.ptr[n] = 0xEE;
-  std::vector<uint8_t> want_fresh(n);
-  const uint64_t changed = target.insert(got, p, U64Source(kp), n, fresh.ptr);
-  REQUIRE(changed == ref.insert(want, p, U64Source(keys.data()), n, want_fresh.data()));
-  REQUIRE(std::equal(want_fresh.begin(), want_fresh.end(), fresh.ptr));
-  REQUIRE(fresh.ptr[n] == 0xEE);
-  REQUIRE(static_cast<uint64_t>(std::count(fresh.ptr, fresh.ptr + n, 1)) == changed);
-  REQUIRE(changed <= n);
-  if (n > 0) REQUIRE(changed > 0);
-  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);  // includes the padding: still zero
-  // Repeats change nothing, and no key is new.
-  REQUIRE(target.insert(got, p, U64Source(kp), n, fresh.ptr) == 0);
-  REQUIRE(std::count(fresh.ptr, fresh.ptr + n, 0) == static_cast<ptrdiff_t>(n));
-
-  std::vector<uint64_t> probe = keys;
-  std::vector<uint64_t> more = test::RandomKeys(n, p.seed ^ 0x5555);
-  probe.insert(probe.end(), more.begin(), more.end());
-  Unaligned out(probe.size() + 1, misalign);
-  out.ptr[probe.size()] = 0xEE;
-  std::vector<uint8_t> want_out(probe.size());
-  const uint64_t hits = target.contains(got, p, U64Source(probe.data()), probe.size(),
-                                        detail::ResultKind::kBytes, out.ptr);
-  REQUIRE(hits == ref.contains(want, p, U64Source(probe.data()), probe.size(),
-                               detail::ResultKind::kBytes, want_out.data()));
-  REQUIRE(std::equal(want_out.begin(), want_out.end(), out.ptr));
-  REQUIRE(out.ptr[probe.size()] == 0xEE);                   // nothing written past the end
-  for (size_t i = 0; i < n; ++i) REQUIRE(out.ptr[i] == 1);  // no false negatives
-
-  // The pre-hashed stages give the same filter and answers.
-  std::vector<uint64_t> hashes(probe.size());
-  if (l.id == LayoutId::kSplitBlock256) {
-    k.hash_u64_xxh64(probe.data(), probe.size(), p.seed, hashes.data());
-  } else {
-    k.hash_u64(probe.data(), probe.size(), p.seed, hashes.data());
-  }
-  // Aligned hashes are read in place, unaligned ones copied: both must agree.
-  Unaligned hashes_at(probe.size() * 8, misalign);
-  if (!probe.empty()) std::memcpy(hashes_at.ptr, hashes.data(), probe.size() * 8);
-  for (const uint64_t* hp : {static_cast<const uint64_t*>(hashes.data()),
-                             reinterpret_cast<const uint64_t*>(hashes_at.ptr)}) {
-    std::vector<uint64_t> s3;
-    uint64_t* staged = AlignedWords(s3, blocks512);
-    target.insert(staged, p, HashSource(hp), n, nullptr);
-    REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
-    std::vector<uint8_t> staged_out(probe.size());
-    target.contains(staged, p, HashSource(hp), probe.size(), detail::ResultKind::kBytes,
-                    staged_out.data());
-    REQUIRE(staged_out == want_out);
+void HashStringRun(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
+  const StringCtx& c = *static_cast<const StringCtx*>(ctx);
+  for (size_t j = 0; j < m; ++j) {
+    const std::string& s = (*c.strings)[sel != nullptr ? sel[begin + j] : begin + j];
+    out[j] = c.xxh64 ? XXH64(s.data(), s.size(), c.seed)
+                     : XXH3_64bits_withSeed(s.data(), s.size(), c.seed);
   }
 }
 
-TEST_CASE("equivalence: every layout, every k, batch size and alignment") {
-  test::ForEachTarget("layouts", [&](const Kernels& k) {
-    for (const LayoutCase& l : kLayouts) {
-      int cases = 0;
-      // Tiny (1 block), odd, medium, and >= 1 MiB so the prefetching path runs.
-      for (uint64_t nb : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, l.prefetched_blocks}) {
-        for (uint32_t kk = l.min_k; kk <= l.max_k; ++kk) {
-          const uint64_t seed = kSeeds[(kk + nb) % 4];
-          CAPTURE(l.name);
-          CAPTURE(nb);
-          CAPTURE(kk);
-          Params p{nb, kk, seed};
-          p.prefetch_distance = kDistances[kk % 6];
-          p.query_prefetch_probes = kQueryProbes[(kk + nb) % 4];
-          CompareInsertAndQuery(k, l, p, test::RandomKeys(600, kk * nb), kk % 8);
-          ++cases;
-        }
+const char* KindName(detail::KeyKind kind) {
+  switch (kind) {
+    case detail::KeyKind::kU64:
+      return "u64";
+    case detail::KeyKind::kU32:
+      return "u32";
+    case detail::KeyKind::kHashes:
+      return "hashes";
+    case detail::KeyKind::kHashFn:
+      return "hash_fn(strings)";
+  }
+  return "?";
+}
+
+// One row of the equivalence table: a filter geometry, a key source and the batch, run on every
+// target against the reference (see RunRow).
+struct Row {
+  const char* group;
+  const LayoutCase* l;
+  Params p;
+  detail::KeyKind kind;
+  // Key i is pool[i], or pool[sel[i]] with a selection vector (SelectionFor).
+  bool sel;
+  size_t pool;        // keys in the pool: test::RandomKeys(pool, key_seed) (u32: the low halves)
+  uint64_t key_seed;  //
+  size_t n_insert;    // keys 0 .. n_insert - 1 are inserted,
+  size_t n_query;     // keys 0 .. n_query - 1 queried (n_query >= n_insert)
+  size_t misalign;    // key arrays and byte outputs start this far past a 64-byte boundary
+};
+
+std::ostream& operator<<(std::ostream& os, const Row& r) {
+  return os << r.group << ": " << r.l->name << " blocks=" << r.p.num_blocks << " k=" << r.p.k
+            << " seed=" << r.p.seed << " prefetch_distance=" << r.p.prefetch_distance
+            << " query_prefetch_probes=" << r.p.query_prefetch_probes
+            << " keys=" << KindName(r.kind) << (r.sel ? " with selection" : "")
+            << " pool=" << r.pool << " key_seed=" << r.key_seed << " insert=" << r.n_insert
+            << " query=" << r.n_query << " misalign=" << r.misalign;
+}
+
+// The selection vector of a row (at least `len` indices). When it fits in `len`: every third key
+// of the pool, then a descending run and a repeated key (the key-sources pool of 1100 keys: 419
+// indices). Otherwise `len` random indices into the pool: any order, many repeats.
+std::vector<uint32_t> SelectionFor(size_t pool, size_t len) {
+  std::vector<uint32_t> sel;
+  if (pool >= 100 && len <= (pool + 2) / 3 + 52) {
+    for (uint32_t i = 0; i < pool; i += 3) sel.push_back(i);
+    for (uint32_t i = 0; i < 50; ++i) sel.push_back(static_cast<uint32_t>(pool - 1 - 2 * i));
+    sel.push_back(5);
+    sel.push_back(5);
+  } else {
+    test::Rng rng(pool * 31 + len);
+    for (size_t i = 0; i < len; ++i) sel.push_back(static_cast<uint32_t>(rng() % pool));
+  }
+  REQUIRE(sel.size() >= len);
+  return sel;
+}
+
+// The table: every combination the nested loops of earlier versions ran, and more shapes.
+std::vector<Row> Rows() {
+  std::vector<Row> rows;
+  const detail::KeyKind kKinds[] = {detail::KeyKind::kU64, detail::KeyKind::kU32,
+                                    detail::KeyKind::kHashes, detail::KeyKind::kHashFn};
+  for (const LayoutCase& l : kLayouts) {
+    // Every k on a tiny (1 block), odd, medium and >= 1 MiB (prefetching) filter: 600 u64 keys
+    // inserted, queried with as many others.
+    for (uint64_t nb : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, l.prefetched_blocks}) {
+      for (uint32_t kk = l.min_k; kk <= l.max_k; ++kk) {
+        Params p{nb, kk, kSeeds[(kk + nb) % 4]};
+        p.prefetch_distance = kDistances[kk % 6];
+        p.query_prefetch_probes = kQueryProbes[(kk + nb) % 4];
+        rows.push_back(
+            {"every k", &l, p, detail::KeyKind::kU64, false, 1200, kk * nb, 600, 1200, kk % 8});
       }
-      const uint32_t kk = l.min_k == l.max_k ? l.min_k : 7;
-      for (size_t n : BatchSizes()) {
-        for (size_t misalign : {0, 1, 4, 7}) {
-          CAPTURE(l.name);
-          CAPTURE(n);
-          Params p{37, kk, kSeeds[misalign % 4]};
-          p.prefetch_distance = kDistances[(n + misalign) % 6];
-          p.query_prefetch_probes = kQueryProbes[misalign % 4];
-          CompareInsertAndQuery(k, l, p, test::RandomKeys(n, n + 11), misalign);
-          ++cases;
-        }
-      }
-      std::printf("[%s] target %s: %d cases equal to the reference\n", l.name, k.name, cases);
     }
+    // Every batch size around the vector widths and the tile, from every misalignment (u64 keys);
+    // the other key shapes, and u64 through a selection vector, on every size up to two tiles,
+    // misalignment cycling. n keys inserted, queried with n others.
+    const uint32_t kk = l.min_k == l.max_k ? l.min_k : 7;
+    for (size_t i = 0; i < BatchSizes().size(); ++i) {
+      const size_t n = BatchSizes()[i];
+      for (size_t misalign : {0, 1, 4, 7}) {
+        Params p{37, kk, kSeeds[misalign % 4]};
+        p.prefetch_distance = kDistances[(n + misalign) % 6];
+        p.query_prefetch_probes = kQueryProbes[misalign % 4];
+        rows.push_back({"batch sizes", &l, p, detail::KeyKind::kU64, false, 2 * n, n + 11, n, 2 * n,
+                        misalign});
+      }
+      const size_t kMisalign[] = {0, 1, 2, 4};
+      int shape = 0;
+      for (detail::KeyKind kind : kKinds) {
+        for (bool sel : {false, true}) {
+          if (kind == detail::KeyKind::kU64 && !sel) continue;  // above
+          if (n > 513) continue;                                // past two tiles: u64 only (time)
+          const size_t misalign = kMisalign[(i + shape) % 4];
+          ++shape;
+          Params p{37, kk, kSeeds[(i + shape) % 4]};
+          p.prefetch_distance = kDistances[(n + shape) % 6];
+          p.query_prefetch_probes = kQueryProbes[(i + shape) % 4];
+          // With a selection: 2n picks from n + 1 keys (repeats, any order).
+          rows.push_back(
+              {"batch sizes", &l, p, kind, sel, sel ? n + 1 : 2 * n, n + 12, n, 2 * n, misalign});
+        }
+      }
+    }
+    // Every key source and result form on a small and a prefetched filter: the first half of n
+    // keys of one pool of 1100 inserted (selections repeat keys: new only the first time), all n
+    // queried.
+    const size_t sel_len = SelectionFor(1100, 0).size();
+    for (uint64_t nb : {uint64_t{3}, l.prefetched_blocks}) {
+      for (detail::KeyKind kind : kKinds) {
+        for (bool sel : {false, true}) {
+          for (size_t n :
+               {size_t{0}, size_t{1}, size_t{7}, size_t{9}, size_t{255}, size_t{257}, sel_len}) {
+            const int ki = static_cast<int>(kind);
+            Params p{nb, l.min_k == l.max_k ? l.min_k : 6, 0x1234 + nb};
+            p.prefetch_distance = kDistances[(n + ki) % 6];
+            p.query_prefetch_probes = kQueryProbes[(n + ki + sel) % 4];
+            rows.push_back({"key sources", &l, p, kind, sel, 1100, 99, n / 2, n, (n + ki) % 8});
+          }
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+// The keys of a row, each shape at the row's misalignment, and a KeySource over them.
+struct RowKeys {
+  std::vector<uint64_t> u64, hashes;
+  std::vector<uint32_t> u32, sel;
+  std::vector<std::string> strings;
+  StringCtx ctx;
+  Unaligned at;  // the key array the row's source reads (u64, u32 or hashes)
+  detail::KeySource src;
+
+  explicit RowKeys(const Row& r)
+      : u64(test::RandomKeys(r.pool, r.key_seed)),
+        ctx{&strings, r.l->id == LayoutId::kSplitBlock256, r.p.seed},
+        at(r.pool * 8, r.misalign) {
+    const void* keys = u64.data();
+    size_t width = 8;
+    if (r.kind == detail::KeyKind::kU32) {
+      for (uint64_t v : u64) u32.push_back(static_cast<uint32_t>(v));
+      keys = u32.data();
+      width = 4;
+    } else if (r.kind == detail::KeyKind::kHashes) {
+      hashes.resize(r.pool);
+      (ctx.xxh64 ? detail::Reference().hash_u64_xxh64 : detail::Reference().hash_u64)(
+          u64.data(), r.pool, r.p.seed, hashes.data());
+      keys = hashes.data();
+    } else if (r.kind == detail::KeyKind::kHashFn) {
+      for (uint64_t v : u64) {
+        strings.push_back(std::string(static_cast<size_t>(v % 40), static_cast<char>(v >> 8)) +
+                          std::to_string(v));
+      }
+    }
+    if (r.pool > 0) std::memcpy(at.ptr, keys, r.pool * width);
+    if (r.sel) sel = SelectionFor(r.pool, r.n_query);
+    src.kind = r.kind;
+    src.keys = at.ptr;
+    src.sel = r.sel ? sel.data() : nullptr;
+    src.hash_fn = &HashStringRun;
+    src.ctx = &ctx;
+  }
+};
+
+// Runs a row on one target and the reference. Compares: the stage hashes of the source; insert's
+// changed count, filter bytes (padding included) and per-key `fresh` bytes (written from an
+// unaligned pointer, nothing past the end), insert without `fresh`, a repeated insert (nothing
+// new); every result form of contains (bytes, bitmap, selection, selection in place), byte for
+// byte, nothing past the end, no false negatives; for u64 keys without selection, the target's own
+// hash stage fed back as pre-hashed keys, aligned and not. Returns the number of result forms
+// compared.
+int RunRow(const Kernels& k, const Row& r) {
+  const size_t n = r.n_insert, q = r.n_query;
+  const Params p = r.p;
+  const size_t blocks512 = (p.num_blocks * r.l->block_bytes + 63) / 64;
+  const detail::LayoutKernels& target = k.For(r.l->id);
+  const detail::LayoutKernels& ref = detail::Reference().For(r.l->id);
+  RowKeys keys(r);
+  const detail::KeySource& src = keys.src;
+  const bool xxh64 = keys.ctx.xxh64;
+
+  std::vector<uint64_t> got_hashes(q + 1, 0xA5), want_hashes(q + 1, 0xA5);
+  k.hash_keys(xxh64, src, q, p.seed, got_hashes.data());
+  detail::Reference().hash_keys(xxh64, src, q, p.seed, want_hashes.data());
+  REQUIRE(got_hashes == want_hashes);
+
+  std::vector<uint64_t> s1, s2, s3;
+  uint64_t* got = AlignedWords(s1, blocks512);
+  uint64_t* want = AlignedWords(s2, blocks512);
+  Unaligned fresh(n + 1, r.misalign);
+  fresh.ptr[n] = 0xEE;
+  std::vector<uint8_t> want_fresh(n + 1, 0xEE);
+  const uint64_t changed = target.insert(got, p, src, n, fresh.ptr);
+  REQUIRE(changed == ref.insert(want, p, src, n, want_fresh.data()));
+  REQUIRE(std::equal(want_fresh.begin(), want_fresh.end(), fresh.ptr));  // guard byte included
+  REQUIRE(static_cast<uint64_t>(std::count(fresh.ptr, fresh.ptr + n, 1)) == changed);
+  REQUIRE(changed <= n);
+  if (n > 0) REQUIRE(changed > 0);                       // the first key always sets bits
+  REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);  // includes the padding: still zero
+  // Without `fresh`: the same filter. (Filters of 1 MiB and more skip it: a third one costs more
+  // than the rest of the row; their u64 rows without selection insert without `fresh` below.)
+  if (blocks512 * 64 < (size_t{1} << 20)) {
+    uint64_t* plain = AlignedWords(s3, blocks512);
+    REQUIRE(target.insert(plain, p, src, n, nullptr) == changed);
+    REQUIRE(std::memcmp(plain, want, blocks512 * 64) == 0);
+  }
+  // Repeats change nothing, and no key is new.
+  REQUIRE(target.insert(got, p, src, n, fresh.ptr) == 0);
+  REQUIRE(std::count(fresh.ptr, fresh.ptr + n, 0) == static_cast<ptrdiff_t>(n));
+  REQUIRE(fresh.ptr[n] == 0xEE);
+
+  int forms = 0;
+  std::vector<uint8_t> want_bytes;
+  for (int form = 0; form < 4; ++form) {
+    const char* form_name[] = {"bytes", "bitmap", "selection", "selection in place"};
+    CAPTURE(form_name[form]);
+    if (form == 3 && !r.sel) continue;  // in place: the output is the source's own selection
+    const auto result = static_cast<detail::ResultKind>(form == 3 ? 2 : form);
+    const size_t bytes = form == 0 ? q : form == 1 ? (q + 7) / 8 : 4 * q;
+    // Byte outputs at the row's misalignment, selections 4-byte aligned; 8 guard bytes.
+    Unaligned out(bytes + 8, form < 2 ? r.misalign : 0);
+    std::fill(out.ptr, out.ptr + bytes + 8, 0xEE);
+    std::vector<uint8_t> want_out(bytes + 8, 0xEE);
+    detail::KeySource src_got = src, src_want = src;
+    std::vector<uint32_t> sel_got(keys.sel), sel_want(keys.sel);
+    void* out_got = out.ptr;
+    void* out_want = want_out.data();
+    if (form == 3) {
+      src_got.sel = sel_got.data();
+      src_want.sel = sel_want.data();
+      out_got = sel_got.data();
+      out_want = sel_want.data();
+    }
+    const uint64_t hits = target.contains(got, p, src_got, q, result, out_got);
+    REQUIRE(hits == ref.contains(want, p, src_want, q, result, out_want));
+    REQUIRE(hits >= n);  // inserted keys are found
+    if (form == 3) {
+      REQUIRE(std::equal(sel_got.begin(), sel_got.begin() + hits, sel_want.begin()));
+    } else {
+      const size_t used = form == 2 ? 4 * hits : bytes;
+      REQUIRE(std::memcmp(out.ptr, want_out.data(), used) == 0);
+      REQUIRE(std::count(out.ptr + bytes, out.ptr + bytes + 8, 0xEE) == 8);  // nothing past
+    }
+    if (form == 0) {
+      for (size_t i = 0; i < n; ++i) REQUIRE(out.ptr[i] == 1);  // no false negatives
+      want_bytes = want_out;
+      want_bytes.resize(q);
+    }
+    ++forms;
+  }
+
+  // u64 keys (no selection): the target's hash stage, fed back as pre-hashed keys (aligned ones are
+  // read in place, unaligned ones copied), gives the same filter and answers.
+  if (r.kind == detail::KeyKind::kU64 && !r.sel) {
+    std::vector<uint64_t> hashes(r.pool);
+    (xxh64 ? k.hash_u64_xxh64 : k.hash_u64)(reinterpret_cast<const uint64_t*>(keys.at.ptr), r.pool,
+                                            p.seed, hashes.data());
+    Unaligned hashes_at(r.pool * 8, r.misalign);
+    if (r.pool > 0) std::memcpy(hashes_at.ptr, hashes.data(), r.pool * 8);
+    for (const uint64_t* hp : {static_cast<const uint64_t*>(hashes.data()),
+                               reinterpret_cast<const uint64_t*>(hashes_at.ptr)}) {
+      detail::KeySource hs = HashSource(hp);
+      hs.sel = src.sel;
+      std::vector<uint64_t> s4;
+      uint64_t* staged = AlignedWords(s4, blocks512);
+      target.insert(staged, p, hs, n, nullptr);
+      REQUIRE(std::memcmp(staged, want, blocks512 * 64) == 0);
+      std::vector<uint8_t> staged_out(q);
+      target.contains(staged, p, hs, q, detail::ResultKind::kBytes, staged_out.data());
+      REQUIRE(staged_out == want_bytes);
+    }
+  }
+  return forms;
+}
+
+// Every row of the table on every target, the row captured so that a failure names it.
+TEST_CASE("equivalence: every layout, k, size, alignment, key source and result form") {
+  static const std::vector<Row> rows = Rows();
+  test::ForEachTarget("layouts", [&](const Kernels& k) {
+    const std::string target = k.name;
+    CAPTURE(target);
+    std::vector<int> rows_of(std::size(kLayouts)), forms_of(std::size(kLayouts));
+    for (const Row& r : rows) {
+      CAPTURE(r);
+      const size_t li = static_cast<size_t>(r.l - kLayouts);
+      forms_of[li] += RunRow(k, r);
+      ++rows_of[li];
+    }
+    int total = 0;
+    for (size_t li = 0; li < std::size(kLayouts); ++li) {
+      std::printf("[%s] target %s: %d cases (%d query result forms) equal to the reference\n",
+                  kLayouts[li].name, k.name, rows_of[li], forms_of[li]);
+      total += rows_of[li];
+    }
+    std::printf("[layouts] target %s: %d cases equal to the reference\n", k.name, total);
   });
 }
 
@@ -284,121 +492,6 @@ TEST_CASE("equivalence: XXH3 and XXH64 of u32 keys equal libxxhash") {
         }
       }
     }
-  });
-}
-
-// A byte-string source at the kernel level: key i is strings[i] (or strings[sel[i]]).
-struct StringCtx {
-  const std::vector<std::string>* strings;
-  bool xxh64;
-  uint64_t seed;
-};
-
-void HashStringRun(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringCtx& c = *static_cast<const StringCtx*>(ctx);
-  for (size_t j = 0; j < m; ++j) {
-    const std::string& s = (*c.strings)[sel != nullptr ? sel[begin + j] : begin + j];
-    out[j] = c.xxh64 ? XXH64(s.data(), s.size(), c.seed)
-                     : XXH3_64bits_withSeed(s.data(), s.size(), c.seed);
-  }
-}
-
-// Every key source (u64, u32, pre-hashed, hash function; each direct and through a selection
-// vector) and every result form (bytes, bitmap, selection, selection in place) against the
-// reference: filter bytes, changed counts, outputs byte for byte, nothing written past the end.
-TEST_CASE("equivalence: every key source and result form") {
-  const size_t kMax = 1100;
-  const std::vector<uint64_t> keys64 = test::RandomKeys(kMax, 99);
-  std::vector<uint32_t> keys32;
-  std::vector<std::string> strings;
-  for (uint64_t v : keys64) {
-    keys32.push_back(static_cast<uint32_t>(v));
-    strings.push_back(std::string(static_cast<size_t>(v % 40), static_cast<char>(v >> 8)) +
-                      std::to_string(v));
-  }
-  // A selection vector: every third key, then a few repeats and a descending run.
-  std::vector<uint32_t> sel;
-  for (uint32_t i = 0; i < kMax; i += 3) sel.push_back(i);
-  for (uint32_t i = 0; i < 50; ++i) sel.push_back(static_cast<uint32_t>(kMax - 1 - 2 * i));
-  sel.push_back(5);
-  sel.push_back(5);
-
-  test::ForEachTarget("sources", [&](const Kernels& k) {
-    int cases = 0;
-    for (const LayoutCase& l : kLayouts) {
-      const bool xxh64 = l.id == LayoutId::kSplitBlock256;
-      for (uint64_t nb : {uint64_t{3}, l.prefetched_blocks}) {
-        Params p{nb, l.min_k == l.max_k ? l.min_k : 6, 0x1234 + nb};
-        std::vector<uint64_t> hashes(kMax);
-        (xxh64 ? detail::Reference().hash_u64_xxh64 : detail::Reference().hash_u64)(
-            keys64.data(), kMax, p.seed, hashes.data());
-        StringCtx ctx{&strings, xxh64, p.seed};
-        for (int kind = 0; kind < 4; ++kind) {
-          for (bool use_sel : {false, true}) {
-            for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{9}, size_t{255}, size_t{257},
-                             sel.size()}) {
-              CAPTURE(l.name);
-              CAPTURE(nb);
-              CAPTURE(kind);
-              CAPTURE(use_sel);
-              CAPTURE(n);
-              p.prefetch_distance = kDistances[(n + kind) % 6];
-              p.query_prefetch_probes = kQueryProbes[(n + kind + use_sel) % 4];
-              detail::KeySource src;
-              src.kind = static_cast<detail::KeyKind>(kind);
-              src.keys = kind == 1   ? static_cast<const void*>(keys32.data())
-                         : kind == 2 ? static_cast<const void*>(hashes.data())
-                                     : static_cast<const void*>(keys64.data());
-              src.hash_fn = &HashStringRun;
-              src.ctx = &ctx;
-              src.sel = use_sel ? sel.data() : nullptr;
-              const size_t blocks512 = (nb * l.block_bytes + 63) / 64;
-              std::vector<uint64_t> s1, s2;
-              uint64_t* got = AlignedWords(s1, blocks512);
-              uint64_t* want = AlignedWords(s2, blocks512);
-              // Insert the first half (selections repeat keys: new only the first time), query
-              // all n.
-              std::vector<uint8_t> fresh(n / 2 + 1, 0xEE), want_fresh(n / 2 + 1, 0xEE);
-              const uint64_t changed = k.For(l.id).insert(got, p, src, n / 2, fresh.data());
-              REQUIRE(changed ==
-                      detail::Reference().For(l.id).insert(want, p, src, n / 2, want_fresh.data()));
-              REQUIRE(fresh == want_fresh);
-              REQUIRE(fresh[n / 2] == 0xEE);
-              REQUIRE(std::memcmp(got, want, blocks512 * 64) == 0);
-              for (int r = 0; r < 4; ++r) {
-                CAPTURE(r);
-                const auto result = static_cast<detail::ResultKind>(r == 3 ? 2 : r);
-                const size_t bytes = r == 0 ? n : r == 1 ? (n + 7) / 8 : 4 * n;
-                std::vector<uint8_t> out(bytes + 8, 0xEE), want_out(bytes + 8, 0xEE);
-                detail::KeySource src_got = src, src_want = src;
-                std::vector<uint32_t> sel_got(sel), sel_want(sel);
-                void* out_got = out.data();
-                void* out_want = want_out.data();
-                if (r == 3) {  // in place: the output is the source's own selection vector
-                  if (!use_sel) continue;
-                  src_got.sel = sel_got.data();
-                  src_want.sel = sel_want.data();
-                  out_got = sel_got.data();
-                  out_want = sel_want.data();
-                }
-                const uint64_t hits = k.For(l.id).contains(got, p, src_got, n, result, out_got);
-                REQUIRE(hits == detail::Reference().For(l.id).contains(want, p, src_want, n, result,
-                                                                       out_want));
-                if (r == 3) {
-                  REQUIRE(std::equal(sel_got.begin(), sel_got.begin() + hits, sel_want.begin()));
-                } else {
-                  const size_t used = r == 2 ? 4 * hits : bytes;
-                  REQUIRE(std::memcmp(out.data(), want_out.data(), used) == 0);
-                  REQUIRE(out[bytes] == 0xEE);  // nothing past the end
-                }
-                ++cases;
-              }
-            }
-          }
-        }
-      }
-    }
-    std::printf("[sources] target %s: %d cases equal to the reference\n", k.name, cases);
   });
 }
 

@@ -148,8 +148,7 @@ TEST_CASE("format: a filter saved on one target loads and answers identically on
     CAPTURE(name);
     std::string first;
     std::vector<uint8_t> first_answers;
-    for (const std::string& built_on : available_targets()) {
-      set_target(built_on);
+    test::ForEachApiTarget([&](const std::string& built_on) {
       Filter f = Filter::with_bits(40000, KFor(layout), layout, 99);
       f.insert(keys);
       const std::string bytes = Bytes(f);
@@ -158,7 +157,7 @@ TEST_CASE("format: a filter saved on one target loads and answers identically on
       for (const std::string& used_on : available_targets()) {
         CAPTURE(built_on);
         CAPTURE(used_on);
-        set_target(used_on);
+        const test::TargetGuard use(used_on);
         Aligned buf(bytes);
         const Filter v = Filter::view(buf.ptr, bytes.size());
         const Filter l = Filter::load(buf.ptr, bytes.size());
@@ -169,8 +168,7 @@ TEST_CASE("format: a filter saved on one target loads and answers identically on
         if (first_answers.empty()) first_answers = a;
         CHECK(a == first_answers);
       }
-    }
-    reset_target();
+    });
     first_answers.clear();
   }
 }
@@ -308,9 +306,7 @@ TEST_CASE("format: Parquet filter written by parquet-mr: found, rejected at its 
   std::vector<std::string_view> absent(absent_storage.begin(), absent_storage.end());
   const double p = f.expected_fpp();
   MESSAGE("parquet-mr filter: expected_fpp " << p << " over " << absent.size() << " strings");
-  for (const std::string& t : available_targets()) {
-    CAPTURE(t);
-    set_target(t);
+  test::ForEachApiTarget([&](const std::string&) {
     std::vector<uint8_t> out(absent.size());
     f.contains(present, out.data());
     for (size_t i = 0; i < present.size(); ++i) CHECK(out[i] == 1);
@@ -319,8 +315,7 @@ TEST_CASE("format: Parquet filter written by parquet-mr: found, rejected at its 
     for (uint8_t o : out) fp += o;
     // Binomial 99.9% upper bound (Poisson form, as the mean is tiny): at most 3 when q*p << 1.
     CHECK(static_cast<double>(fp) <= absent.size() * p + 3.09 * std::sqrt(absent.size() * p) + 3);
-  }
-  reset_target();
+  });
   // Export reproduces parquet-mr's bytes exactly, header included.
   const std::vector<uint8_t> out = f.to_parquet();
   CHECK(out == file);
@@ -441,9 +436,7 @@ TEST_CASE("format: merge, intersect and compatible") {
     a.insert(a_keys);
     b.insert(b_keys);
     CHECK(a.compatible(b));
-    for (const std::string& t : available_targets()) {
-      CAPTURE(t);
-      set_target(t);
+    test::ForEachApiTarget([&](const std::string&) {
       Filter u = a, x = a;
       u.merge(b);
       x.intersect(b);
@@ -461,8 +454,7 @@ TEST_CASE("format: merge, intersect and compatible") {
       both.insert(b_keys);
       CHECK(std::memcmp(both.data(), u.data(), u.size_bytes()) == 0);
       CHECK(x.expected_fpp() <= a.expected_fpp());
-    }
-    reset_target();
+    });
     // Keys in both sets survive the intersection.
     Filter c = Filter::with_bits(64 * 1024, KFor(layout), layout, 5);
     Filter d = c;
@@ -551,17 +543,14 @@ TEST_CASE("format: string keys - a u64 key is its 8-byte string; bulk equals sin
     }
     Filter single = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
     for (std::string_view s : strings) single.insert(s);
-    for (const std::string& t : available_targets()) {
-      CAPTURE(t);
-      set_target(t);
+    test::ForEachApiTarget([&](const std::string&) {
       Filter bulk = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
       bulk.insert(strings);
       REQUIRE(std::memcmp(bulk.data(), single.data(), bulk.size_bytes()) == 0);
       std::vector<uint8_t> out(strings.size());
       bulk.contains(strings, out.data());
       for (uint8_t o : out) REQUIRE(o == 1);
-    }
-    reset_target();
+    });
   }
 }
 
@@ -668,9 +657,7 @@ TEST_CASE("format: golden files load everywhere and are reproduced bit for bit")
     CAPTURE(g.file);
     const std::vector<uint8_t> bytes =
         ReadFile((std::string(SIMDBLOOM_TEST_DATA_DIR "/golden/") + g.file).c_str());
-    for (const std::string& t : available_targets()) {
-      CAPTURE(t);
-      set_target(t);
+    test::ForEachApiTarget([&](const std::string&) {
       const Filter f = Filter::load(bytes.data(), bytes.size());
       CHECK(f.layout() == g.layout);
       CHECK(f.inserted_count() == 20);
@@ -683,8 +670,7 @@ TEST_CASE("format: golden files load everywhere and are reproduced bit for bit")
       std::vector<uint8_t> out(keys.size());
       f.contains(keys, out.data());
       for (uint8_t o : out) CHECK(o == 1);
-    }
-    reset_target();
+    });
   }
 }
 

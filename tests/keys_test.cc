@@ -242,9 +242,7 @@ TEST_CASE("api: bulk insert says which keys were new") {
   for (size_t i = 0; i < 300; ++i) keys[1000 + i] = keys[i * 3];
   std::vector<std::string> strings;
   for (uint64_t k : keys) strings.push_back("u" + std::to_string(k % 1500));  // more repeats
-  for (const std::string& target : available_targets()) {
-    set_target(target);
-    CAPTURE(target);
+  test::ForEachApiTarget([&](const std::string&) {
     for (Layout layout : kAllLayouts) {
       CAPTURE(layout_name(layout));
       // A small, crowded filter (keys collide, so "new" is not always true for distinct keys) and
@@ -276,8 +274,7 @@ TEST_CASE("api: bulk insert says which keys were new") {
               static_cast<ptrdiff_t>(strings.size()));
       }
     }
-  }
-  reset_target();
+  });
   Filter f = Filter::create(100, 0.01);
   CHECK(f.insert(std::vector<uint64_t>{}, nullptr) == 0);  // nothing to write
   bool threw = false;

@@ -19,17 +19,6 @@ namespace {
 const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
                               Layout::kClassic};
 
-// Runs fn(target name) on every target bulk calls can use here, then restores the default.
-template <class Fn>
-void ForEachApiTarget(Fn&& fn) {
-  for (const std::string& t : available_targets()) {
-    set_target(t);
-    CAPTURE(t);
-    fn(t);
-  }
-  reset_target();
-}
-
 // Byte-string keys held three ways: string_views, Arrow int32 and int64 offsets over one data
 // buffer that starts at an odd address, and fixed-width records when all have the same length.
 struct StringColumn {
@@ -143,7 +132,7 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
       scalar.hash(Keys(keys), hashes.data());
       for (size_t i = 0; i < n; ++i) REQUIRE(hashes[i] == scalar.hash(strings[i]));
 
-      ForEachApiTarget([&](const std::string&) {
+      test::ForEachApiTarget([&](const std::string&) {
         const Keys shapes[] = {Keys(keys),
                                Keys(column.views),
                                Keys(column.Arrow32()),
@@ -194,7 +183,7 @@ TEST_CASE("shapes: u32 keys equal their 4-byte strings") {
     for (uint32_t key : keys) scalar.insert(key);
     const std::vector<uint8_t> want = ScalarAnswers(scalar, probe_strings);
     for (size_t i = 0; i < probes.size(); ++i) REQUIRE(scalar.contains(probes[i]) == want[i]);
-    ForEachApiTarget([&](const std::string&) {
+    test::ForEachApiTarget([&](const std::string&) {
       Filter f = Filter::with_bits(1 << 14, k, layout, 9);
       f.insert(Keys(keys));
       REQUIRE(std::memcmp(f.data(), scalar.data(), f.size_bytes()) == 0);
@@ -233,7 +222,7 @@ TEST_CASE("shapes: strings of length 0 to 300, empty ones included, from unalign
       for (const auto& s : strings) want_changed += scalar.insert(std::string_view(s));
       REQUIRE(want_changed <= 302);  // the 20 repeated empty keys change nothing
       const std::vector<uint8_t> want = ScalarAnswers(scalar, probes);
-      ForEachApiTarget([&](const std::string&) {
+      test::ForEachApiTarget([&](const std::string&) {
         for (int shape = 0; shape < 3; ++shape) {
           CAPTURE(shape);
           Filter f = Filter::with_bits(1 << 13, k, layout, 3);
@@ -276,7 +265,7 @@ TEST_CASE("shapes: selection vectors at hit rates 0, 50 and 100 percent, chained
       if (rate == 100) REQUIRE(hits == n);
       if (rate == 50) REQUIRE(hits > n / 3);
       if (rate == 0) REQUIRE(hits < 5);
-      ForEachApiTarget([&](const std::string&) { CheckResults(f, Keys(probes), want); });
+      test::ForEachApiTarget([&](const std::string&) { CheckResults(f, Keys(probes), want); });
     }
     // Chaining: the keys in both of two filters, by select then refine.
     Filter g = Filter::create(n, 1e-6, layout, 78);
@@ -284,7 +273,7 @@ TEST_CASE("shapes: selection vectors at hit rates 0, 50 and 100 percent, chained
     std::vector<uint64_t> probes = present;
     probes.insert(probes.end(), absent.begin(), absent.end());
     std::vector<uint32_t> sel(probes.size());
-    ForEachApiTarget([&](const std::string&) {
+    test::ForEachApiTarget([&](const std::string&) {
       size_t count = f.select(Keys(probes), sel.data());
       count = g.refine(Keys(probes), sel.data(), count);
       std::vector<uint32_t> want_sel;
@@ -301,7 +290,7 @@ TEST_CASE("shapes: selection vectors at hit rates 0, 50 and 100 percent, chained
 TEST_CASE("shapes: bulk insert counts the keys that changed the filter") {
   for (Layout layout : kAllLayouts) {
     CAPTURE(layout_name(layout));
-    ForEachApiTarget([&](const std::string&) {
+    test::ForEachApiTarget([&](const std::string&) {
       Filter f = Filter::create(100000, 0.01, layout);
       std::vector<uint64_t> keys = test::RandomKeys(1000, 11);
       // Repeats inside one batch count once: the second copy finds its bits set.

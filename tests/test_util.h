@@ -1,6 +1,9 @@
-// Shared test helpers: the list of targets to test and deterministic key generators.
+// Shared test helpers: the list of targets to test, target switching that is undone even when an
+// assertion throws, and the one deterministic key generator of the tests.
 #ifndef SIMDBLOOM_TESTS_TEST_UTIL_H_
 #define SIMDBLOOM_TESTS_TEST_UTIL_H_
+
+#include <doctest/doctest.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -8,11 +11,13 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
+#include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
 namespace test {
 
-// SplitMix64: fixed-seed key streams.
+// SplitMix64: fixed-seed key streams. The only generator of the C++ tests: use it (or RandomKeys)
+// rather than a new one.
 struct Rng {
   uint64_t s;
   explicit Rng(uint64_t seed) : s(seed) {}
@@ -38,6 +43,54 @@ bool SameTargetName(const std::string& a, const std::string& b);
 // The reference itself is not included: it is what they are compared with.
 std::vector<const detail::Kernels*> TargetsUnderTest();
 
+// set_target is process-global: a TargetGuard puts back the target that was active when it was made
+// once it goes out of scope, also when a REQUIRE throws out of the scope, so later tests never run
+// on a target an earlier one chose.
+class TargetGuard {
+ public:
+  // Saves the active target.
+  TargetGuard() {
+    try {
+      previous_ = active_target();
+    } catch (const Error&) {
+      // SIMDBLOOM_TARGET names no usable target: no target is active, and the public API cannot
+      // return to that state. The destructor then restores the default (reset_target).
+    }
+  }
+  // Saves the active target, then set_target(name) (which throws if `name` is not available).
+  explicit TargetGuard(const std::string& name) : TargetGuard() { set_target(name); }
+  ~TargetGuard() {
+    if (previous_.empty()) {
+      reset_target();
+      return;
+    }
+    try {
+      set_target(previous_);
+    } catch (...) {
+      reset_target();
+    }
+  }
+  TargetGuard(const TargetGuard&) = delete;
+  TargetGuard& operator=(const TargetGuard&) = delete;
+
+ private:
+  std::string previous_;
+};
+
+// Runs fn(target name) with each of available_targets() active (the reference included), the name
+// captured for failing assertions; the previous target is active again afterwards, whatever fn
+// does.
+template <class Fn>
+void ForEachApiTarget(Fn&& fn) {
+  const TargetGuard restore;
+  for (const std::string& t : available_targets()) {
+    set_target(t);
+    CAPTURE(t);
+    fn(t);
+  }
+}
+
+// Runs fn(kernels) on each of TargetsUnderTest(): kernel-level, no set_target.
 template <class Fn>
 void ForEachTarget(const char* suite, Fn&& fn) {
   for (const detail::Kernels* k : TargetsUnderTest()) {
