@@ -1,6 +1,9 @@
 // The only translation unit compiled once per SIMD target (Highway's foreach_target) and the only
 // dispatch point. Target selection is ours and never touches Highway's process-global state, so
-// other Highway users in the process are unaffected by SIMDBLOOM_TARGET or set_target().
+// other Highway users in the process are unaffected by SIMDBLOOM_TARGET or set_target(). Nothing
+// here calls into libhwy (no HWY_EXPORT / HWY_DYNAMIC_DISPATCH, whose first call runs
+// hwy::GetChosenTarget and hwy::SupportedTargets): the CPU is probed by kernels/cpu.cc, so the
+// library needs Highway's headers only.
 
 // SIMD must enter only through Highway's per-target compilation: global target flags would make the
 // baseline (and inline functions shared with other translation units) require that instruction set.
@@ -93,18 +96,45 @@ HWY_AFTER_NAMESPACE();
 #include <cstdlib>
 #include <mutex>
 
+#include "kernels/cpu.h"
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
-HWY_EXPORT(GetKernels);
-
 namespace detail {
 namespace {
 
-// The best target: Highway's own dynamic dispatch picks it.
-const Kernels* Best() { return HWY_DYNAMIC_DISPATCH(GetKernels)(); }
+// Every compiled target's GetKernels, laid out as HWY_EXPORT lays out its table (slot 0, which
+// HWY_EXPORT fills with the libhwy-calling initializer, is unused here), so that Highway's
+// ChosenTarget index arithmetic applies.
+#if (HWY_TARGETS & (HWY_TARGETS - 1)) == 0
+const Kernels* (*const kGetKernels[])() = {&HWY_STATIC_DISPATCH(GetKernels)};
+size_t TableIndex(int64_t) { return 0; }
+#else
+const Kernels* (*const kGetKernels[HWY_MAX_DYNAMIC_TARGETS + 2])() = {
+    nullptr, HWY_CHOOSE_TARGET_LIST(GetKernels), HWY_CHOOSE_FALLBACK(GetKernels)};
+// Index into the table, as Highway's ChosenTarget::GetIndex computes it.
+size_t TableIndex(int64_t hwy_target) {
+  const int64_t chosen = (hwy_target == HWY_SCALAR || hwy_target == HWY_EMU128)
+                             ? HWY_CHOSEN_TARGET_MASK_SCALAR
+                             : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
+  const uint64_t mask = static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS);
+  return mask == 0 ? 0 : static_cast<size_t>(__builtin_ctzll(mask));
+}
+#endif
+
+// The compiled targets this CPU supports, best (lowest bit) first.
+int64_t UsableTargets() { return CpuHwyTargets() & HWY_TARGETS; }
+
+// The best target, as Highway's dynamic dispatch would choose it: the lowest usable target bit.
+const Kernels* Best() {
+  const int64_t usable = UsableTargets();
+  if (const Kernels* k = ForHwyTarget(usable & -usable)) return k;
+  // No compiled target is supported (an aarch64 CPU without AES): like Highway, use the fallback
+  // slot, the target the baseline compiler flags allow.
+  return kGetKernels[TableIndex(HWY_SCALAR)]();
+}
 
 bool SameName(const std::string& a, const char* b) {
   size_t i = 0;
@@ -160,26 +190,21 @@ Selection& Selected() {
 }  // namespace
 
 const Kernels* ForHwyTarget(int64_t hwy_target) {
-  if ((hwy_target & HWY_TARGETS) == 0 || (hwy_target & hwy::SupportedTargets()) == 0) {
+  // Exactly one bit, compiled here and supported by this CPU.
+  if (hwy_target == 0 || (hwy_target & (hwy_target - 1)) != 0 ||
+      (hwy_target & UsableTargets()) == 0) {
     return nullptr;
   }
-  // Index into the table HWY_EXPORT built, as Highway's ChosenTarget::GetIndex computes it.
-  const int64_t chosen = (hwy_target == HWY_SCALAR) ? HWY_CHOSEN_TARGET_MASK_SCALAR
-                                                    : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
-  const size_t index = hwy::Num0BitsBelowLS1Bit_Nonzero64(
-      static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS));
-  const Kernels* k = HWY_DISPATCH_TABLE(GetKernels)[index]();
+  const auto get = kGetKernels[TableIndex(hwy_target)];
+  const Kernels* k = get != nullptr ? get() : nullptr;
   return (k != nullptr && k->hwy_target == hwy_target) ? k : nullptr;
 }
 
 std::vector<const Kernels*> Available() {
-  // Highway's dynamic-dispatch choice first (on SVE it may prefer SVE2 over the fixed-width
-  // SVE2_128 even though the latter has the lower target bit), then the rest in target-bit order.
-  const Kernels* best = Best();
-  std::vector<const Kernels*> all = {best};
-  for (int64_t t : hwy::SupportedAndGeneratedTargets()) {
-    const Kernels* k = ForHwyTarget(t);
-    if (k != nullptr && k != best) all.push_back(k);
+  // The best target first, then the rest in target-bit order (best to worst).
+  std::vector<const Kernels*> all;
+  for (int64_t rest = UsableTargets(); rest != 0; rest &= rest - 1) {
+    if (const Kernels* k = ForHwyTarget(rest & -rest)) all.push_back(k);
   }
   all.push_back(&ref::Kernels());
   return all;
