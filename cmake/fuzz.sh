@@ -16,7 +16,8 @@ flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 flags="$flags -fsanitize=fuzzer-no-link"
 CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DSIMDBLOOM_BUILD_TESTS=OFF \
-  -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_INSTALL=OFF -DSIMDBLOOM_BUILD_FUZZ=ON >/dev/null
+  -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_INSTALL=OFF -DSIMDBLOOM_BUILD_SHARED=OFF \
+  -DSIMDBLOOM_BUILD_FUZZ=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 fuzzer=$build/tests/fuzz/simdbloom_fuzz_load
 echo "== replaying the corpus"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the library and the whole test suite with AddressSanitizer and UndefinedBehaviorSanitizer
-# (gcc) and runs every test but the install check (which links an uninstrumented consumer).
+# (gcc) and runs every test but the install check (install.*: they link uninstrumented consumers).
 #   cmake/sanitizers.sh [build-dir]
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,7 +8,7 @@ build=${1:-$src/build-asan}
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DSIMDBLOOM_BUILD_PERF=OFF >/dev/null
+  -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$build" --output-on-failure -E '^install\.'

@@ -1,7 +1,7 @@
 // The per-target compilation unit of what every layout shares: bulk hashing of u64/u32 keys
 // (XXH3, XXH64), the block index, hashing any key source, and the word-wise OR/AND of set
-// operations. Exported with HWY_EXPORT as each target's base kernel table (kernels/dispatch.cc
-// adds the layouts' tables).
+// operations. Exported (kernels/simd/export.h) as each target's base kernel table
+// (kernels/dispatch.cc adds the layouts' tables).
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif
@@ -79,12 +79,11 @@ const detail::Kernels* BaseKernels() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "kernels/simd/export.h"
 namespace simdbloom {
-HWY_EXPORT(BaseKernels);
+SIMDBLOOM_EXPORT_TABLE(const detail::Kernels*, BaseKernels)
 namespace detail {
-const Kernels* BaseKernelsAt(size_t table_index) {
-  return HWY_DISPATCH_TABLE(BaseKernels)[table_index]();
-}
+const Kernels* BaseKernelsAt(size_t table_index) { return BaseKernelsTable[table_index](); }
 }  // namespace detail
 }  // namespace simdbloom
 #endif  // HWY_ONCE

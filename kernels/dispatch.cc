@@ -13,23 +13,31 @@
 #include <mutex>
 
 #include "hwy/highway.h"
+#include "kernels/cpu.h"
 #include "kernels/reference.h"
+#include "kernels/simd/export.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
 namespace detail {
 namespace {
 
-// Index of Highway target `hwy_target` in an HWY_EXPORT table, as Highway's ChosenTarget::GetIndex
-// computes it.
+// Index of Highway target `hwy_target` in a table laid out as SIMDBLOOM_EXPORT_TABLE lays it out
+// (kernels/simd/export.h; HWY_EXPORT's layout), as Highway's ChosenTarget::GetIndex computes it.
+#if SIMDBLOOM_SINGLE_TARGET
+size_t TableIndex(int64_t) { return 0; }
+#else
 size_t TableIndex(int64_t hwy_target) {
-  const int64_t chosen = (hwy_target == HWY_SCALAR) ? HWY_CHOSEN_TARGET_MASK_SCALAR
-                                                    : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
-  return hwy::Num0BitsBelowLS1Bit_Nonzero64(
-      static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS));
+  const int64_t chosen = (hwy_target == HWY_SCALAR || hwy_target == HWY_EMU128)
+                             ? HWY_CHOSEN_TARGET_MASK_SCALAR
+                             : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
+  const uint64_t mask = static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS);
+  return mask == 0 ? 0 : static_cast<size_t>(__builtin_ctzll(mask));
 }
+#endif
 
-int64_t SupportedHwyTargets() { return hwy::SupportedTargets(); }
+// The targets this CPU and OS run (kernels/cpu.cc: our own detection, no libhwy).
+int64_t SupportedHwyTargets() { return CpuHwyTargets(); }
 
 // The kernels of every compiled target, assembled once from the per-target units: the base table
 // (kernels/common.cc) with each layout's table (kernels/<layout>/kernels.cc) in its slot.
@@ -37,22 +45,31 @@ struct TargetTable {
   int64_t hwy_target;
   Kernels kernels;
 };
+Kernels KernelsAt(size_t index) {
+  Kernels k = *BaseKernelsAt(index);
+#define SIMDBLOOM_X(Name, C_NAME) \
+  k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##KernelsAt(index);
+  SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+  return k;
+}
+
 const std::vector<TargetTable>& Compiled() {
   static const std::vector<TargetTable>* all = [] {
     auto* v = new std::vector<TargetTable>();
     for (int64_t bits = HWY_TARGETS; bits != 0; bits &= bits - 1) {
       const int64_t t = bits & -bits;
-      const size_t index = TableIndex(t);
-      Kernels k = *BaseKernelsAt(index);
-#define SIMDBLOOM_X(Name, C_NAME) \
-  k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##KernelsAt(index);
-      SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
-#undef SIMDBLOOM_X
+      const Kernels k = KernelsAt(TableIndex(t));
       if (k.hwy_target == t) v->push_back(TargetTable{t, k});
     }
     return v;
   }();
   return *all;
+}
+
+const Kernels& FallbackKernels() {
+  static const Kernels k = KernelsAt(TableIndex(HWY_SCALAR));
+  return k;
 }
 
 // The best target this CPU runs: the lowest target bit among those compiled and supported, which
@@ -62,7 +79,9 @@ const Kernels* Best() {
   for (const TargetTable& t : Compiled()) {
     if ((t.hwy_target & supported) != 0) return &t.kernels;
   }
-  return &ref::Kernels();  // not reached: HWY_SCALAR or the baseline is always supported
+  // No compiled target is supported (an aarch64 CPU without AES): like Highway, the fallback slot,
+  // the target the baseline compiler flags allow.
+  return &FallbackKernels();
 }
 
 bool SameName(const std::string& a, const char* b) {

@@ -1,6 +1,7 @@
 // block512's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
-// block512/kernel-inl.h) compiled once per Highway target, exported with HWY_EXPORT and read by
-// kernels/dispatch.cc (detail::Block512KernelsAt). One unit per layout, so they build in parallel.
+// block512/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
+// read by kernels/dispatch.cc (detail::Block512KernelsAt). One unit per layout, so they build in
+// parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif
@@ -22,12 +23,13 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "kernels/dispatch.h"
+#include "kernels/simd/export.h"
 
 namespace simdbloom {
-HWY_EXPORT(Block512Kernels);
+SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, Block512Kernels)
 namespace detail {
 const LayoutKernels* Block512KernelsAt(size_t table_index) {
-  return HWY_DISPATCH_TABLE(Block512Kernels)[table_index]();
+  return Block512KernelsTable[table_index]();
 }
 }  // namespace detail
 }  // namespace simdbloom

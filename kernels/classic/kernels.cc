@@ -1,6 +1,7 @@
 // classic's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
-// classic/kernel-inl.h) compiled once per Highway target, exported with HWY_EXPORT and read by
-// kernels/dispatch.cc (detail::ClassicKernelsAt). One unit per layout, so they build in parallel.
+// classic/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and read
+// by kernels/dispatch.cc (detail::ClassicKernelsAt). One unit per layout, so they build in
+// parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif
@@ -22,12 +23,13 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "kernels/dispatch.h"
+#include "kernels/simd/export.h"
 
 namespace simdbloom {
-HWY_EXPORT(ClassicKernels);
+SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, ClassicKernels)
 namespace detail {
 const LayoutKernels* ClassicKernelsAt(size_t table_index) {
-  return HWY_DISPATCH_TABLE(ClassicKernels)[table_index]();
+  return ClassicKernelsTable[table_index]();
 }
 }  // namespace detail
 }  // namespace simdbloom

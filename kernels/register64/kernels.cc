@@ -1,6 +1,6 @@
 // register64's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
-// register64/kernel-inl.h) compiled once per Highway target, exported with HWY_EXPORT and read by
-// kernels/dispatch.cc (detail::Register64KernelsAt). One unit per layout, so they build in
+// register64/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
+// read by kernels/dispatch.cc (detail::Register64KernelsAt). One unit per layout, so they build in
 // parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
@@ -23,12 +23,13 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "kernels/dispatch.h"
+#include "kernels/simd/export.h"
 
 namespace simdbloom {
-HWY_EXPORT(Register64Kernels);
+SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, Register64Kernels)
 namespace detail {
 const LayoutKernels* Register64KernelsAt(size_t table_index) {
-  return HWY_DISPATCH_TABLE(Register64Kernels)[table_index]();
+  return Register64KernelsTable[table_index]();
 }
 }  // namespace detail
 }  // namespace simdbloom

@@ -1,7 +1,7 @@
 // split_block256's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
-// split_block256/kernel-inl.h) compiled once per Highway target, exported with HWY_EXPORT and read
-// by kernels/dispatch.cc (detail::SplitBlock256KernelsAt). One unit per layout, so they build in
-// parallel.
+// split_block256/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h)
+// and read by kernels/dispatch.cc (detail::SplitBlock256KernelsAt). One unit per layout, so they
+// build in parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif
@@ -23,12 +23,13 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "kernels/dispatch.h"
+#include "kernels/simd/export.h"
 
 namespace simdbloom {
-HWY_EXPORT(SplitBlock256Kernels);
+SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, SplitBlock256Kernels)
 namespace detail {
 const LayoutKernels* SplitBlock256KernelsAt(size_t table_index) {
-  return HWY_DISPATCH_TABLE(SplitBlock256Kernels)[table_index]();
+  return SplitBlock256KernelsTable[table_index]();
 }
 }  // namespace detail
 }  // namespace simdbloom

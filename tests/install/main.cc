@@ -1,4 +1,5 @@
-// Consumer of the installed package: creates a filter, inserts and queries in bulk.
+// Consumer of the installed package (or of the source tree, tests/install/subdir): creates a
+// filter, inserts and queries in bulk, catches the library's exception type.
 #include <cstdio>
 #include <simdbloom/simdbloom.hpp>
 #include <vector>
@@ -12,6 +13,14 @@ int main() {
   f.contains(keys, out.data());
   for (uint8_t o : out) {
     if (o != 1) return 1;
+  }
+  // An exception thrown inside the library is caught here by type (with the shared library: its
+  // typeinfo is exported).
+  try {
+    simdbloom::Filter::create(1000, 2.0);
+    return 2;
+  } catch (const simdbloom::Error& e) {
+    if (e.code() != simdbloom::ErrorCode::kInvalidArgument) return 3;
   }
   std::printf("consumer: simdbloom %s on %s, %llu bits, k=%u: ok\n", simdbloom::version(),
               simdbloom::active_target().c_str(), (unsigned long long)f.bit_count(),

@@ -20,6 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Exported from libsimdbloom.so (the library is compiled with hidden visibility). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -180,6 +185,10 @@ simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checks
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
 #endif
 
 #endif /* SIMDBLOOM_SIMDBLOOM_H_ */

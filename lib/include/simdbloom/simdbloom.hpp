@@ -22,6 +22,12 @@
 #include <utility>
 #include <vector>
 
+// What follows is the library's ABI: the library is compiled with hidden visibility, and only the
+// declarations below (default visibility) are exported from libsimdbloom.so.
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #include "simdbloom/detail/single_key.hpp"
 
 namespace simdbloom {
@@ -594,5 +600,9 @@ class Filter {
 };
 
 }  // namespace simdbloom
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif  // SIMDBLOOM_SIMDBLOOM_HPP_

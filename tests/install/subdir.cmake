@@ -1,0 +1,29 @@
+# The add_subdirectory test (ctest: install.subdir): configures tests/install/subdir, a parent
+# project that adds the source tree, once without a build type (configure only: the assertions
+# live in its CMakeLists.txt), then with CMAKE_BUILD_TYPE=Debug, builds its consumer and runs it.
+# To keep this fast the parent's flags say -O0 and HWY_COMPILE_ONLY_STATIC (one SIMD target): a
+# parent's own global flags do reach simdbloom's sources, as they should.
+cmake_minimum_required(VERSION 3.16)
+file(REMOVE_RECURSE ${WORK_DIR})
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
+  endif()
+endfunction()
+set(common -DSIMDBLOOM_SOURCE_DIR=${SIMDBLOOM_SOURCE_DIR} -DCMAKE_CXX_COMPILER=${CXX}
+    -DCMAKE_C_COMPILER=${CC} -DCMAKE_CXX_FLAGS=-Wno-unused -DCMAKE_C_FLAGS=-Wno-unused)
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/nobuildtype ${common})
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/debug ${common} -DCMAKE_BUILD_TYPE=Debug
+    "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -DHWY_COMPILE_ONLY_STATIC" -DCMAKE_C_FLAGS_DEBUG=-O0)
+file(READ ${WORK_DIR}/debug/simdbloom/cmake_install.cmake inst)
+if(inst MATCHES "libsimdbloom|simdbloomConfig|include/simdbloom")
+  message(FATAL_ERROR "simdbloom as a subproject generated install rules")
+endif()
+if(EXISTS ${WORK_DIR}/debug/simdbloom/CTestTestfile.cmake)
+  message(FATAL_ERROR "simdbloom as a subproject added tests")
+endif()
+include(ProcessorCount)
+ProcessorCount(jobs)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/debug --target consumer -j ${jobs})
+run(${WORK_DIR}/debug/consumer)
