@@ -8,8 +8,16 @@
 #include <string>
 #include <string_view>
 
+#include "kernels/registry.h"
 #include "simdbloom/simdbloom.h"
 #include "simdbloom/simdbloom.hpp"
+
+// The C layout constants are the registry's format ids (kernels/registry.h).
+#define SIMDBLOOM_X(Name, C_NAME)                                               \
+  static_assert(SIMDBLOOM_##C_NAME == simdbloom::detail::Name##Spec::kFormatId, \
+                "SIMDBLOOM_" #C_NAME " differs from kernels/registry.h");
+SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
 
 struct simdbloom_filter {
   simdbloom::Filter filter;
@@ -93,8 +101,13 @@ void CheckCount(size_t count, size_t size, const char* count_name) {
 }
 
 simdbloom::Layout LayoutOf(int layout) {
-  if (layout < SIMDBLOOM_BLOCK512 || layout > SIMDBLOOM_CLASSIC) {
-    Reject("layout " + std::to_string(layout) + " is not a layout (1..4)");
+  if (layout < 0 || layout > 255 ||
+      simdbloom::detail::FindLayout(static_cast<uint8_t>(layout)) == nullptr) {
+    std::string known;
+    for (const simdbloom::detail::LayoutInfo& l : simdbloom::detail::kLayoutInfos) {
+      known += (known.empty() ? "" : ", ") + std::to_string(static_cast<int>(l.id)) + " " + l.name;
+    }
+    Reject("layout " + std::to_string(layout) + " is not a layout (" + known + ")");
   }
   return static_cast<simdbloom::Layout>(layout);
 }
@@ -322,6 +335,12 @@ simdbloom_status simdbloom_insert_keys(simdbloom_filter* filter, const simdbloom
                                        uint64_t* changed) {
   return KeysCall("simdbloom_insert_keys", filter, keys, nullptr, nullptr, changed,
                   [&](simdbloom::Keys k) { return filter->filter.insert(k); });
+}
+
+simdbloom_status simdbloom_insert_keys_fresh(simdbloom_filter* filter, const simdbloom_keys* keys,
+                                             uint8_t* fresh, uint64_t* changed) {
+  return KeysCall("simdbloom_insert_keys_fresh", filter, keys, fresh, "fresh", changed,
+                  [&](simdbloom::Keys k) { return filter->filter.insert(k, fresh); });
 }
 
 simdbloom_status simdbloom_contains_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,

@@ -30,6 +30,15 @@ SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 
 using detail::Invalid;
 
+Span<const Layout> layouts() noexcept {
+  static constexpr Layout kAll[] = {
+#define SIMDBLOOM_X(Name, C_NAME) Layout::k##Name,
+      SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+  };
+  return Span<const Layout>(kAll, sizeof(kAll) / sizeof(kAll[0]));
+}
+
 const char* layout_name(Layout layout) noexcept {
   const detail::LayoutInfo* info = detail::InfoOf(layout);
   return info != nullptr ? info->name : "unknown";

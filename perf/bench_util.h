@@ -20,8 +20,8 @@ using simdbloom::Filter;
 using simdbloom::Layout;
 
 // Every layout, in the order the sections print them.
-inline constexpr Layout kLayouts[] = {Layout::kBlock512, Layout::kRegister64,
-                                      Layout::kSplitBlock256, Layout::kClassic};
+// Every layout of the library (its registry), in id order.
+inline const simdbloom::Span<const Layout> kLayouts = simdbloom::layouts();
 
 struct Options {
   bool json = false;

@@ -114,8 +114,8 @@ TEST_CASE("api: invalid arguments throw Error(kInvalidArgument)") {
   CHECK(CodeOf([] { predicted_fpp(Layout::kBlock512, 1024, 0, 10); }) == kInvalid);
 }
 
-const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
-                              Layout::kClassic};
+// Every layout, from the registry (simdbloom::layouts()).
+const Span<const Layout> kAllLayouts = layouts();
 
 TEST_CASE("api: layout names and block sizes") {
   CHECK(std::string(layout_name(Layout::kBlock512)) == "block512");

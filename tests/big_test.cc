@@ -31,8 +31,7 @@ uint64_t HighestBit(Layout layout, const detail::Params& p, uint64_t h) {
 TEST_CASE("big: filters of more than 2^33 bits on every layout and target") {
   const uint64_t bits = (uint64_t{1} << 33) + 4096;
   const std::vector<uint64_t> keys = test::RandomKeys(200000, 33);
-  for (Layout layout :
-       {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256, Layout::kClassic}) {
+  for (Layout layout : layouts()) {
     const std::string name = layout_name(layout);
     CAPTURE(name);
     const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 7;

@@ -164,9 +164,24 @@ static void test_shapes(int layout) {
     EXPECT(changed <= N && changed > N - N / 50); /* few keys find all their bits set */
     EXPECT(simdbloom_insert_keys(f, &u64, &changed) == SIMDBLOOM_OK);
     EXPECT(changed == 0); /* repeats change nothing */
-    EXPECT(simdbloom_insert_keys(f, &u32, NULL) == SIMDBLOOM_OK);
+    /* Per-key "was new" flags: as many 1s as keys that changed the filter; none the second time. */
+    memset(out, 0xEE, sizeof out);
+    EXPECT(simdbloom_insert_keys_fresh(f, &u32, out, &changed) == SIMDBLOOM_OK);
+    for (i = 0, count = 0; i < N; ++i) {
+      EXPECT(out[i] <= 1);
+      count += out[i];
+    }
+    EXPECT(count == changed && changed > N - N / 50);
+    EXPECT(out[N] == 0xEE); /* nothing past the end */
+    EXPECT(simdbloom_insert_keys_fresh(f, &u32, out, &changed) == SIMDBLOOM_OK);
+    for (i = 0, count = 0; i < N; ++i) count += out[i];
+    EXPECT(count == 0 && changed == 0);
+    EXPECT_ERROR(simdbloom_insert_keys_fresh(f, &u32, NULL, NULL), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_keys_fresh", "fresh");
     EXPECT(simdbloom_insert_keys(f, &recs, NULL) == SIMDBLOOM_OK);
-    EXPECT(simdbloom_inserted_count(f) == 4 * N);
+    EXPECT(simdbloom_inserted_count(f) == 5 * N);
+    EXPECT(simdbloom_insert_keys(f, &u32, NULL) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_inserted_count(f) == 6 * N);
 
     EXPECT(simdbloom_contains_keys(f, &as_bytes, out, &hits) == SIMDBLOOM_OK);
     EXPECT(hits == N);
@@ -246,12 +261,13 @@ static void test_validation(void) {
   uint64_t result = 777;
   size_t i;
 
-  /* Enum arguments: an int layout outside 1..4 is refused, not cast. */
+  /* Enum arguments: an int that is not a layout is refused, not cast. */
   g = sentinel;
   EXPECT_ERROR(simdbloom_create(100, 0.01, 257, 0, &g), SIMDBLOOM_EINVAL, "simdbloom_create",
-               "layout 257 is not a layout (1..4)");
-  EXPECT(strcmp(simdbloom_last_error(), "simdbloom_create: layout 257 is not a layout (1..4)") ==
-         0);
+               "layout 257 is not a layout (1 block512, 2 register64, 3 split_block256, 4 classic)");
+  EXPECT(strcmp(simdbloom_last_error(),
+                "simdbloom_create: layout 257 is not a layout (1 block512, 2 register64, 3 "
+                "split_block256, 4 classic)") == 0);
   EXPECT(g == sentinel);
   {
     const int bad[] = {0, -1, 5, 77, 256, 257, 513, INT_MAX, INT_MIN};

@@ -26,8 +26,8 @@
 namespace simdbloom {
 namespace {
 
-const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
-                              Layout::kClassic};
+// Every layout, from the registry (simdbloom::layouts()).
+const Span<const Layout> kAllLayouts = layouts();
 
 uint32_t KFor(Layout layout) { return layout == Layout::kSplitBlock256 ? 8 : 5; }
 

@@ -30,8 +30,7 @@ TEST_CASE("fpr: every layout keeps the requested rate at n = 1e6 with 1e7 probes
   const std::vector<uint64_t> keys = test::RandomKeys(n, 20261121);
   const std::vector<uint64_t> probes = test::RandomKeys(q, 11);  // disjoint from keys w.p. 1-1e-6
   std::vector<uint8_t> out(q);
-  for (Layout layout :
-       {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256, Layout::kClassic}) {
+  for (Layout layout : layouts()) {
     for (double fpp : {0.01, 0.001}) {
       const std::string name = layout_name(layout);
       CAPTURE(name);
@@ -74,8 +73,7 @@ TEST_CASE("fpr: every layout keeps the requested rate at n = 1e6 with 1e7 probes
 }
 
 TEST_CASE("fpr: statistics track the fill as keys arrive") {
-  for (Layout layout :
-       {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256, Layout::kClassic}) {
+  for (Layout layout : layouts()) {
     const std::string name = layout_name(layout);
     CAPTURE(name);
     Filter f = Filter::create(100000, 0.01, layout, 1);

@@ -20,8 +20,8 @@
 namespace simdbloom {
 namespace {
 
-const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
-                              Layout::kClassic};
+// Every layout, from the registry (simdbloom::layouts()).
+const Span<const Layout> kAllLayouts = layouts();
 
 // ---- Detection idiom: what insert/contains/hash accept ----
 template <class T, class = void>

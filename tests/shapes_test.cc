@@ -16,8 +16,8 @@
 namespace simdbloom {
 namespace {
 
-const Layout kAllLayouts[] = {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256,
-                              Layout::kClassic};
+// Every layout, from the registry (simdbloom::layouts()).
+const Span<const Layout> kAllLayouts = layouts();
 
 // Byte-string keys held three ways: string_views, Arrow int32 and int64 offsets over one data
 // buffer that starts at an odd address, and fixed-width records when all have the same length.

@@ -120,6 +120,12 @@ typedef struct simdbloom_keys {
  * before any work. EINVAL: filter NULL, keys as above. EREADONLY: a view. */
 simdbloom_status simdbloom_insert_keys(simdbloom_filter* filter, const simdbloom_keys* keys,
                                        uint64_t* changed);
+/* Filter::insert(keys, fresh): as simdbloom_insert_keys, and fresh[i] = 1 iff inserting key i (in
+ * key order) set a bit that was clear, else 0, so a key repeated within the batch is new only the
+ * first time (de-duplication). fresh holds keys->count bytes. EINVAL also for fresh NULL with a
+ * non-zero count. */
+simdbloom_status simdbloom_insert_keys_fresh(simdbloom_filter* filter, const simdbloom_keys* keys,
+                                             uint8_t* fresh, uint64_t* changed);
 /* Filter::contains(keys, out): out[i] = 1 if key i may be present, else 0. *hits (if not NULL)
  * receives the number of 1s. EINVAL: filter NULL, keys as above, out NULL with count > 0. */
 simdbloom_status simdbloom_contains_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,

@@ -92,11 +92,18 @@ class Span {
   constexpr const T* data() const noexcept { return data_; }
   constexpr size_t size() const noexcept { return size_; }
   constexpr bool empty() const noexcept { return size_ == 0; }
+  constexpr const T* begin() const noexcept { return data_; }
+  constexpr const T* end() const noexcept { return data_ + size_; }
+  constexpr const T& operator[](size_t i) const noexcept { return data_[i]; }
 
  private:
   const T* data_ = nullptr;
   size_t size_ = 0;
 };
+
+// Every layout this library implements, in id order (from kernels/registry.h). O(1), no
+// allocation; the span is valid for the program's life.
+Span<const Layout> layouts() noexcept;
 
 // ---- Which C++ types are keys ----
 // A key of integer type T is hashed as its sizeof(T) little-endian bytes, in single-key and bulk
@@ -394,7 +401,7 @@ class Filter {
       }
       case Layout::kSplitBlock256:
         return detail::SplitBlock256Contains(reinterpret_cast<const uint8_t*>(words_) + 32 * block,
-                                        hash);
+                                             hash);
       default:
         return detail::ContainsHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
                                              hash);
