@@ -20,12 +20,12 @@ struct Kernels {
   int64_t hwy_target;  // Highway target bit, 0 for the reference
   // Stage 1: out[i] = XXH3_64bits_withSeed(LE bytes of keys[i], 8, seed).
   void (*hash_u64)(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out);
-  // Stage 1 of split_block256: out[i] = XXH64(LE bytes of keys[i], 8, seed).
+  // Stage 1 of the XXH64 layouts (spec kXxh64): out[i] = XXH64(LE bytes of keys[i], 8, seed).
   void (*hash_u64_xxh64)(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out);
   // out[i] = XXH3_64bits_withSeed / XXH64 of the 4 little-endian bytes of keys[i].
   void (*hash_u32)(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out);
   void (*hash_u32_xxh64)(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out);
-  // The hashes of n keys from any source: XXH64 if `xxh64` (split_block256), else XXH3.
+  // The hashes of n keys from any source: XXH64 if `xxh64` (the layout's spec kXxh64), else XXH3.
   void (*hash_keys)(bool xxh64, const KeySource& keys, size_t n, uint64_t seed, uint64_t* out);
   // Stage 2: out[i] = (hi32(hashes[i]) * num_blocks) >> 32.
   void (*block_index)(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out);

@@ -35,7 +35,7 @@ inline uint64_t HashBytes(detail::LayoutId layout, const void* data, size_t size
 // The file format's checksum: XXH3_64bits (seed 0) of `size` bytes.
 inline uint64_t Checksum(const void* data, size_t size) { return HashBytesXxh3(data, size, 0); }
 
-// The hash a layout applies to a u64 key: XXH64 for split_block256, XXH3 otherwise.
+// The hash a layout applies to a u64 key: XXH64 if its spec says kXxh64, else XXH3.
 inline uint64_t HashFor(detail::LayoutId layout, uint64_t key, uint64_t seed) {
   return detail::InfoOf(layout).xxh64 ? HashU64Xxh64(key, seed) : HashU64(key, seed);
 }

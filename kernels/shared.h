@@ -16,8 +16,8 @@ namespace detail {
 // (kBlockBits of its spec).
 struct Params {
   uint64_t num_blocks;  // 1 .. 2^32 - 1
-  uint32_t k;           // probes per key (split_block256: always 8)
-  uint64_t seed;        // hash seed (XXH3, or XXH64 for split_block256)
+  uint32_t k;           // probes per key (within the layout's kMinK..kMaxK)
+  uint64_t seed;        // hash seed (of XXH3, or XXH64 for kXxh64 layouts)
   // Keys between a software prefetch of a key's cache line(s) and its use; 0: no prefetching.
   // At most the layout's tile size (kernels clamp it). Never changes results.
   uint32_t prefetch_distance = 0;

@@ -1,5 +1,6 @@
 // Per-target bulk hashing of 8- and 4-byte keys, bit-exact with libxxhash: XXH3_64bits_withSeed
-// (xxHash 0.8, the 4..8-byte path) and XXH64 (split_block256, as Parquet). Re-included per target.
+// (xxHash 0.8, the 4..8-byte path) and XXH64 (as Parquet; layouts whose spec says kXxh64).
+// Re-included per target.
 #if defined(SIMDBLOOM_KERNELS_HASH_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDBLOOM_KERNELS_HASH_INL_H_
 #undef SIMDBLOOM_KERNELS_HASH_INL_H_

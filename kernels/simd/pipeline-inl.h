@@ -27,7 +27,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Prefetches, for the key `dist` places after key j of the current tile, what L's Apply will touch
 // (crossing into the next tile, located far enough ahead by Pipeline). Layouts call it once per key
 // (or per vector of keys) as they apply, so prefetches are issued evenly, one per key: bursts of
-// them were measured slower (perf/memory.cc, simdbloom-bench --only memory). Does nothing when kEnabled is false.
+// them were measured slower (perf/memory.cc, simdbloom-bench --only memory). Does nothing when
+// kEnabled is false.
 template <class L, detail::Op kOp, bool kEnabled>
 struct Ahead {
   WordsPtr<kOp> words;
