@@ -52,7 +52,10 @@ HWY_INLINE void TileHashes(const detail::KeySource& src, size_t begin, size_t m,
     const uint32_t* keys = static_cast<const uint32_t*>(src.keys);
     HWY_ALIGN uint32_t gathered32[kTile];
     if (src.sel != nullptr) {
-      for (size_t j = 0; j < m; ++j) gathered32[j] = keys[src.sel[begin + j]];
+      // Keys may be unaligned (the API promises it): read each with memcpy.
+      for (size_t j = 0; j < m; ++j) {
+        std::memcpy(&gathered32[j], keys + src.sel[begin + j], sizeof(uint32_t));
+      }
       keys = gathered32;
     } else {
       keys += begin;
