@@ -64,6 +64,19 @@ uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t
 }
 
 template <LayoutId L>
+uint64_t InsertAtomic(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
+                      uint8_t* fresh) {
+  const auto insert = detail::InfoOf(L).ref_insert_atomic;
+  uint64_t changed = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool is_new = insert(words, p, HashOf(L, keys, i, p.seed));
+    if (fresh != nullptr) fresh[i] = is_new;
+    changed += is_new;
+  }
+  return changed;
+}
+
+template <LayoutId L>
 uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
@@ -92,7 +105,7 @@ uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys
 
 template <LayoutId L>
 constexpr detail::LayoutKernels For() {
-  return {&Insert<L>, &Contains<L>};
+  return {&Insert<L>, &InsertAtomic<L>, &Contains<L>};
 }
 
 }  // namespace

@@ -47,18 +47,25 @@ struct LayoutInfo {
   bool xxh64;
   bool (*ref_insert)(uint64_t* words, const Params& p, uint64_t h);
   bool (*ref_contains)(const uint64_t* words, const Params& p, uint64_t h);
+  bool (*ref_insert_atomic)(uint64_t* words, const Params& p, uint64_t h);
   double (*model_fpr)(uint32_t k, double n, uint64_t num_blocks);
   double (*distinct_bits_per_key)(uint32_t k, double m);
   double (*expected_fpp)(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
 };
 
 constexpr LayoutInfo kLayoutInfos[] = {
-#define SIMDBLOOM_X(Name, C_NAME)                            \
-  {LayoutId::k##Name,       Name##Spec::kName,               \
-   Name##Spec::kBlockBits,  Name##Spec::kMinK,               \
-   Name##Spec::kMaxK,       Name##Spec::kXxh64,              \
-   &Name##Spec::RefInsert,  &Name##Spec::RefContains,        \
-   &Name##Spec::ModelFpr,   &Name##Spec::DistinctBitsPerKey, \
+#define SIMDBLOOM_X(Name, C_NAME)   \
+  {LayoutId::k##Name,               \
+   Name##Spec::kName,               \
+   Name##Spec::kBlockBits,          \
+   Name##Spec::kMinK,               \
+   Name##Spec::kMaxK,               \
+   Name##Spec::kXxh64,              \
+   &Name##Spec::RefInsert,          \
+   &Name##Spec::RefContains,        \
+   &Name##Spec::RefInsertAtomic,    \
+   &Name##Spec::ModelFpr,           \
+   &Name##Spec::DistinctBitsPerKey, \
    &Name##Spec::ExpectedFpp},
     SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X

@@ -59,6 +59,11 @@ struct LayoutKernels {
   // Inserts n keys in order; returns how many set at least one bit that was clear (surely new).
   // fresh, if not null, receives n bytes: fresh[i] = 1 iff key i set a bit that was clear.
   uint64_t (*insert)(uint64_t* words, Params p, const KeySource& keys, size_t n, uint8_t* fresh);
+  // The same with every word written by an atomic OR: other threads may insert_atomic into (and
+  // query) the same words at the same time. The filter's bytes afterwards equal insert's; fresh[i]
+  // is 1 iff key i found one of its bits clear at the moment it set it.
+  uint64_t (*insert_atomic)(uint64_t* words, Params p, const KeySource& keys, size_t n,
+                            uint8_t* fresh);
   // Tests n keys; writes `out` as `result` says; returns how many may be present.
   uint64_t (*contains)(const uint64_t* words, Params p, const KeySource& keys, size_t n,
                        ResultKind result, void* out);
@@ -68,11 +73,19 @@ struct LayoutKernels {
 // are templates over it, so a new operation (remove, atomic insert) is a new value handled in each
 // layout's Apply, not a new pipeline.
 enum class Op : uint8_t {
-  kInsert,  // set the probes; report per key whether one was clear
-  kQuery,   // test the probes
+  kInsert,        // set the probes; report per key whether one was clear
+  kQuery,         // test the probes
+  kInsertAtomic,  // kInsert with each word ORed atomically (relaxed): many writers at once
 };
 // Whether `op` writes the filter (prefetch with intent to write, mutable words).
 constexpr bool Mutates(Op op) { return op != Op::kQuery; }
+
+// ORs `mask` into *word atomically (relaxed order: membership needs no ordering) and returns the
+// bits of mask that were clear before. A zero mask touches nothing.
+inline uint64_t AtomicOr(uint64_t* word, uint64_t mask) {
+  if (mask == 0) return 0;
+  return mask & ~__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
+}
 
 // M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection.
 struct Multipliers {

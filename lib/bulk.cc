@@ -1,11 +1,16 @@
 // The bulk calls: argument checks, the key shapes the kernels do not hash themselves (byte strings,
 // Arrow arrays, fixed-width records: inlined scalar XXH3/XXH64, a tile at a time), result forms,
 // and the prefetch distances chosen by measurement (perf/memory.cc, simdbloom-bench --only memory).
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -226,29 +231,128 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   return Active().For(id).contains(WordsOf(f), BulkParams(f), src, n, result, out);
 }
 
+// Keys [begin, begin + count) of `keys`, in the same shape.
+Keys Slice(const Keys& keys, size_t begin, size_t count) {
+  switch (keys.kind()) {
+    case Keys::Kind::kU64:
+      return Keys(static_cast<const uint64_t*>(keys.keys()) + begin, count);
+    case Keys::Kind::kU32:
+      return Keys(static_cast<const uint32_t*>(keys.keys()) + begin, count);
+    case Keys::Kind::kPrehashed:
+      return Prehashed{static_cast<const uint64_t*>(keys.keys()) + begin, count};
+    case Keys::Kind::kStrings:
+      return Keys(static_cast<const std::string_view*>(keys.keys()) + begin, count);
+    case Keys::Kind::kStdStrings:
+      return Keys(static_cast<const std::string*>(keys.keys()) + begin, count);
+    case Keys::Kind::kBinary32:
+      return BinaryArray<int32_t>{static_cast<const int32_t*>(keys.keys()) + begin, keys.data(),
+                                  count};
+    case Keys::Kind::kBinary64:
+      return BinaryArray<int64_t>{static_cast<const int64_t*>(keys.keys()) + begin, keys.data(),
+                                  count};
+    case Keys::Kind::kFixedWidth:
+      return FixedWidth{static_cast<const uint8_t*>(keys.keys()) + begin * keys.stride(),
+                        keys.width(), keys.stride(), count};
+  }
+  return keys;
+}
+
+// Below this many keys per thread, starting a thread costs more than it saves.
+constexpr size_t kMinKeysPerThread = 32768;
+
+// Runs fn(part, begin, end) over [0, n) split into `threads` contiguous parts (each but the last a
+// multiple of `align` keys), on threads - 1 new threads and the calling one; joins them and
+// rethrows the first exception. A thread that cannot be started runs its part here.
+template <class Fn>
+void RunParallel(unsigned threads, size_t n, size_t align, const Fn& fn) {
+  size_t t = std::max<size_t>(1, threads);
+  t = std::min(t, std::max<size_t>(1, n / kMinKeysPerThread));
+  if (t <= 1) {
+    fn(size_t{0}, size_t{0}, n);
+    return;
+  }
+  size_t per = (n + t - 1) / t;
+  per = (per + align - 1) / align * align;
+  std::vector<std::exception_ptr> errors(t);
+  std::vector<std::thread> pool;
+  pool.reserve(t);
+  auto run = [&](size_t part) {
+    const size_t begin = std::min(n, part * per), end = std::min(n, begin + per);
+    try {
+      if (begin < end) fn(part, begin, end);
+    } catch (...) {
+      errors[part] = std::current_exception();
+    }
+  };
+  for (size_t part = 1; part < t; ++part) {
+    try {
+      pool.emplace_back(run, part);
+    } catch (const std::system_error&) {
+      run(part);
+    }
+  }
+  run(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
 using detail::Invalid;
 using detail::ResultKind;
 
-uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh) {
-  CheckWritable("insert");
+uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsigned threads) {
+  CheckWritable(atomic && threads <= 1 ? "insert_concurrent" : "insert");
   if (keys.size() == 0) return 0;
   const detail::LayoutId id = detail::IdOf(layout_);
-  detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf("insert", keys, id, seed_, &hasher);
-  const uint64_t changed =
-      detail::Active().For(id).insert(words_, detail::BulkParams(*this), src, keys.size(), fresh);
-  inserted_ += keys.size();
-  return changed;
+  {  // every argument error before anything is written or any thread starts
+    detail::StringHasher hasher{keys, 0};
+    (void)detail::SourceOf("insert", keys, id, seed_, &hasher);
+  }
+  const detail::LayoutKernels& kernels = detail::Active().For(id);
+  const detail::Params p = detail::BulkParams(*this);
+  std::atomic<uint64_t> changed{0};
+  // Several threads, or other writers (insert_concurrent): atomic ORs.
+  const bool use_atomic = atomic || threads > 1;
+  detail::RunParallel(threads, keys.size(), 1, [&](size_t, size_t begin, size_t end) {
+    const Keys part = detail::Slice(keys, begin, end - begin);
+    detail::StringHasher hasher{part, 0};
+    const detail::KeySource src = detail::SourceOf("insert", part, id, seed_, &hasher);
+    uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
+    changed.fetch_add(use_atomic ? kernels.insert_atomic(words_, p, src, end - begin, out)
+                                 : kernels.insert(words_, p, src, end - begin, out),
+                      std::memory_order_relaxed);
+  });
+  __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
+  return changed.load(std::memory_order_relaxed);
 }
 
-uint64_t Filter::insert(Keys keys) { return InsertBulk(keys, nullptr); }
+uint64_t Filter::insert(Keys keys) { return InsertBulk(keys, nullptr, false, 1); }
 
 uint64_t Filter::insert(Keys keys, uint8_t* fresh) {
   if (fresh == nullptr && keys.size() != 0) Invalid("insert: null fresh output with non-zero size");
-  return InsertBulk(keys, fresh);
+  return InsertBulk(keys, fresh, false, 1);
+}
+
+uint64_t Filter::insert(Keys keys, Threads threads) {
+  return InsertBulk(keys, nullptr, false, threads.count);
+}
+
+uint64_t Filter::insert(Keys keys, uint8_t* fresh, Threads threads) {
+  if (fresh == nullptr && keys.size() != 0) Invalid("insert: null fresh output with non-zero size");
+  return InsertBulk(keys, fresh, false, threads.count);
+}
+
+uint64_t Filter::insert_concurrent(Keys keys) { return InsertBulk(keys, nullptr, true, 1); }
+
+uint64_t Filter::insert_concurrent(Keys keys, uint8_t* fresh) {
+  if (fresh == nullptr && keys.size() != 0) {
+    Invalid("insert_concurrent: null fresh output with non-zero size");
+  }
+  return InsertBulk(keys, fresh, true, 1);
 }
 
 uint64_t Filter::contains(Keys keys, uint8_t* out) const {
@@ -287,6 +391,67 @@ void Filter::hash(Keys keys, uint64_t* out) const {
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf("hash", keys, id, seed_, &hasher);
   detail::Active().hash_keys(detail::InfoOf(id).xxh64, src, keys.size(), seed_, out);
+}
+
+namespace detail {
+namespace {
+
+// A query split across threads: each part writes its own stretch of the output.
+uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, ResultKind result,
+                       void* out, unsigned threads) {
+  if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+  if (keys.size() == 0) return 0;
+  if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
+  {
+    StringHasher hasher{keys, 0};
+    (void)SourceOf(who, keys, IdOf(f.layout()), f.seed(), &hasher);  // errors before threads
+  }
+  std::vector<uint64_t> counts(std::max<unsigned>(1, threads), 0);
+  std::vector<size_t> begins(counts.size(), 0);
+  // Bitmap parts start on whole bytes.
+  const size_t align = result == ResultKind::kBitmap ? 8 : 1;
+  RunParallel(threads, keys.size(), align, [&](size_t part, size_t begin, size_t end) {
+    const Keys slice = Slice(keys, begin, end - begin);
+    void* at = result == ResultKind::kBytes ? static_cast<void*>(static_cast<uint8_t*>(out) + begin)
+               : result == ResultKind::kBitmap
+                   ? static_cast<void*>(static_cast<uint8_t*>(out) + begin / 8)
+                   : static_cast<void*>(static_cast<uint32_t*>(out) + begin);
+    counts[part] = Query(who, f, slice, nullptr, end - begin, result, at);
+    begins[part] = begin;
+    if (result == ResultKind::kSelection) {  // the part's indices are relative to its begin
+      uint32_t* sel = static_cast<uint32_t*>(at);
+      for (uint64_t i = 0; i < counts[part]; ++i) sel[i] += static_cast<uint32_t>(begin);
+    }
+  });
+  uint64_t total = 0;
+  for (size_t part = 0; part < counts.size(); ++part) {
+    if (result == ResultKind::kSelection && counts[part] != 0 && begins[part] != total) {
+      uint32_t* sel = static_cast<uint32_t*>(out);
+      std::memmove(sel + total, sel + begins[part], counts[part] * sizeof(uint32_t));
+    }
+    total += counts[part];
+  }
+  return total;
+}
+
+}  // namespace
+}  // namespace detail
+
+uint64_t Filter::contains(Keys keys, uint8_t* out, Threads threads) const {
+  return detail::ParallelQuery("contains", *this, keys, ResultKind::kBytes, out, threads.count);
+}
+
+uint64_t Filter::contains_bitmap(Keys keys, uint8_t* bitmap, Threads threads) const {
+  return detail::ParallelQuery("contains_bitmap", *this, keys, ResultKind::kBitmap, bitmap,
+                               threads.count);
+}
+
+uint64_t Filter::select(Keys keys, uint32_t* selection, Threads threads) const {
+  if (keys.size() > (uint64_t{1} << 32)) {
+    Invalid("select: more than 2^32 keys do not fit 32-bit selection indices");
+  }
+  return detail::ParallelQuery("select", *this, keys, ResultKind::kSelection, selection,
+                               threads.count);
 }
 
 }  // namespace simdbloom

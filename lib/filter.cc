@@ -178,7 +178,7 @@ bool detail::ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
     uint64_t g = h, hit = 1;
     for (uint32_t i = 0; i < k; ++i, g += step) {
       const uint64_t bit = ref::ClassicBit(g, num_blocks);
-      hit &= words[bit >> 6] >> (bit & 63);
+      hit &= detail::LoadWord(words + (bit >> 6)) >> (bit & 63);
     }
     return (hit & 1) != 0;
   }
@@ -195,6 +195,13 @@ void detail::PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
       __builtin_prefetch(words + (ref::ClassicBit(g, num_blocks) >> 6));
     }
   }
+}
+
+bool Filter::insert_hash_concurrent(uint64_t hash) {
+  if (!owned_ || words_ == nullptr) CheckWritable("insert_concurrent");  // throws
+  __atomic_fetch_add(&inserted_, 1, __ATOMIC_RELAXED);
+  const detail::Params p{num_blocks_, k_, seed_};
+  return detail::InfoOf(layout_)->ref_insert_atomic(words_, p, hash);
 }
 
 bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }

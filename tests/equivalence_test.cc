@@ -379,6 +379,15 @@ int RunRow(const Kernels& k, const Row& r) {
     uint64_t* plain = AlignedWords(s3, blocks512);
     REQUIRE(target.insert(plain, p, src, n, nullptr) == changed);
     REQUIRE(std::memcmp(plain, want, blocks512 * 64) == 0);
+    // The atomic insert (Op::kInsertAtomic, one thread here): the same filter and fresh bytes as
+    // insert, on the target and in the reference.
+    for (const detail::LayoutKernels* kernels : {&target, &ref}) {
+      uint64_t* atomic = AlignedWords(s3, blocks512);
+      std::vector<uint8_t> atomic_fresh(n + 1, 0xEE);
+      REQUIRE(kernels->insert_atomic(atomic, p, src, n, atomic_fresh.data()) == changed);
+      REQUIRE(atomic_fresh == want_fresh);
+      REQUIRE(std::memcmp(atomic, want, blocks512 * 64) == 0);
+    }
   }
   // Repeats change nothing, and no key is new.
   REQUIRE(target.insert(got, p, src, n, fresh.ptr) == 0);

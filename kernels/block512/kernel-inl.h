@@ -113,6 +113,22 @@ class Block512Mask {
     return !AllZero(d, missing);
   }
 
+  // Insert with each of the block's words ORed atomically (only the apply is atomic: the masks are
+  // computed in vectors, then stored to the stack and ORed word by word).
+  template <bool kTwoRounds>
+  HWY_INLINE bool InsertAtomic(D d, uint64_t* HWY_RESTRICT block, uint64_t h,
+                               uint64_t table_offset) const {
+    const size_t N = hn::Lanes(d);
+    const V a = Operand(d, h);
+    const uint64_t* table = Table(table_offset);
+    HWY_ALIGN uint64_t masks[8];
+    for (size_t c = 0; c < chunks_; ++c)
+      hn::Store(Chunk<kTwoRounds>(d, a, table, c), d, masks + c * N);
+    uint64_t missing = 0;
+    for (size_t w = 0; w < 8; ++w) missing |= detail::AtomicOr(block + w, masks[w]);
+    return missing != 0;
+  }
+
   template <bool kTwoRounds>
   HWY_INLINE bool Contains(D d, const uint64_t* HWY_RESTRICT block, uint64_t h,
                            uint64_t table_offset) const {
@@ -189,7 +205,12 @@ struct Block512 {
     size_t changed = 0;
     for (size_t j = j0; j < j1; ++j) {
       ahead(j);
-      if constexpr (detail::Mutates(kOp)) {
+      if constexpr (kOp == detail::Op::kInsertAtomic) {
+        const bool fresh = mask.template InsertAtomic<kTwoRounds>(
+            d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
+        hits[j] = fresh;
+        changed += fresh;
+      } else if constexpr (detail::Mutates(kOp)) {
         const bool fresh = mask.template Insert<kTwoRounds>(
             d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
         hits[j] = fresh;

@@ -42,6 +42,19 @@ inline bool Block512Spec::RefContains(const uint64_t* words, const Params& p, ui
   return true;
 }
 
+inline bool Block512Spec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
+  uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
+  uint64_t mask[8] = {};
+  for (uint32_t i = 0; i < p.k; ++i) {
+    uint32_t w, b;
+    ref::Block512Probe(h, i, &w, &b);
+    mask[w] |= uint64_t{1} << b;
+  }
+  uint64_t clear = 0;
+  for (int w = 0; w < 8; ++w) clear |= AtomicOr(block + w, mask[w]);
+  return clear != 0;
+}
+
 }  // namespace detail
 }  // namespace simdbloom
 

@@ -29,6 +29,9 @@ struct Block512Spec {
   static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);
   // True iff every probe of hash h is set.
   static bool RefContains(const uint64_t* words, const Params& p, uint64_t h);
+  // RefInsert with every word ORed atomically (AtomicOr): safe against concurrent writers;
+  // returns true if one of the probes was clear when it was set.
+  static bool RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h);
 
   // ---- model.cc (FORMAT.md "False-positive models", "Statistics") ----
   // Predicted false-positive rate with n distinct keys in num_blocks blocks and k probes.

@@ -82,9 +82,13 @@ struct Classic {
         uint64_t clear = 0;
         for (uint32_t i = 0; i < k; ++i) {
           const uint64_t b = bit[i * kTileKeys + j];
-          const uint64_t old = words[b >> 6];
-          clear |= ~old >> (b & 63);
-          words[b >> 6] = old | (uint64_t{1} << (b & 63));
+          if constexpr (kOp == detail::Op::kInsertAtomic) {
+            clear |= detail::AtomicOr(words + (b >> 6), uint64_t{1} << (b & 63)) != 0;
+          } else {
+            const uint64_t old = words[b >> 6];
+            clear |= ~old >> (b & 63);
+            words[b >> 6] = old | (uint64_t{1} << (b & 63));
+          }
         }
         hits[j] = static_cast<uint8_t>(clear & 1);
         changed += clear & 1;

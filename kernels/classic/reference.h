@@ -40,6 +40,16 @@ inline bool ClassicSpec::RefContains(const uint64_t* words, const Params& p, uin
   return true;
 }
 
+inline bool ClassicSpec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
+  const uint64_t step = ref::ClassicStep(h);
+  uint64_t g = h, clear = 0;
+  for (uint32_t i = 0; i < p.k; ++i, g += step) {
+    const uint64_t bit = ref::ClassicBit(g, p.num_blocks);
+    clear |= AtomicOr(words + (bit >> 6), uint64_t{1} << (bit & 63));
+  }
+  return clear != 0;
+}
+
 }  // namespace detail
 }  // namespace simdbloom
 

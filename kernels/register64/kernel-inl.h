@@ -73,11 +73,16 @@ struct Register64 {
     if constexpr (detail::Mutates(kOp)) {
       for (size_t j = j0; j < j1; ++j) {
         ahead(j);
-        const uint64_t old = words[tile.index[j]];
-        const bool fresh = (tile.mask[j] & ~old) != 0;
+        bool fresh;
+        if constexpr (kOp == detail::Op::kInsertAtomic) {
+          fresh = detail::AtomicOr(words + tile.index[j], tile.mask[j]) != 0;
+        } else {
+          const uint64_t old = words[tile.index[j]];
+          fresh = (tile.mask[j] & ~old) != 0;
+          words[tile.index[j]] = old | tile.mask[j];
+        }
         hits[j] = fresh;
         changed += fresh;
-        words[tile.index[j]] = old | tile.mask[j];
       }
     } else {
       // j0 is a multiple of the step, itself a multiple of N; lanes past j1 are recomputed later

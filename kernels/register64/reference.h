@@ -32,6 +32,10 @@ inline bool Register64Spec::RefContains(const uint64_t* words, const Params& p, 
   return (words[BlockIndex(h, p.num_blocks)] & mask) == mask;
 }
 
+inline bool Register64Spec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
+  return AtomicOr(words + BlockIndex(h, p.num_blocks), ref::Register64Mask(h, p.k)) != 0;
+}
+
 }  // namespace detail
 }  // namespace simdbloom
 

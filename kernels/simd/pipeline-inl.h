@@ -165,6 +165,15 @@ uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src
 }
 
 template <class L>
+uint64_t InsertAtomicT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
+                       uint8_t* fresh) {
+  return p.prefetch_distance != 0 ? Pipeline<L, detail::Op::kInsertAtomic, true>(
+                                        words, p, src, n, detail::ResultKind::kBytes, fresh)
+                                  : Pipeline<L, detail::Op::kInsertAtomic, false>(
+                                        words, p, src, n, detail::ResultKind::kBytes, fresh);
+}
+
+template <class L>
 uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
                    detail::ResultKind result, void* out) {
   return p.prefetch_distance != 0
@@ -175,7 +184,7 @@ uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySou
 // The kernel table of layout L on this target (exported by the layout's kernels.cc).
 template <class L>
 const detail::LayoutKernels* LayoutKernelsOf() {
-  static constexpr detail::LayoutKernels kernels = {&InsertT<L>, &ContainsT<L>};
+  static constexpr detail::LayoutKernels kernels = {&InsertT<L>, &InsertAtomicT<L>, &ContainsT<L>};
   return &kernels;
 }
 

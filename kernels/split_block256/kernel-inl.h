@@ -64,15 +64,32 @@ struct SplitBlock256 {
       ahead(j);
       const auto key = hn::Set(d, static_cast<uint32_t>(hashes[j]));
       Word* block = blocks32 + 8 * tile.block[j];
-      auto missing = hn::Zero(d);
-      for (size_t c = 0; c < chunks; ++c) {
-        const auto bits = hn::ShiftRight<27>(hn::Mul(key, hn::Load(d, kSplitSalts.salt + c * N)));
-        const auto mask = ShlVar(one, bits);
-        const auto old = hn::Load(d, block + c * N);
-        missing = hn::Or(missing, hn::AndNot(old, mask));
-        if constexpr (detail::Mutates(kOp)) hn::Store(hn::Or(old, mask), d, block + c * N);
+      bool all_set;
+      if constexpr (kOp == detail::Op::kInsertAtomic) {
+        // The eight u32 masks to the stack, then ORed atomically as four u64 words (u32 word 2i
+        // is the low half of u64 word i: little-endian).
+        HWY_ALIGN uint32_t masks[8];
+        for (size_t c = 0; c < chunks; ++c) {
+          const auto bits = hn::ShiftRight<27>(hn::Mul(key, hn::Load(d, kSplitSalts.salt + c * N)));
+          hn::Store(ShlVar(one, bits), d, masks + c * N);
+        }
+        uint64_t clear = 0;
+        uint64_t* block64 = reinterpret_cast<uint64_t*>(block);
+        for (size_t i = 0; i < 4; ++i) {
+          clear |= detail::AtomicOr(block64 + i, masks[2 * i] | uint64_t{masks[2 * i + 1]} << 32);
+        }
+        all_set = clear == 0;
+      } else {
+        auto missing = hn::Zero(d);
+        for (size_t c = 0; c < chunks; ++c) {
+          const auto bits = hn::ShiftRight<27>(hn::Mul(key, hn::Load(d, kSplitSalts.salt + c * N)));
+          const auto mask = ShlVar(one, bits);
+          const auto old = hn::Load(d, block + c * N);
+          missing = hn::Or(missing, hn::AndNot(old, mask));
+          if constexpr (detail::Mutates(kOp)) hn::Store(hn::Or(old, mask), d, block + c * N);
+        }
+        all_set = AllZero(d, missing);
       }
-      const bool all_set = AllZero(d, missing);
       if constexpr (detail::Mutates(kOp)) {
         hits[j] = !all_set;
         changed += !all_set;

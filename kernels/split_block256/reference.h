@@ -29,6 +29,18 @@ inline bool SplitBlock256Spec::RefContains(const uint64_t* words, const Params& 
   return true;
 }
 
+inline bool SplitBlock256Spec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
+  uint64_t* block = words + 4 * BlockIndex(h, p.num_blocks);  // 32 bytes: four u64 words
+  const uint32_t key = static_cast<uint32_t>(h);
+  uint64_t clear = 0;
+  for (int i = 0; i < 4; ++i) {  // u32 word 2i is the low half of u64 word i (little-endian)
+    const uint64_t lo = uint64_t{1} << ((key * kSalt[2 * i]) >> 27);
+    const uint64_t hi = uint64_t{1} << ((key * kSalt[2 * i + 1]) >> 27);
+    clear |= AtomicOr(block + i, lo | hi << 32);
+  }
+  return clear != 0;
+}
+
 }  // namespace detail
 }  // namespace simdbloom
 

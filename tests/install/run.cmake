@@ -62,7 +62,7 @@ if(undef MATCHES "_ZN[0-9a-zA-Z]*3hwy|_ZN3hwy")
 endif()
 file(READ ${libdir}/pkgconfig/simdbloom.pc pc)
 file(READ ${libdir}/cmake/simdbloom/simdbloomConfig.cmake cfg)
-if(pc MATCHES "hwy" OR cfg MATCHES "find_dependency")
+if(pc MATCHES "hwy" OR cfg MATCHES "find_dependency\\(hwy")
   message(FATAL_ERROR "the installed package still depends on Highway")
 endif()
 

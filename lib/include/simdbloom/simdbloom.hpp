@@ -3,7 +3,9 @@
 //
 // Thread-safety, for every function below unless it says otherwise: const member functions may run
 // concurrently with each other on the same filter; a non-const member function needs exclusive
-// access to that filter. Different filters are independent.
+// access to that filter. Different filters are independent. The exception is the family of
+// insert_concurrent calls: any number of threads may run them on one filter at once, together with
+// const calls (queries) on it; see "Many writers" in Filter.
 #ifndef SIMDBLOOM_SIMDBLOOM_HPP_
 #define SIMDBLOOM_SIMDBLOOM_HPP_
 
@@ -258,6 +260,15 @@ class Keys {
   size_t stride_ = 0;
 };
 
+// How many threads a bulk call uses: `count` threads (count - 1 started for the call, joined before
+// it returns, plus the calling thread), each on a contiguous share of the keys. No pool is kept;
+// a caller that wants one calls the single-threaded forms from its own threads. 0 and 1 mean the
+// calling thread alone. Batches of fewer than 32768 keys per thread use fewer threads (starting a
+// thread costs about 10-20 us).
+struct Threads {
+  unsigned count = 1;
+};
+
 // Library version as "MAJOR.MINOR.PATCH" (equals SIMDBLOOM_VERSION_STRING of the built library).
 // Cost: O(1), no allocation.
 const char* version() noexcept;
@@ -397,7 +408,7 @@ class Filter {
         return detail::Block512Contains(words_ + 8 * block, hash, k_);
       case Layout::kRegister64: {
         const uint64_t mask = detail::Register64Mask(hash, k_);
-        return (words_[block] & mask) == mask;
+        return (detail::LoadWord(words_ + block) & mask) == mask;
       }
       case Layout::kSplitBlock256:
         return detail::SplitBlock256Contains(reinterpret_cast<const uint8_t*>(words_) + 32 * block,
@@ -465,6 +476,45 @@ class Filter {
   // batch is new only the first time (de-duplication). `fresh` holds keys.size() bytes. Costs one
   // byte store per key more than insert(keys) (perf: simdbloom-bench --only speed, "fresh").
   uint64_t insert(Keys keys, uint8_t* fresh);
+
+  // ---- Many writers ----
+  // insert_concurrent: as insert, but any number of threads may call it on one filter at once, and
+  // const calls (contains, select, ...) may run at the same time: each word is set with an atomic
+  // OR (relaxed order; the hashing, locating and masks stay vectorized, only the final OR is
+  // atomic). No key is lost. A query racing with writers sees every key whose insert
+  // happened-before it (e.g. finished before the query started, or synchronized with it by the
+  // caller); a key being inserted concurrently may or may not be seen, never half of a previous
+  // key. Plain insert, merge, clear and the other mutations still need exclusive access.
+  // The filter's bytes afterwards equal a sequential insert of the same keys in any order.
+  // "Was new" (the return value, fresh[i]) comes from the atomics' previous values: a key is new
+  // iff one of its bits was clear when this call set it; if two threads insert the same key at
+  // once, at least one of them reports it new. Cost: as insert, plus one atomic RMW per word
+  // touched (8 for block512, 1 register64, 4 split_block256, k classic).
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  bool insert_concurrent(T key) {
+    return insert_hash_concurrent(hash(key));
+  }
+  bool insert_concurrent(std::string_view key) { return insert_hash_concurrent(hash(key)); }
+  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  bool insert_concurrent(const T& not_a_key_type) = delete;
+  bool insert_hash_concurrent(uint64_t hash);
+  uint64_t insert_concurrent(Keys keys);
+  uint64_t insert_concurrent(Keys keys, uint8_t* fresh);
+
+  // ---- Parallel bulk calls (see Threads) ----
+  // Same results as the single-threaded calls: the filter's bytes after a parallel insert equal a
+  // sequential insert's (the threads insert with atomic ORs, as insert_concurrent), contains and
+  // contains_bitmap write the same bytes, select the same indices in the same order. The count
+  // returned by a parallel insert, and its fresh bytes, follow insert_concurrent (a key repeated
+  // within the batch may be reported new by more than one thread). Errors are detected before any
+  // thread starts. Needs exclusive access like the single-threaded form (insert), or shared access
+  // (queries). Cost: the single-threaded cost divided among the threads, plus starting them;
+  // out-of-cache filters scale until memory bandwidth or latency-bound parallelism runs out.
+  uint64_t insert(Keys keys, Threads threads);
+  uint64_t insert(Keys keys, uint8_t* fresh, Threads threads);
+  uint64_t contains(Keys keys, uint8_t* out, Threads threads) const;
+  uint64_t contains_bitmap(Keys keys, uint8_t* bitmap, Threads threads) const;
+  uint64_t select(Keys keys, uint32_t* selection, Threads threads) const;
   // out[i] = 1 if key i may be present, else 0 (keys.size() bytes). Returns the number of 1s.
   uint64_t contains(Keys keys, uint8_t* out) const;
   // Bit i of bitmap (LSB first within each byte, as Arrow validity bitmaps) = key i may be
@@ -490,6 +540,14 @@ class Filter {
   template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
   uint64_t insert(const T* keys, size_t count, uint8_t* fresh) {
     return insert(Keys(keys, count), fresh);
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t insert_concurrent(const T* keys, size_t count) {
+    return insert_concurrent(Keys(keys, count));
+  }
+  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  uint64_t insert_concurrent(const T* keys, size_t count, uint8_t* fresh) {
+    return insert_concurrent(Keys(keys, count), fresh);
   }
   template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
   uint64_t contains(const T* keys, size_t count, uint8_t* out) const {
@@ -530,7 +588,7 @@ class Filter {
   void clear();
   // Keys passed to insert so far, repeats included (merge adds, intersect keeps the smaller;
   // saved with the filter). Informational: approximate_count() estimates distinct keys.
-  uint64_t inserted_count() const noexcept { return inserted_; }
+  uint64_t inserted_count() const noexcept { return __atomic_load_n(&inserted_, __ATOMIC_RELAXED); }
   // True for filters made by view(): their bits belong to the caller and cannot change.
   bool is_view() const noexcept { return !owned_; }
 
@@ -594,7 +652,7 @@ class Filter {
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view);
   void CheckWritable(const char* who) const;
   void CheckNotMovedFrom(const char* who) const;
-  uint64_t InsertBulk(const Keys& keys, uint8_t* fresh);
+  uint64_t InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsigned threads);
   friend struct FilterAccess;
   uint64_t* words_ = nullptr;
   uint64_t num_blocks_ = 0;

@@ -90,6 +90,15 @@ SIMDBLOOM_INLINE uint64_t Xxh64U32(uint32_t key, uint64_t seed) {
 
 // ---- Probes (lib/FORMAT.md) ----
 
+// Words are read with relaxed atomic loads (a plain load on x86 and Arm): queries may run while
+// other threads insert_concurrent (atomic ORs) into the same words, and that is then no data race.
+SIMDBLOOM_INLINE uint64_t LoadWord(const uint64_t* p) {
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+SIMDBLOOM_INLINE uint32_t LoadWord32(const uint32_t* p) {
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 // Block (or word) of a hash in every blocked layout: (hi32(h) * num_blocks) >> 32.
 SIMDBLOOM_INLINE uint64_t BlockOf(uint64_t h, uint64_t num_blocks) {
   return ((h >> 32) * num_blocks) >> 32;
@@ -122,7 +131,7 @@ SIMDBLOOM_INLINE bool Block512Contains(const uint64_t* block, uint64_t h, uint32
   uint64_t missing = 0;
   for (uint32_t i = 0; i < k; ++i) {
     const uint32_t w = (w0 + i) & 7;
-    missing |= ~block[w] >> ((a * kBitMultipliers.m[(i & 8) + w]) >> 26);
+    missing |= ~LoadWord(block + w) >> ((a * kBitMultipliers.m[(i & 8) + w]) >> 26);
   }
   return (missing & 1) == 0;
 }
@@ -151,12 +160,11 @@ SIMDBLOOM_INLINE uint64_t Register64Mask(uint64_t h, uint32_t k) {
 // split_block256 (Parquet): 32-bit word i of the block gets bit (lo32(h) * salt[i]) >> 27.
 SIMDBLOOM_INLINE bool SplitBlock256Contains(const uint8_t* block, uint64_t h) {
   const uint32_t key = static_cast<uint32_t>(h);
+  const uint32_t* words = reinterpret_cast<const uint32_t*>(block);  // 32-byte aligned
   uint32_t missing = 0;
   SIMDBLOOM_UNROLL8
   for (int i = 0; i < 8; ++i) {
-    uint32_t word;
-    std::memcpy(&word, block + 4 * i, 4);
-    missing |= (uint32_t{1} << ((key * kSplitSalt[i]) >> 27)) & ~word;
+    missing |= (uint32_t{1} << ((key * kSplitSalt[i]) >> 27)) & ~LoadWord32(words + i);
   }
   return missing == 0;
 }
