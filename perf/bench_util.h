@@ -31,7 +31,8 @@ struct Options {
   size_t fpr_keys = 10000000;
   size_t mem_keys = 100000000;
   size_t shape_keys = 10000000;
-  bool speed = true, fpr = true, memory = true, shapes = true, uuid = true;
+  bool speed = true, fpr = true, memory = true, shapes = true, uuid = true, threads = true,
+       single = true;
 };
 
 // ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, shapes.cc, uuid.cc) ----
@@ -40,6 +41,8 @@ void FprSection(const Options& o);
 void MemorySection(const Options& o);
 void ShapesSection(const Options& o);
 void UuidSection(const Options& o);
+void ThreadsSection(const Options& o);
+void SingleSection(const Options& o);
 
 // ---- The plain-words summary: headline figures, printed at the end of a table run ----
 void AddSummary(std::string line);

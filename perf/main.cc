@@ -11,6 +11,10 @@
 // 4. shapes.cc  key shapes (integers, pre-hashed, URLs, UUIDs, 5-tuples) and result forms
 //               (bytes, bitmap, selection) against the random-read reference.
 // 5. uuid.cc    the tutorial experiment with UUID strings.
+// 6. single.cc  one key per call: insert/contains(uint64_t) in a loop, present and absent keys,
+//               with prefetch(key) a few keys ahead, against the bulk calls on the same keys.
+// 7. threads.cc scaling with simdbloom::Threads and insert_concurrent, against parallel memory
+//               references.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -27,7 +31,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N]"
-    " [--only speed|fpr|memory|shapes|uuid]\n";
+    " [--only speed|fpr|memory|shapes|uuid|single|threads]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -70,7 +74,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--only") {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
-          what != "uuid") {
+          what != "uuid" && what != "threads" && what != "single") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
@@ -78,6 +82,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->memory = what == "memory";
       o->shapes = what == "shapes";
       o->uuid = what == "uuid";
+      o->threads = what == "threads";
+      o->single = what == "single";
     } else {
       return Parse::kBad;
     }
@@ -117,6 +123,8 @@ int Main(int argc, char** argv) {
     if (o.memory) MemorySection(o);
     if (o.shapes) ShapesSection(o);
     if (o.uuid) UuidSection(o);
+    if (o.single) SingleSection(o);
+    if (o.threads) ThreadsSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

@@ -484,7 +484,10 @@ class Filter {
   // atomic). No key is lost. A query racing with writers sees every key whose insert
   // happened-before it (e.g. finished before the query started, or synchronized with it by the
   // caller); a key being inserted concurrently may or may not be seen, never half of a previous
-  // key. Plain insert, merge, clear and the other mutations still need exclusive access.
+  // key. Plain insert, merge, clear and the other mutations still need exclusive access. Atomic
+  // read-modify-writes are slow (a locked instruction per word, ~6 ns each on a Zen 5 VM: 40-50 ns
+  // a key for block512): for throughput, give each writer its own filter and merge() them, or use
+  // insert(keys, Threads{T}); insert_concurrent is for writers that cannot be batched.
   // The filter's bytes afterwards equal a sequential insert of the same keys in any order.
   // "Was new" (the return value, fresh[i]) comes from the atomics' previous values: a key is new
   // iff one of its bits was clear when this call set it; if two threads insert the same key at
@@ -503,13 +506,19 @@ class Filter {
 
   // ---- Parallel bulk calls (see Threads) ----
   // Same results as the single-threaded calls: the filter's bytes after a parallel insert equal a
-  // sequential insert's (the threads insert with atomic ORs, as insert_concurrent), contains and
-  // contains_bitmap write the same bytes, select the same indices in the same order. The count
-  // returned by a parallel insert, and its fresh bytes, follow insert_concurrent (a key repeated
-  // within the batch may be reported new by more than one thread). Errors are detected before any
-  // thread starts. Needs exclusive access like the single-threaded form (insert), or shared access
-  // (queries). Cost: the single-threaded cost divided among the threads, plus starting them;
-  // out-of-cache filters scale until memory bandwidth or latency-bound parallelism runs out.
+  // sequential insert's, contains and contains_bitmap write the same bytes, select the same
+  // indices in the same order. Errors are detected before any thread starts. Needs exclusive
+  // access like the single-threaded form (insert), or shared access (queries).
+  // insert(keys, Threads): each thread but the first inserts its share into a private zeroed copy
+  // of the filter, then the copies are ORed in (split among the threads), so no word needs an
+  // atomic; this allocates (T - 1) x size_bytes() for the call, and while that would exceed 1 GiB
+  // (or cannot be allocated) the threads insert with atomic ORs instead, as insert_concurrent. The
+  // count returned is the sum of each share's count (a key is new within its own share).
+  // insert(keys, fresh, Threads) always uses atomic ORs: fresh[i] follows insert_concurrent (a key
+  // repeated within the batch may be reported new by more than one thread).
+  // Cost: the single-threaded cost divided among the threads, plus starting them (~10-20 us) and,
+  // for insert, the OR of the copies (a streaming pass); out-of-cache filters scale until memory
+  // bandwidth or latency-bound parallelism runs out (simdbloom-bench --only threads).
   uint64_t insert(Keys keys, Threads threads);
   uint64_t insert(Keys keys, uint8_t* fresh, Threads threads);
   uint64_t contains(Keys keys, uint8_t* out, Threads threads) const;
