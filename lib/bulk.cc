@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -358,28 +360,36 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     // Parallel insert without atomics: part 0 into this filter, part t into a private zeroed copy
     // (allocated by its own thread), then the copies ORed in, split by word ranges. Same bytes as
     // a sequential insert (OR is commutative); a locked RMW per word costs ~k x 6 ns a key.
-    std::vector<Filter> copies;
-    try {
-      copies.reserve(parts - 1);
-      for (size_t t = 1; t < parts; ++t) {
-        copies.push_back(FilterAccess::Make(layout_, num_blocks_, k_, seed_));
+    // Each thread allocates (and so faults in) its own copy; a share whose copy cannot be
+    // allocated is inserted into this filter afterwards, by this thread.
+    std::vector<std::unique_ptr<Filter>> copies(parts);
+    std::vector<std::pair<size_t, size_t>> deferred(parts, {0, 0});
+    detail::RunParallel(threads, keys.size(), 1, [&](size_t part, size_t begin, size_t end) {
+      if (part == 0) {
+        insert_part(words_, false, begin, end);
+        return;
       }
-    } catch (const Error&) {
-      copies.clear();  // not enough memory: atomic ORs below instead
+      try {
+        copies[part] =
+            std::make_unique<Filter>(FilterAccess::Make(layout_, num_blocks_, k_, seed_));
+      } catch (const std::exception&) {
+        deferred[part] = {begin, end};
+        return;
+      }
+      insert_part(FilterAccess::Words(*copies[part]), false, begin, end);
+    });
+    for (const auto& d : deferred) {
+      if (d.first < d.second) insert_part(words_, false, d.first, d.second);
     }
-    if (!copies.empty()) {
-      detail::RunParallel(threads, keys.size(), 1, [&](size_t part, size_t begin, size_t end) {
-        insert_part(part == 0 ? words_ : FilterAccess::Words(copies[part - 1]), false, begin, end);
-      });
-      const size_t n_words = size_bytes() / 8;
-      const detail::Kernels& k = detail::Active();
-      detail::RunParallelWords(parts, n_words, [&](size_t begin, size_t end) {
-        for (Filter& c : copies)
-          k.or_words(words_ + begin, FilterAccess::Words(c) + begin, end - begin);
-      });
-      __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
-      return changed.load(std::memory_order_relaxed);
-    }
+    const size_t n_words = size_bytes() / 8;
+    const detail::Kernels& k = detail::Active();
+    detail::RunParallelWords(parts, n_words, [&](size_t begin, size_t end) {
+      for (const auto& c : copies) {
+        if (c) k.or_words(words_ + begin, FilterAccess::Words(*c) + begin, end - begin);
+      }
+    });
+    __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
+    return changed.load(std::memory_order_relaxed);
   }
   // Several threads with per-key results, or other writers (insert_concurrent): atomic ORs.
   const bool use_atomic = atomic || parts > 1;
