@@ -51,37 +51,38 @@ void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed,
   for (size_t i = 0; i < n; ++i) out[i] = HashOfKey(xxh64, keys, i, seed);
 }
 
-template <LayoutId L>
+// The layout's model (Spec::Ref*) is called directly, inlined: the reference target runs at the
+// speed of plain scalar code, not through the registry's function pointers.
+template <class Spec>
 uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                 uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new = InsertHash(L, words, p, HashOf(L, keys, i, p.seed));
+    const bool is_new = Spec::RefInsert(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
   return changed;
 }
 
-template <LayoutId L>
+template <class Spec>
 uint64_t InsertAtomic(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                       uint8_t* fresh) {
-  const auto insert = detail::InfoOf(L).ref_insert_atomic;
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new = insert(words, p, HashOf(L, keys, i, p.seed));
+    const bool is_new = Spec::RefInsertAtomic(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
   return changed;
 }
 
-template <LayoutId L>
+template <class Spec>
 uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool hit = ContainsHash(L, words, p, HashOf(L, keys, i, p.seed));
+    const bool hit = Spec::RefContains(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
     switch (result) {
       case detail::ResultKind::kBytes:
         static_cast<uint8_t*>(out)[i] = hit;
@@ -103,9 +104,9 @@ uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys
   return hits;
 }
 
-template <LayoutId L>
+template <class Spec>
 constexpr detail::LayoutKernels For() {
-  return {&Insert<L>, &InsertAtomic<L>, &Contains<L>};
+  return {&Insert<Spec>, &InsertAtomic<Spec>, &Contains<Spec>};
 }
 
 }  // namespace
@@ -183,7 +184,7 @@ const detail::Kernels& Kernels() {
                          &AndWords,
                          {}};
 #define SIMDBLOOM_X(Name, C_NAME) \
-  t.layout[static_cast<int>(LayoutId::k##Name)] = For<LayoutId::k##Name>();
+  t.layout[static_cast<int>(LayoutId::k##Name)] = For<detail::Name##Spec>();
     SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
     return t;

@@ -88,8 +88,15 @@ constexpr const LayoutInfo* FindLayout(uint8_t id) {
   }
   return nullptr;
 }
-// The layout `id` (which must be one).
-inline const LayoutInfo& InfoOf(LayoutId id) { return *FindLayout(static_cast<uint8_t>(id)); }
+// The layout `id` (which must be one), by table lookup.
+struct LayoutsById {
+  const LayoutInfo* by_id[kNumLayoutSlots] = {};
+  constexpr LayoutsById() {
+    for (const LayoutInfo& l : kLayoutInfos) by_id[static_cast<int>(l.id)] = &l;
+  }
+};
+constexpr LayoutsById kLayoutsById{};
+inline const LayoutInfo& InfoOf(LayoutId id) { return *kLayoutsById.by_id[static_cast<int>(id)]; }
 
 }  // namespace detail
 }  // namespace simdbloom

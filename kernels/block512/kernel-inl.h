@@ -208,12 +208,12 @@ struct Block512 {
       if constexpr (kOp == detail::Op::kInsertAtomic) {
         const bool fresh = mask.template InsertAtomic<kTwoRounds>(
             d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
-        hits[j] = fresh;
+        if (hits != nullptr) hits[j] = fresh;
         changed += fresh;
       } else if constexpr (detail::Mutates(kOp)) {
         const bool fresh = mask.template Insert<kTwoRounds>(
             d, reinterpret_cast<uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
-        hits[j] = fresh;
+        if (hits != nullptr) hits[j] = fresh;
         changed += fresh;
       } else {
         hits[j] = mask.template Contains<kTwoRounds>(

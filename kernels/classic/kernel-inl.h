@@ -90,7 +90,7 @@ struct Classic {
             words[b >> 6] = old | (uint64_t{1} << (b & 63));
           }
         }
-        hits[j] = static_cast<uint8_t>(clear & 1);
+        if (hits != nullptr) hits[j] = static_cast<uint8_t>(clear & 1);
         changed += clear & 1;
       }
     } else {

@@ -71,18 +71,26 @@ struct Register64 {
                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     size_t changed = 0;
     if constexpr (detail::Mutates(kOp)) {
-      for (size_t j = j0; j < j1; ++j) {
-        ahead(j);
-        bool fresh;
-        if constexpr (kOp == detail::Op::kInsertAtomic) {
-          fresh = detail::AtomicOr(words + tile.index[j], tile.mask[j]) != 0;
-        } else {
-          const uint64_t old = words[tile.index[j]];
-          fresh = (tile.mask[j] & ~old) != 0;
-          words[tile.index[j]] = old | tile.mask[j];
+      // Two copies of the loop: with and without the per-key flag store.
+      auto run = [&](auto store) HWY_ATTR {
+        for (size_t j = j0; j < j1; ++j) {
+          ahead(j);
+          bool fresh;
+          if constexpr (kOp == detail::Op::kInsertAtomic) {
+            fresh = detail::AtomicOr(words + tile.index[j], tile.mask[j]) != 0;
+          } else {
+            const uint64_t old = words[tile.index[j]];
+            fresh = (tile.mask[j] & ~old) != 0;
+            words[tile.index[j]] = old | tile.mask[j];
+          }
+          if constexpr (decltype(store)::value) hits[j] = fresh;
+          changed += fresh;
         }
-        hits[j] = fresh;
-        changed += fresh;
+      };
+      if (hits != nullptr) {
+        run(std::true_type());
+      } else {
+        run(std::false_type());
       }
     } else {
       // j0 is a multiple of the step, itself a multiple of N; lanes past j1 are recomputed later

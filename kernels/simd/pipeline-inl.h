@@ -77,7 +77,8 @@ struct AheadIn {
 // [j0, j1) of the tile from hashes[j0 .. j1); j0 is a multiple of the step; entries up to j1
 // rounded up to the vector width may be written); Prefetch<kOp>(words, p, tile, j); struct
 // State (built from p once per call); and Apply<kOp>(words, p, state, hashes, tile, j0, j1,
-// hits, ahead) -> keys that changed the filter and hits[j] = 1 iff key j did (insert) / writes
+// hits, ahead) -> keys that changed the filter and, unless hits is null, hits[j] = 1 iff key j
+// did (insert) / writes
 // hits[j0 .. j1) (query; may write up to the next multiple of the vector width), calling ahead(j)
 // for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the per-key
 // "was new" bytes) to out + begin.
@@ -94,7 +95,10 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   const size_t D = kPrefetch ? HWY_MIN(size_t{p.prefetch_distance}, T) : 0;
   HWY_ALIGN uint64_t hashes[2][T];
   HWY_ALIGN typename L::Tile tiles[2];
-  HWY_ALIGN uint8_t hits[T + 8];
+  HWY_ALIGN uint8_t hits_buf[T + 8];
+  // Inserts write per-key "new" flags only when the caller asked for them (a byte store per key
+  // may alias everything and cost register64 inserts 25%): layouts skip the store for null hits.
+  uint8_t* const hits = detail::Mutates(kOp) && out == nullptr ? nullptr : hits_buf;
   const typename L::State state(p);
   uint64_t total = 0;
   size_t selected = 0;

@@ -91,7 +91,7 @@ struct SplitBlock256 {
         all_set = AllZero(d, missing);
       }
       if constexpr (detail::Mutates(kOp)) {
-        hits[j] = !all_set;
+        if (hits != nullptr) hits[j] = !all_set;
         changed += !all_set;
       } else {
         hits[j] = all_set;
