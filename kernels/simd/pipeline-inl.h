@@ -168,13 +168,13 @@ uint64_t InsertT(uint64_t* words, detail::Params p, const detail::KeySource& src
                                         words, p, src, n, detail::ResultKind::kBytes, fresh);
 }
 
+// One instantiation for the atomic insert (it is bound by its locked instructions, not by the
+// prefetch branch): a distance of 0 prefetches each key's own line just before it is applied.
 template <class L>
 uint64_t InsertAtomicT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
                        uint8_t* fresh) {
-  return p.prefetch_distance != 0 ? Pipeline<L, detail::Op::kInsertAtomic, true>(
-                                        words, p, src, n, detail::ResultKind::kBytes, fresh)
-                                  : Pipeline<L, detail::Op::kInsertAtomic, false>(
-                                        words, p, src, n, detail::ResultKind::kBytes, fresh);
+  return Pipeline<L, detail::Op::kInsertAtomic, true>(words, p, src, n, detail::ResultKind::kBytes,
+                                                      fresh);
 }
 
 template <class L>
