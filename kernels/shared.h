@@ -89,6 +89,23 @@ inline uint64_t AtomicOr(uint64_t* word, uint64_t mask) {
   return mask & ~__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
 }
 
+// The functions every layout's spec struct declares (kernels/<layout>/spec.h) and its folder
+// defines: reference.h the literal model (the oracle every SIMD kernel is tested against),
+// model.cc the false-positive model and statistics (FORMAT.md).
+//   RefInsert: sets the probes of hash h; true if one was clear. RefContains: every probe set.
+//   RefInsertAtomic: RefInsert with each word ORed atomically (AtomicOr), safe against concurrent
+//     writers; true if a probe was clear when it was set.
+//   ModelFpr: predicted false-positive rate with n distinct keys in num_blocks blocks, k probes.
+//   DistinctBitsPerKey: expected distinct bits one key sets in an array of m bits.
+//   ExpectedFpp: false-positive rate of the bit array at `bytes` for a random absent key.
+#define SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS                                                   \
+  static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);                   \
+  static bool RefContains(const uint64_t* words, const Params& p, uint64_t h);           \
+  static bool RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h);             \
+  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);                     \
+  static double DistinctBitsPerKey(uint32_t k, double m);                                \
+  static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
+
 // M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection.
 struct Multipliers {
   uint32_t m[16];

@@ -24,22 +24,7 @@ struct ClassicSpec {
   static constexpr bool kXxh64 = false;
   // k bits anywhere in the m = 512 * num_blocks bits: probe i is bit floor(g_i * m / 2^64),
   // g_i = h + i * rotl(h, 32) mod 2^64 (double hashing in 64-bit fixed point).
-  // ---- reference.h: the literal model (the oracle every SIMD kernel is tested against) ----
-  // Sets the probes of hash h; returns true if one was clear.
-  static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);
-  // True iff every probe of hash h is set.
-  static bool RefContains(const uint64_t* words, const Params& p, uint64_t h);
-  // RefInsert with every word ORed atomically (AtomicOr): safe against concurrent writers;
-  // returns true if one of the probes was clear when it was set.
-  static bool RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h);
-
-  // ---- model.cc (FORMAT.md "False-positive models", "Statistics") ----
-  // Predicted false-positive rate with n distinct keys in num_blocks blocks and k probes.
-  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);
-  // Expected number of distinct bits one key sets in an array of m bits.
-  static double DistinctBitsPerKey(uint32_t k, double m);
-  // False-positive rate of the bit array at `bytes` (num_blocks blocks) for a random absent key.
-  static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
 };
 
 }  // namespace detail
