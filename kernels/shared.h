@@ -98,12 +98,12 @@ inline uint64_t AtomicOr(uint64_t* word, uint64_t mask) {
 //   ModelFpr: predicted false-positive rate with n distinct keys in num_blocks blocks, k probes.
 //   DistinctBitsPerKey: expected distinct bits one key sets in an array of m bits.
 //   ExpectedFpp: false-positive rate of the bit array at `bytes` for a random absent key.
-#define SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS                                                   \
-  static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);                   \
-  static bool RefContains(const uint64_t* words, const Params& p, uint64_t h);           \
-  static bool RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h);             \
-  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);                     \
-  static double DistinctBitsPerKey(uint32_t k, double m);                                \
+#define SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS                                        \
+  static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);         \
+  static bool RefContains(const uint64_t* words, const Params& p, uint64_t h); \
+  static bool RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h);   \
+  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);           \
+  static double DistinctBitsPerKey(uint32_t k, double m);                      \
   static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
 
 // M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection.
