@@ -1,17 +1,17 @@
 // The bulk calls: argument checks, the key shapes the kernels do not hash themselves (byte strings,
 // Arrow arrays, fixed-width records: inlined scalar XXH3/XXH64, a tile at a time), result forms,
-// and the prefetch distances chosen by measurement (perf/memory.cc, simdbloom-bench --only memory).
+// and the parallel forms. Prefetch distances: lib/prefetch.cc.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <memory>
-#include <utility>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #define XXH_INLINE_ALL
@@ -24,39 +24,6 @@
 
 namespace simdbloom {
 namespace detail {
-namespace {
-
-// Filters smaller than this stay in L2/L3 across a batch; prefetching them costs instructions and
-// saves little (bench: --only memory, 1e5 keys).
-constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
-
-std::atomic<int> g_prefetch_override{-1};
-
-}  // namespace
-
-uint32_t PrefetchDistance(Layout layout, uint64_t bytes) {
-  const int forced = g_prefetch_override.load(std::memory_order_relaxed);
-  if (forced >= 0) return static_cast<uint32_t>(forced);
-  if (bytes < kPrefetchMinBytes) return 0;
-  // Keys ahead, measured at 1e8 keys (perf/memory.cc, simdbloom-bench --only memory; 32 to 64 were
-  // within noise of each other, 16 and 128 slower): enough lines in flight to cover DRAM latency at
-  // one key's work per line. Classic touches k lines per key.
-  return layout == Layout::kClassic ? 16 : 48;
-}
-
-uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {
-  // classic queries at 1e6..5e7 keys, k 7, AVX2 (32 MiB L3): prefetching only the first 2 probe
-  // lines (absent keys mostly stop there) was 10-15% faster up to 8 MB; from 12 MB on, where most
-  // lines come from DRAM, prefetching all k was faster: 18 MB 64 -> 32 ns/key, 60 MB 72 -> 52 for
-  // present keys, and absent keys no slower. Two demand misses cost more than 15% of the work.
-  constexpr uint64_t kAllProbesMinBytes = uint64_t{8} << 20;
-  return layout == Layout::kClassic && bytes >= kAllProbesMinBytes ? 32 : 2;
-}
-
-void SetPrefetchOverride(int distance) {
-  g_prefetch_override.store(distance < 0 ? -1 : distance, std::memory_order_relaxed);
-}
-
 namespace {
 
 // Hashes byte-string shapes for the kernels' KeySource::hash_fn: libxxhash's XXH3 (XXH64 for
@@ -213,7 +180,7 @@ KeySource SourceOf(const char* who, const Keys& keys, LayoutId id, uint64_t seed
 
 Params BulkParams(const Filter& f) {
   Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-  p.prefetch_distance = PrefetchDistance(f.layout(), f.size_bytes());
+  p.prefetch_distance = PrefetchDistance(f);
   p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
   return p;
 }

@@ -55,10 +55,14 @@ inline double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks)
   return n <= 0 ? 0 : InfoOf(layout)->model_fpr(k, n, num_blocks);
 }
 
-// ---- Memory tuning (lib/bulk.cc, lib/filter.cc) ----
-// Keys between a software prefetch and its use for a filter of `bytes` bytes: 0 (no prefetching)
-// below kPrefetchMinBytes, where the filter stays in the caches, else the layout's tuned distance.
-uint32_t PrefetchDistance(Layout layout, uint64_t bytes);
+// ---- Memory tuning (lib/prefetch.cc, lib/filter.cc) ----
+// Keys between a software prefetch and its use in a bulk call on `f`: 0 (no prefetching) below
+// 1 MiB, where the filter stays in the caches; else the distance measured on this machine for f's
+// layout, size class and the active target (the first call measures: 0.3-1.5 ms, once per
+// process; thread-safe). Only timing depends on it.
+uint32_t PrefetchDistance(const Filter& f);
+// Benchmarks only: forgets every measured distance (the next bulk call measures again).
+void ResetPrefetchCalibration();
 // Probe lines a classic query prefetches per key, chosen by filter size (bulk.cc).
 uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes);
 // Benchmarks only (process-wide, not synchronized with running calls): -1 restores the automatic

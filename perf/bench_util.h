@@ -31,14 +31,16 @@ struct Options {
   size_t fpr_keys = 10000000;
   size_t mem_keys = 100000000;
   size_t shape_keys = 10000000;
-  bool speed = true, fpr = true, memory = true, shapes = true, uuid = true, threads = true,
-       single = true;
+  std::vector<size_t> calib_keys = {1000000, 10000000, 100000000};
+  bool speed = true, fpr = true, memory = true, calibration = true, shapes = true, uuid = true,
+       threads = true, single = true;
 };
 
-// ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, shapes.cc, uuid.cc) ----
+// ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, calibration.cc, ...) ----
 void SpeedSection(const Options& o);
 void FprSection(const Options& o);
 void MemorySection(const Options& o);
+void CalibrationSection(const Options& o);
 void ShapesSection(const Options& o);
 void UuidSection(const Options& o);
 void ThreadsSection(const Options& o);
@@ -135,6 +137,10 @@ struct PhysicalArray {
 // returns their sum) or a read-modify-write of one word (RandomRmws, returns 0).
 uint64_t RandomReads(uint64_t* words, size_t lines, size_t n, size_t distance, uint64_t seed);
 uint64_t RandomRmws(uint64_t* words, size_t lines, size_t n, size_t distance, uint64_t seed);
+
+// The software-prefetch distances every reference is swept over; a reference's figure is the best
+// of them (on a Zen 5 VM the best was 128, and 64 took 1.5x as long).
+constexpr size_t kReferenceDistances[] = {16, 32, 64, 128, 256};
 
 // Where results of the references go, so that the compiler keeps the reads.
 extern volatile uint64_t g_sink;

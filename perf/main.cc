@@ -30,8 +30,8 @@ namespace {
 
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
-    " [--fpr-keys N] [--mem-keys N] [--shape-keys N]"
-    " [--only speed|fpr|memory|shapes|uuid|single|threads]\n";
+    " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
+    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -50,15 +50,16 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       return Parse::kHelp;
     } else if (a == "--json") {
       o->json = true;
-    } else if (a == "--keys") {
-      o->keys.clear();
-      const std::string list = value("--keys");
+    } else if (a == "--keys" || a == "--calib-keys") {
+      std::vector<size_t>& keys = a == "--keys" ? o->keys : o->calib_keys;
+      keys.clear();
+      const std::string list = value(a.c_str());
       for (size_t pos = 0; pos <= list.size();) {
         size_t comma = list.find(',', pos);
         if (comma == std::string::npos) comma = list.size();
         const double v = std::atof(list.substr(pos, comma - pos).c_str());
         if (v < 1) return Parse::kBad;
-        o->keys.push_back(static_cast<size_t>(v));
+        keys.push_back(static_cast<size_t>(v));
         pos = comma + 1;
       }
     } else if (a == "--fpp") {
@@ -74,12 +75,13 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--only") {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
-          what != "uuid" && what != "threads" && what != "single") {
+          what != "uuid" && what != "threads" && what != "single" && what != "calibration") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
       o->fpr = what == "fpr";
       o->memory = what == "memory";
+      o->calibration = what == "calibration";
       o->shapes = what == "shapes";
       o->uuid = what == "uuid";
       o->threads = what == "threads";
@@ -88,8 +90,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       return Parse::kBad;
     }
   }
-  const bool valid = !o->keys.empty() && o->fpp > 0 && o->fpp < 1 && o->fpr_keys >= 1000 &&
-                     o->mem_keys >= 1000 && o->shape_keys >= 1000 &&
+  const bool valid = !o->keys.empty() && !o->calib_keys.empty() && o->fpp > 0 && o->fpp < 1 &&
+                     o->fpr_keys >= 1000 && o->mem_keys >= 1000 && o->shape_keys >= 1000 &&
                      o->shape_keys < (uint64_t{1} << 32);
   return valid ? Parse::kRun : Parse::kBad;
 }
@@ -121,6 +123,7 @@ int Main(int argc, char** argv) {
     if (o.speed) SpeedSection(o);
     if (o.fpr) FprSection(o);
     if (o.memory) MemorySection(o);
+    if (o.calibration) CalibrationSection(o);
     if (o.shapes) ShapesSection(o);
     if (o.uuid) UuidSection(o);
     if (o.single) SingleSection(o);

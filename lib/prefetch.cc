@@ -1,0 +1,138 @@
+// How far ahead bulk calls prefetch: measured on the machine the code runs on, not tuned on
+// another.
+//
+// The best software-prefetch distance depends on the machine (DRAM and TLB-walk latency, how many
+// misses a core keeps in flight, a VM's nested page tables) and on the filter's size: a constant
+// tuned on a Zen 3 machine (48 keys) cost 1.4x on a Zen 5 VM, where 128 was best. So the first
+// bulk call on a filter of a new size class (a power of two of bytes, >= kPrefetchMinBytes) for
+// the active SIMD target and layout measures the layout's own query kernel on that filter's
+// words at each candidate distance and keeps the fastest, for the rest of the process.
+//
+// The measurement: kCalibKeys random keys per run, a fresh key set for every run (so no run finds
+// lines an earlier one brought into the caches), every candidate in each of kCalibRounds rounds,
+// interleaved, the minimum per candidate (robust to a preempted run): 12 runs of 8192 keys,
+// 0.3-1.5 ms once per (layout, size class, target), against the >= 0.1 ms it took to allocate and
+// zero the filter. Queries only read, so measuring on the caller's filter is safe even while
+// other threads insert into it. Only timing depends on the choice, never a filter's bytes or a
+// result. perf/calibration.cc checks the choice against a full sweep.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "kernels/dispatch.h"
+#include "lib/layout.h"
+
+namespace simdbloom {
+namespace detail {
+namespace {
+
+// Filters smaller than this stay in L2/L3 across a batch; prefetching them costs instructions and
+// saves little (bench: --only memory, 1e5 keys).
+constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
+
+// Candidates (keys ahead; the tile pipeline clamps to its tile of 256 keys). 0 is a candidate: a
+// filter that fits the last-level cache may run faster without the prefetch instructions.
+constexpr uint32_t kCandidates[] = {0, 16, 32, 64, 128, 256};
+constexpr int kNumCandidates = sizeof(kCandidates) / sizeof(kCandidates[0]);
+constexpr size_t kCalibKeys = 8192;
+constexpr int kCalibRounds = 2;
+
+std::atomic<int> g_prefetch_override{-1};
+
+// [layout][log2(bytes)]: 0 = not measured, else (target index << 16) | (distance + 1). A target
+// change (set_target) re-measures.
+std::atomic<uint32_t> g_calibrated[kNumLayoutSlots][64];
+std::mutex g_calibrating;  // one calibration at a time: parallel ones would measure each other
+
+uint32_t TargetIndex(const Kernels& k) {
+  return k.hwy_target == 0 ? 0 : 1 + static_cast<uint32_t>(__builtin_ctzll(k.hwy_target));
+}
+
+uint64_t SplitMix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Distance of the fastest candidate on `words` (see the file comment).
+uint32_t Measure(const LayoutKernels& kernels, const uint64_t* words, Params p) {
+  std::vector<uint64_t> keys(kCalibKeys);
+  std::vector<uint8_t> out(kCalibKeys);
+  KeySource src;
+  src.kind = KeyKind::kU64;
+  src.keys = keys.data();
+  uint64_t seed = 0x5EED0F5EEDULL ^ p.num_blocks;
+  double best[kNumCandidates];
+  std::fill(best, best + kNumCandidates, 1e300);
+  for (int round = 0; round < kCalibRounds; ++round) {
+    for (int c = 0; c < kNumCandidates; ++c) {
+      for (uint64_t& k : keys) k = SplitMix(seed);
+      p.prefetch_distance = kCandidates[c];
+      const auto t0 = std::chrono::steady_clock::now();
+      kernels.contains(words, p, src, kCalibKeys, ResultKind::kBytes, out.data());
+      const auto t1 = std::chrono::steady_clock::now();
+      best[c] = std::min(best[c], std::chrono::duration<double>(t1 - t0).count());
+    }
+  }
+  // The fastest; a shorter distance within 2% of it is preferred (fewer lines in flight for the
+  // same speed leaves room for the caller's own memory traffic).
+  const double fastest = *std::min_element(best, best + kNumCandidates);
+  for (int c = 0; c < kNumCandidates; ++c) {
+    if (best[c] <= fastest * 1.02) return kCandidates[c];
+  }
+  return kCandidates[kNumCandidates - 1];
+}
+
+}  // namespace
+
+uint32_t PrefetchDistance(const Filter& f) {
+  const int forced = g_prefetch_override.load(std::memory_order_relaxed);
+  if (forced >= 0) return static_cast<uint32_t>(forced);
+  const uint64_t bytes = f.size_bytes();
+  if (bytes < kPrefetchMinBytes || f.data() == nullptr) return 0;
+  const Kernels& kernels = Active();
+  const int cls = 63 - __builtin_clzll(bytes);
+  std::atomic<uint32_t>& slot = g_calibrated[static_cast<int>(IdOf(f.layout()))][cls];
+  const uint32_t target = TargetIndex(kernels);
+  uint32_t v = slot.load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  // A view's pages may not be resident yet (an mmapped file): timing page faults would choose
+  // noise. Views use a measured size class's distance when there is one, else a middle value.
+  if (f.is_view()) return v != 0 ? (v & 0xFFFF) - 1 : 64;
+  std::lock_guard<std::mutex> lock(g_calibrating);
+  v = slot.load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  Params p{f.num_blocks(), f.num_hashes(), f.seed()};
+  p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), bytes);
+  const uint32_t d =
+      Measure(kernels.For(IdOf(f.layout())), reinterpret_cast<const uint64_t*>(f.data()), p);
+  slot.store((target << 16) | (d + 1), std::memory_order_relaxed);
+  return d;
+}
+
+uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {
+  // classic queries at 1e6..5e7 keys, k 7, AVX2 (32 MiB L3): prefetching only the first 2 probe
+  // lines (absent keys mostly stop there) was 10-15% faster up to 8 MB; from 12 MB on, where most
+  // lines come from DRAM, prefetching all k was faster: 18 MB 64 -> 32 ns/key, 60 MB 72 -> 52 for
+  // present keys, and absent keys no slower. Two demand misses cost more than 15% of the work.
+  constexpr uint64_t kAllProbesMinBytes = uint64_t{8} << 20;
+  return layout == Layout::kClassic && bytes >= kAllProbesMinBytes ? 32 : 2;
+}
+
+void SetPrefetchOverride(int distance) {
+  g_prefetch_override.store(distance < 0 ? -1 : distance, std::memory_order_relaxed);
+}
+
+void ResetPrefetchCalibration() {
+  std::lock_guard<std::mutex> lock(g_calibrating);
+  for (auto& row : g_calibrated) {
+    for (auto& slot : row) slot.store(0, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace detail
+}  // namespace simdbloom
