@@ -266,6 +266,8 @@ size_t PartsFor(unsigned threads, size_t n) {
 // Parallel inserts without atomics use private copies of the filter only while they take at most
 // this much memory together; beyond it, atomic ORs.
 constexpr uint64_t kMaxPrivateCopyBytes = uint64_t{1} << 30;
+// ... and only for batches of at least one key per 8 bytes of filter (see InsertBulk).
+constexpr uint64_t kMinKeysPerCopyByte = 8;
 
 // Runs fn(begin, end) over n_words 64-byte-aligned words split into `parts` ranges (multiples of 8
 // words), on parts - 1 new threads and this one.
@@ -347,7 +349,16 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
                                  : kernels.insert(words, p, src, end - begin, out),
                       std::memory_order_relaxed);
   };
-  const size_t parts = detail::PartsFor(threads, keys.size());
+  size_t parts = detail::PartsFor(threads, keys.size());
+  // A batch small against the filter: zeroing and ORing a copy costs more than the share of keys
+  // it takes off this thread (and atomic ORs cost ~6 ns a word), so it runs on this thread.
+  // A copy costs ~3 streaming passes of size_bytes(); a key ~2-10 ns: below one key per 8 bytes
+  // of filter the copy loses (an 8 MiB batch of 100k lines into a 1 GB filter on 2 threads took
+  // 2.5x one thread's time before this rule).
+  if (parts > 1 && !atomic && fresh == nullptr &&
+      keys.size() * detail::kMinKeysPerCopyByte < size_bytes()) {
+    parts = 1;
+  }
   if (parts > 1 && !atomic && fresh == nullptr &&
       (parts - 1) * size_bytes() <= detail::kMaxPrivateCopyBytes) {
     // Parallel insert without atomics: part 0 into this filter, part t into a private zeroed copy
@@ -357,20 +368,21 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     // allocated is inserted into this filter afterwards, by this thread.
     std::vector<std::unique_ptr<Filter>> copies(parts);
     std::vector<std::pair<size_t, size_t>> deferred(parts, {0, 0});
-    detail::RunParallel(threads, keys.size(), 1, [&](size_t part, size_t begin, size_t end) {
-      if (part == 0) {
-        insert_part(words_, false, begin, end);
-        return;
-      }
-      try {
-        copies[part] =
-            std::make_unique<Filter>(FilterAccess::Make(layout_, num_blocks_, k_, seed_));
-      } catch (const std::exception&) {
-        deferred[part] = {begin, end};
-        return;
-      }
-      insert_part(FilterAccess::Words(*copies[part]), false, begin, end);
-    });
+    detail::RunParallel(
+        static_cast<unsigned>(parts), keys.size(), 1, [&](size_t part, size_t begin, size_t end) {
+          if (part == 0) {
+            insert_part(words_, false, begin, end);
+            return;
+          }
+          try {
+            copies[part] =
+                std::make_unique<Filter>(FilterAccess::Make(layout_, num_blocks_, k_, seed_));
+          } catch (const std::exception&) {
+            deferred[part] = {begin, end};
+            return;
+          }
+          insert_part(FilterAccess::Words(*copies[part]), false, begin, end);
+        });
     for (const auto& d : deferred) {
       if (d.first < d.second) insert_part(words_, false, d.first, d.second);
     }
@@ -386,9 +398,9 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   }
   // Several threads with per-key results, or other writers (insert_concurrent): atomic ORs.
   const bool use_atomic = atomic || parts > 1;
-  detail::RunParallel(threads, keys.size(), 1, [&](size_t, size_t begin, size_t end) {
-    insert_part(words_, use_atomic, begin, end);
-  });
+  detail::RunParallel(
+      static_cast<unsigned>(parts), keys.size(), 1,
+      [&](size_t, size_t begin, size_t end) { insert_part(words_, use_atomic, begin, end); });
   __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
   return changed.load(std::memory_order_relaxed);
 }

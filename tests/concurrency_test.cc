@@ -192,6 +192,16 @@ TEST_CASE("concurrency: parallel bulk calls equal sequential ones") {
         plain.insert(keys, Threads{t});
         CHECK(std::memcmp(plain.data(), seq.data(), seq.size_bytes()) == 0);
       }
+      // A batch small against the filter (fewer keys than size_bytes() / 8) runs on the calling
+      // thread: same bytes, and the exact sequential count of new keys.
+      {
+        const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 6;
+        Filter big_seq = Filter::with_bits(uint64_t{1} << 26, k, layout, 5);  // 8 MiB
+        Filter big_par = Filter::with_bits(uint64_t{1} << 26, k, layout, 5);
+        const uint64_t want = big_seq.insert(keys);
+        CHECK(big_par.insert(keys, Threads{2}) == want);
+        CHECK(std::memcmp(big_par.data(), big_seq.data(), big_seq.size_bytes()) == 0);
+      }
       // Byte strings split across threads too.
       std::vector<std::string> strings;
       for (size_t i = 0; i < n / 4; ++i) strings.push_back("key-" + std::to_string(keys[i]));

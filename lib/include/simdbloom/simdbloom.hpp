@@ -515,8 +515,10 @@ class Filter {
   // insert(keys, Threads): each thread but the first inserts its share into a private zeroed copy
   // of the filter, then the copies are ORed in (split among the threads), so no word needs an
   // atomic; this allocates (T - 1) x size_bytes() for the call, and while that would exceed 1 GiB
-  // (or cannot be allocated) the threads insert with atomic ORs instead, as insert_concurrent. The
-  // count returned is the sum of each share's count (a key is new within its own share).
+  // (or cannot be allocated) the threads insert with atomic ORs instead, as insert_concurrent. A
+  // batch of fewer keys than size_bytes() / 8 runs on the calling thread alone (zeroing and ORing
+  // a copy would cost more than the keys it takes off). The count returned is the sum of each
+  // share's count (a key is new within its own share).
   // insert(keys, fresh, Threads) always uses atomic ORs: fresh[i] follows insert_concurrent (a key
   // repeated within the batch may be reported new by more than one thread).
   // Cost: the single-threaded cost divided among the threads, plus starting them (~10-20 us) and,
