@@ -1,0 +1,870 @@
+// simdbloom._core: the Python binding (pybind11). A thin layer: keys arrive as NumPy arrays (read
+// in place), sequences of bytes/str (read in place through string views) or single keys, and go
+// to the library's bulk or single-key calls; results are NumPy arrays written by the library.
+// Bulk calls, set operations and file I/O release the GIL. Each filter carries a reader/writer
+// lock so that a mutation running without the GIL never overlaps another call on the same filter
+// (queries share the lock; an insert, merge, clear takes it alone).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <shared_mutex>
+#include <simdbloom/simdbloom.hpp>
+#include <stdexcept>
+#include <streambuf>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace py = pybind11;
+using simdbloom::ErrorCode;
+using simdbloom::Keys;
+using simdbloom::Layout;
+
+namespace {
+
+// The filter and its lock. Not copyable or movable (the lock): Python owns it by pointer.
+struct PyFilter {
+  explicit PyFilter(simdbloom::Filter&& filter) : f(std::move(filter)) {}
+  simdbloom::Filter f;
+  mutable std::shared_mutex mu;
+};
+
+// ---- Exceptions: simdbloom.Error(message) with .code, e.g. "invalid_argument" ----
+PyObject* g_error_type = nullptr;
+
+const char* CodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidArgument:
+      return "invalid_argument";
+    case ErrorCode::kUnknownTarget:
+      return "unknown_target";
+    case ErrorCode::kOutOfMemory:
+      return "out_of_memory";
+    case ErrorCode::kFormat:
+      return "format";
+    case ErrorCode::kIo:
+      return "io";
+    case ErrorCode::kIncompatible:
+      return "incompatible";
+    case ErrorCode::kReadOnly:
+      return "read_only";
+  }
+  return "unknown";
+}
+
+void RaiseLibraryError(const simdbloom::Error& e) {
+  py::object type = py::reinterpret_borrow<py::object>(g_error_type);
+  py::object exc = type(py::str(e.what()));
+  exc.attr("code") = py::str(CodeName(e.code()));
+  PyErr_SetObject(g_error_type, exc.ptr());
+}
+
+// ---- Layouts: the enum or its name ----
+Layout LayoutFrom(py::handle h) {
+  if (py::isinstance<Layout>(h)) return h.cast<Layout>();
+  if (py::isinstance<py::str>(h)) {
+    const std::string name = h.cast<std::string>();
+    for (Layout l : simdbloom::layouts()) {
+      if (name == simdbloom::layout_name(l)) return l;
+    }
+    std::string known;
+    for (Layout l : simdbloom::layouts()) {
+      known += (known.empty() ? "" : ", ") + std::string(simdbloom::layout_name(l));
+    }
+    throw py::value_error("unknown layout '" + name + "' (known: " + known + ")");
+  }
+  throw py::type_error("layout must be a simdbloom.Layout or its name (str)");
+}
+
+// ---- Single keys ----
+py::object NumpyInteger() {
+  static py::object* type = new py::object(py::module_::import("numpy").attr("integer"));
+  return *type;
+}
+
+// Calls fn(key) with the C++ key a Python single key stands for and returns true; false if `h` is
+// not a single key (then it is a batch). int: 8 bytes (uint64, or int64 when negative); NumPy
+// integer scalars: their own width; bytes/bytearray: their bytes; str: its UTF-8 bytes.
+template <class Fn>
+bool WithSingleKey(py::handle h, Fn&& fn) {
+  if (PyBool_Check(h.ptr())) {
+    throw py::type_error("bool is not a key (as in C++); use 0/1 or bytes");
+  }
+  if (PyLong_Check(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow == 0) {
+      if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+      fn(static_cast<uint64_t>(v));  // two's complement: int64 and uint64 keys hash alike
+      return true;
+    }
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      if (!PyErr_Occurred()) {
+        fn(static_cast<uint64_t>(u));
+        return true;
+      }
+      PyErr_Clear();
+    }
+    throw py::value_error("integer key out of the 64-bit range [-2**63, 2**64)");
+  }
+  if (PyBytes_Check(h.ptr())) {
+    fn(std::string_view(PyBytes_AS_STRING(h.ptr()),
+                        static_cast<size_t>(PyBytes_GET_SIZE(h.ptr()))));
+    return true;
+  }
+  if (PyByteArray_Check(h.ptr())) {
+    fn(std::string_view(PyByteArray_AS_STRING(h.ptr()),
+                        static_cast<size_t>(PyByteArray_GET_SIZE(h.ptr()))));
+    return true;
+  }
+  if (PyUnicode_Check(h.ptr())) {
+    Py_ssize_t size = 0;
+    const char* s = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
+    if (s == nullptr) throw py::error_already_set();
+    fn(std::string_view(s, static_cast<size_t>(size)));
+    return true;
+  }
+  if (PyFloat_Check(h.ptr())) throw py::type_error("float is not a key (as in C++)");
+  if (py::isinstance(h, NumpyInteger())) {
+    const py::dtype dt = h.attr("dtype").cast<py::dtype>();
+    const py::int_ value(py::reinterpret_borrow<py::object>(h));
+    const bool is_signed = dt.kind() == 'i';
+    switch (dt.itemsize()) {
+      case 8:
+        fn(is_signed ? static_cast<uint64_t>(value.cast<int64_t>()) : value.cast<uint64_t>());
+        return true;
+      case 4:
+        fn(is_signed ? static_cast<uint32_t>(value.cast<int32_t>()) : value.cast<uint32_t>());
+        return true;
+      case 2:
+        fn(is_signed ? static_cast<uint16_t>(value.cast<int16_t>()) : value.cast<uint16_t>());
+        return true;
+      default:
+        throw py::type_error("1-byte integers are not keys (as in C++); use a wider type");
+    }
+  }
+  return false;
+}
+
+// ---- Batches of keys ----
+// The keys of one bulk call, and whatever keeps them valid while the call runs without the GIL.
+struct KeyBatch {
+  std::optional<Keys> keys;
+  py::object array;                     // a NumPy array read in place
+  std::vector<py::object> refs;         // the bytes/str objects `views` point into
+  std::vector<std::string_view> views;  // byte-string keys, in place
+  std::vector<uint64_t> ints;           // a sequence of Python ints
+  std::vector<int64_t> offsets;         // NumPy 'U' arrays, encoded to UTF-8
+  std::vector<uint8_t> data;
+  size_t size() const { return keys->size(); }
+};
+
+std::string DtypeName(const py::dtype& dt) {
+  return py::str(static_cast<py::handle>(dt)).cast<std::string>();
+}
+
+[[noreturn]] void BadArray(const std::string& why) { throw py::type_error("keys: " + why); }
+
+// Appends the UTF-8 encoding of code point c.
+void PutUtf8(uint32_t c, std::vector<uint8_t>* out) {
+  if (c < 0x80) {
+    out->push_back(static_cast<uint8_t>(c));
+  } else if (c < 0x800) {
+    out->push_back(static_cast<uint8_t>(0xC0 | (c >> 6)));
+    out->push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    if (c >= 0xD800 && c <= 0xDFFF) throw py::value_error("keys: a surrogate is not UTF-8");
+    out->push_back(static_cast<uint8_t>(0xE0 | (c >> 12)));
+    out->push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+  } else if (c < 0x110000) {
+    out->push_back(static_cast<uint8_t>(0xF0 | (c >> 18)));
+    out->push_back(static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F)));
+    out->push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+  } else {
+    throw py::value_error("keys: code point beyond U+10FFFF");
+  }
+}
+
+void FromSequence(py::handle seq, KeyBatch* b);
+
+void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
+  if (arr.ndim() != 1) {
+    BadArray("a key array must be 1-D (got " + std::to_string(arr.ndim()) +
+             "-D); use keys.ravel()");
+  }
+  const py::dtype dt = arr.dtype();
+  const char kind = dt.kind();
+  const size_t item = static_cast<size_t>(dt.itemsize());
+  const size_t n = static_cast<size_t>(arr.shape(0));
+  if (kind == 'O') return FromSequence(arr, b);
+  if (n > 1 && arr.strides(0) != static_cast<py::ssize_t>(item)) {
+    throw py::value_error("keys: the array is not contiguous (stride " +
+                          std::to_string(arr.strides(0)) + " bytes, items of " +
+                          std::to_string(item) +
+                          "); keys are read in place, never copied silently: pass "
+                          "numpy.ascontiguousarray(keys) (a copy)");
+  }
+  const char order = dt.attr("byteorder").cast<std::string>()[0];
+  if (order == '>') {
+    BadArray("big-endian dtype " + DtypeName(dt) +
+             ": convert with keys.astype(keys.dtype.newbyteorder('='))");
+  }
+  b->array = arr;
+  const void* p = arr.data();
+  if (prehashed) {
+    if ((kind != 'u' && kind != 'i') || item != 8) {
+      BadArray("pre-hashed keys must be a uint64 array (got " + DtypeName(dt) + ")");
+    }
+    b->keys.emplace(simdbloom::Prehashed{static_cast<const uint64_t*>(p), n});
+    return;
+  }
+  if (kind == 'u' || kind == 'i') {
+    switch (item) {
+      case 8:
+        b->keys.emplace(static_cast<const uint64_t*>(p), n);
+        return;
+      case 4:
+        b->keys.emplace(static_cast<const uint32_t*>(p), n);
+        return;
+      case 2:
+        b->keys.emplace(static_cast<const uint16_t*>(p), n);
+        return;
+      default:
+        BadArray("1-byte integers are not keys (as in C++); use a wider dtype or bytes");
+    }
+  }
+  if (kind == 'S') {
+    // NumPy's fixed-width bytes: an element is its bytes without trailing NULs, as NumPy reads it.
+    const char* base = static_cast<const char*>(p);
+    b->views.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const char* s = base + i * item;
+      size_t len = item;
+      while (len > 0 && s[len - 1] == '\0') --len;
+      b->views[i] = std::string_view(s, len);
+    }
+    b->keys.emplace(b->views.data(), n);
+    return;
+  }
+  if (kind == 'U') {
+    // UCS-4 code points: encoded to UTF-8 into one buffer with offsets (a copy).
+    const size_t chars = item / 4;
+    const auto* base = static_cast<const uint32_t*>(p);
+    b->offsets.resize(n + 1);
+    b->offsets[0] = 0;
+    b->data.reserve(n * chars);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t* s = base + i * chars;
+      size_t len = chars;
+      while (len > 0 && s[len - 1] == 0) --len;
+      for (size_t j = 0; j < len; ++j) PutUtf8(s[j], &b->data);
+      b->offsets[i + 1] = static_cast<int64_t>(b->data.size());
+    }
+    static const uint8_t kEmpty = 0;
+    b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(),
+                                                    b->data.empty() ? &kEmpty : b->data.data(), n});
+    return;
+  }
+  BadArray("dtype " + DtypeName(dt) +
+           " is not a key type: use uint64/int64/uint32/int32/uint16/int16 arrays, bytes ('S'), "
+           "str ('U') or object arrays of bytes/str");
+}
+
+// A list, tuple or object array: all Python ints (8-byte keys), or all bytes/str.
+void FromSequence(py::handle seq_handle, KeyBatch* b) {
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(seq_handle);
+  const size_t n = py::len(seq);
+  b->refs.reserve(n);
+  bool ints = false, strings = false;
+  for (size_t i = 0; i < n; ++i) {
+    py::object item = seq[i];
+    const bool is_int = PyLong_Check(item.ptr()) || py::isinstance(item, NumpyInteger());
+    bool ok = true;
+    if (is_int) {
+      if (strings) ok = false;
+      ints = true;
+      WithSingleKey(item, [&](auto key) {
+        using K = decltype(key);
+        if constexpr (std::is_same<K, uint64_t>::value) {
+          b->ints.push_back(key);
+        } else if constexpr (std::is_integral<K>::value) {
+          throw py::type_error(
+              "keys: a sequence of ints holds 8-byte keys; NumPy scalars narrower than 8 bytes "
+              "belong in a NumPy array of their dtype");
+        }
+      });
+    } else {
+      if (ints) ok = false;
+      strings = true;
+      const bool single = WithSingleKey(item, [&](auto key) {
+        using K = decltype(key);
+        if constexpr (std::is_same<K, std::string_view>::value) {
+          b->views.push_back(key);
+        }
+      });
+      if (!single) {
+        throw py::type_error("keys: item " + std::to_string(i) + " is a " +
+                             py::str(item.get_type().attr("__name__")).cast<std::string>() +
+                             ", not a key (int, bytes, bytearray or str)");
+      }
+      if (PyByteArray_Check(item.ptr())) {
+        throw py::type_error(
+            "keys: bytearray items can change while the GIL is released; "
+            "use bytes");
+      }
+      b->refs.push_back(std::move(item));
+    }
+    if (!ok) throw py::type_error("keys: a batch mixes ints and bytes/str; make two batches");
+  }
+  if (strings) {
+    b->keys.emplace(b->views.data(), b->views.size());
+  } else {
+    b->keys.emplace(b->ints.data(), b->ints.size());
+  }
+}
+
+void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
+  if (py::isinstance<py::array>(obj)) {
+    return FromArray(py::reinterpret_borrow<py::array>(obj), prehashed, b);
+  }
+  if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
+    if (prehashed) {
+      return FromArray(py::module_::import("numpy").attr("asarray")(obj, "uint64"), true, b);
+    }
+    return FromSequence(obj, b);
+  }
+  if (py::hasattr(obj, "__array__")) {  // pandas Series/Index, Arrow arrays, ...
+    return FromArray(py::module_::import("numpy").attr("asarray")(obj), prehashed, b);
+  }
+  throw py::type_error(
+      "keys: expected a key (int, bytes, str, NumPy integer) or a batch "
+      "(NumPy array, list or tuple of keys, pandas Series), got " +
+      py::str(obj.get_type().attr("__name__")).cast<std::string>());
+}
+
+bool IsSingle(py::handle h) {
+  return PyLong_Check(h.ptr()) || PyBytes_Check(h.ptr()) || PyByteArray_Check(h.ptr()) ||
+         PyUnicode_Check(h.ptr()) || py::isinstance(h, NumpyInteger());
+}
+
+// ---- Output arrays ----
+template <class T>
+py::array_t<T> OutArray(size_t n) {
+  return py::array_t<T>(static_cast<py::ssize_t>(n));
+}
+
+// `out` given by the caller: 1-D, contiguous, writable, of n bool/uint8 items.
+uint8_t* CheckOut(py::array& out, size_t n) {
+  const py::dtype dt = out.dtype();
+  if (!(dt.kind() == 'b' || (dt.kind() == 'u' && dt.itemsize() == 1))) {
+    throw py::type_error("out: must be a bool or uint8 array");
+  }
+  if (out.ndim() != 1 || static_cast<size_t>(out.shape(0)) != n) {
+    throw py::value_error("out: must be 1-D with one item per key (" + std::to_string(n) + ")");
+  }
+  if (n > 1 && out.strides(0) != 1) throw py::value_error("out: must be contiguous");
+  if (!out.writeable()) throw py::value_error("out: is read-only");
+  return static_cast<uint8_t*>(out.mutable_data());
+}
+
+simdbloom::Threads ThreadsOf(unsigned threads) { return simdbloom::Threads{threads}; }
+
+// ---- Serialization into a bytes object: one copy (the library writes into it) ----
+class FixedBuf : public std::streambuf {
+ public:
+  FixedBuf(char* p, size_t n) { setp(p, p + n); }
+  size_t written() const { return static_cast<size_t>(pptr() - pbase()); }
+};
+
+py::bytes ToBytes(const PyFilter& self) {
+  const size_t size = self.f.serialized_size();
+  py::bytes out(nullptr, static_cast<py::ssize_t>(size));
+  char* dst = PyBytes_AS_STRING(out.ptr());
+  size_t written = 0;
+  {
+    py::gil_scoped_release nogil;
+    std::shared_lock<std::shared_mutex> lock(self.mu);
+    FixedBuf buf(dst, size);
+    std::ostream os(&buf);
+    self.f.save(os);
+    written = buf.written();
+  }
+  if (written != size) throw std::runtime_error("simdbloom: serialized size mismatch");
+  return out;
+}
+
+std::unique_ptr<PyFilter> FromBytes(py::buffer data) {
+  py::buffer_info info = data.request();
+  if (info.ndim > 1 || (info.ndim == 1 && info.strides[0] != info.itemsize && info.shape[0] > 1)) {
+    throw py::value_error("from_bytes: the buffer must be contiguous");
+  }
+  const size_t size = static_cast<size_t>(info.size * info.itemsize);
+  const auto* p = static_cast<const uint8_t*>(info.ptr);
+  std::optional<simdbloom::Filter> f;
+  {
+    py::gil_scoped_release nogil;
+    f.emplace(simdbloom::Filter::load(p, size));
+  }
+  return std::make_unique<PyFilter>(std::move(*f));
+}
+
+std::string PathOf(py::handle path) {
+  return py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+}
+
+// Locks two filters (this one alone, `other` shared) in address order; `other` may be `self`.
+template <class Fn>
+void WithPair(PyFilter& self, const PyFilter& other, Fn&& fn) {
+  py::gil_scoped_release nogil;
+  if (&self == &other) {
+    std::unique_lock<std::shared_mutex> lock(self.mu);
+    fn();
+    return;
+  }
+  if (&self < &other) {
+    std::unique_lock<std::shared_mutex> a(self.mu);
+    std::shared_lock<std::shared_mutex> b(other.mu);
+    fn();
+  } else {
+    std::shared_lock<std::shared_mutex> b(other.mu);
+    std::unique_lock<std::shared_mutex> a(self.mu);
+    fn();
+  }
+}
+
+py::dict Stats(const PyFilter& self) {
+  std::shared_lock<std::shared_mutex> lock(self.mu);
+  const simdbloom::Filter& f = self.f;
+  py::dict d;
+  d["layout"] = simdbloom::layout_name(f.layout());
+  d["bits"] = f.bit_count();
+  d["size_bytes"] = f.size_bytes();
+  d["num_blocks"] = f.num_blocks();
+  d["num_hashes"] = f.num_hashes();
+  d["seed"] = f.seed();
+  d["inserted_count"] = f.inserted_count();
+  d["fill_ratio"] = f.fill_ratio();
+  d["approximate_count"] = f.approximate_count();
+  d["expected_fpp"] = f.expected_fpp();
+  d["bits_per_inserted_key"] =
+      f.inserted_count() == 0 ? 0.0 : double(f.bit_count()) / double(f.inserted_count());
+  d["is_view"] = f.is_view();
+  d["target"] = simdbloom::active_target();
+  return d;
+}
+
+const char kModuleDoc[] =
+    R"doc(Bloom filters with SIMD bulk calls over NumPy arrays (the simdbloom C++ library).
+
+Keys: a Python int is an 8-byte key (uint64; a negative int is its int64 two's complement);
+a NumPy integer scalar or array element is a key of its own width (uint32/int32: 4 bytes,
+uint64/int64: 8 bytes, uint16/int16: 2 bytes; signed and unsigned of one width hash alike);
+bytes are their bytes, str its UTF-8 bytes. So insert(7) and contains(numpy.uint32(7)) are
+different keys, exactly as in C++.
+
+Batches (bulk calls): 1-D contiguous NumPy arrays of those integer dtypes (read in place, never
+copied), NumPy 'S' arrays (in place, trailing NULs dropped as NumPy does), 'U' arrays (encoded
+to UTF-8: a copy), lists/tuples/object arrays of ints (copied into a uint64 buffer) or of
+bytes/str (read in place), pandas Series (numpy.asarray(series)). A non-contiguous array or a
+dtype that is not a key raises; nothing is converted silently.
+)doc";
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = kModuleDoc;
+  g_error_type = PyErr_NewExceptionWithDoc(
+      "simdbloom.Error",
+      "Raised for every error the library reports; the message is the library's, `code` names "
+      "its kind: invalid_argument, unknown_target, out_of_memory, format, io, incompatible, "
+      "read_only.",
+      PyExc_ValueError, nullptr);
+  m.attr("Error") = py::handle(g_error_type);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const simdbloom::Error& e) {
+      RaiseLibraryError(e);
+    }
+  });
+
+  py::enum_<Layout>(m, "Layout", "Bit layout of a filter (lib/FORMAT.md).")
+      .value("block512", Layout::kBlock512, "k bits in one 64-byte cache line (the default)")
+      .value("register64", Layout::kRegister64, "k bits in one 64-bit word: the fastest")
+      .value("split_block256", Layout::kSplitBlock256, "Parquet's split block Bloom filter (XXH64)")
+      .value("classic", Layout::kClassic, "k bits anywhere: fewest bits, k cache misses");
+
+  m.def("version", &simdbloom::version, "The C++ library's version, 'MAJOR.MINOR.PATCH'.");
+  m.def("active_target", &simdbloom::active_target,
+        "Name of the SIMD target bulk calls use now (process-wide).");
+  m.def("available_targets", &simdbloom::available_targets,
+        "SIMD targets usable on this CPU, the best first, 'reference' last.");
+  m.def("set_target", &simdbloom::set_target, py::arg("name"),
+        "Makes bulk calls use SIMD target `name` (process-wide). Raises simdbloom.Error "
+        "(unknown_target) for a name not in available_targets(). Results never depend on it.");
+  m.def("reset_target", &simdbloom::reset_target, "Returns to the best SIMD target of this CPU.");
+  m.def(
+      "layouts",
+      []() {
+        std::vector<Layout> out(simdbloom::layouts().begin(), simdbloom::layouts().end());
+        return out;
+      },
+      "Every layout the library implements.");
+  m.def(
+      "size_for",
+      [](uint64_t n, double fpp, py::object layout) {
+        const simdbloom::Sizing s = simdbloom::size_for(n, fpp, LayoutFrom(layout));
+        py::dict d;
+        d["bits"] = s.bits;
+        d["num_hashes"] = s.k;
+        d["predicted_fpp"] = s.predicted_fpp;
+        return d;
+      },
+      py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
+      "The size Filter.create(n, fpp, layout) would choose: {'bits', 'num_hashes', "
+      "'predicted_fpp'}. About 1 ms, no allocation.");
+
+  py::class_<PyFilter> cls(m, "Filter", R"doc(A Bloom filter.
+
+Thread-safety: queries may run concurrently from many threads (bulk queries release the GIL and
+then run in parallel); a mutation (insert, merge, intersect, clear) waits for the calls running
+on the same filter and runs alone. Copies (copy.copy, pickle) are independent filters.)doc");
+  cls.def_static(
+         "create",
+         [](uint64_t n, double fpp, py::object layout, uint64_t seed) {
+           return std::make_unique<PyFilter>(
+               simdbloom::Filter::create(n, fpp, LayoutFrom(layout), seed));
+         },
+         py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512", py::arg("seed") = 0,
+         "An empty filter sized for `n` distinct keys at false-positive rate `fpp` (the smallest "
+         "size and best k by the layout's model). `layout`: a Layout or its name. Raises "
+         "simdbloom.Error (invalid_argument: n == 0, fpp outside [1e-9, 1)). Cost: ~1 ms of "
+         "sizing and one zeroed allocation.")
+      .def_static(
+          "with_bits",
+          [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
+            return std::make_unique<PyFilter>(
+                simdbloom::Filter::with_bits(bits, k, LayoutFrom(layout), seed));
+          },
+          py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512",
+          py::arg("seed") = 0,
+          "An empty filter of at least `bits` bits (whole blocks) and `num_hashes` probes per key.")
+      .def(
+          "insert",
+          [](PyFilter& self, py::handle keys, unsigned threads, bool prehashed) -> py::object {
+            if (!prehashed && IsSingle(keys)) {
+              bool fresh = false;
+              WithSingleKey(keys, [&](auto key) {
+                std::unique_lock<std::shared_mutex> lock(self.mu);
+                fresh = self.f.insert(key);
+              });
+              return py::bool_(fresh);
+            }
+            KeyBatch b;
+            MakeKeys(keys, prehashed, &b);
+            uint64_t fresh = 0;
+            {
+              py::gil_scoped_release nogil;
+              std::unique_lock<std::shared_mutex> lock(self.mu);
+              fresh = self.f.insert(*b.keys, ThreadsOf(threads));
+            }
+            return py::int_(fresh);
+          },
+          py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
+          R"doc(Inserts one key (returns True if it set a clear bit: surely new) or a batch (returns how
+many keys set a clear bit). Batches run the SIMD bulk path without the GIL, on `threads` threads
+(same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing).
+Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
+      .def(
+          "insert_fresh",
+          [](PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
+            KeyBatch b;
+            MakeKeys(keys, prehashed, &b);
+            py::array_t<bool> out = OutArray<bool>(b.size());
+            auto* p = reinterpret_cast<uint8_t*>(out.mutable_data());
+            {
+              py::gil_scoped_release nogil;
+              std::unique_lock<std::shared_mutex> lock(self.mu);
+              if (threads > 1) {
+                self.f.insert(*b.keys, p, ThreadsOf(threads));
+              } else {
+                self.f.insert(*b.keys, p);
+              }
+            }
+            return out;
+          },
+          py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
+          "Inserts a batch; returns a bool array, True where the key set a clear bit (surely "
+          "new), in key order: a key repeated within the batch is new only the first time "
+          "(de-duplication; with threads > 1 a repeat may be reported new by several threads).")
+      .def(
+          "contains",
+          [](const PyFilter& self, py::handle keys, py::object out, unsigned threads,
+             bool prehashed) -> py::object {
+            if (!prehashed && IsSingle(keys) && out.is_none()) {
+              bool hit = false;
+              WithSingleKey(keys, [&](auto key) {
+                std::shared_lock<std::shared_mutex> lock(self.mu);
+                hit = self.f.contains(key);
+              });
+              return py::bool_(hit);
+            }
+            KeyBatch b;
+            MakeKeys(keys, prehashed, &b);
+            py::array result = out.is_none() ? py::array(OutArray<bool>(b.size()))
+                                             : py::reinterpret_borrow<py::array>(out);
+            if (!py::isinstance<py::array>(result)) throw py::type_error("out: must be an array");
+            uint8_t* p = CheckOut(result, b.size());
+            {
+              py::gil_scoped_release nogil;
+              std::shared_lock<std::shared_mutex> lock(self.mu);
+              self.f.contains(*b.keys, p, ThreadsOf(threads));
+            }
+            return std::move(result);
+          },
+          py::arg("keys"), py::arg("out") = py::none(), py::arg("threads") = 1,
+          py::arg("prehashed") = false,
+          R"doc(One key: True if it may be present. A batch: a bool array, True where the key may be
+present; `out` (a contiguous bool/uint8 array of len(keys)) is written instead of allocating.
+Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation besides the result.)doc")
+      .def(
+          "__contains__",
+          [](const PyFilter& self, py::handle key) {
+            bool hit = false;
+            if (!WithSingleKey(key, [&](auto k) {
+                  std::shared_lock<std::shared_mutex> lock(self.mu);
+                  hit = self.f.contains(k);
+                })) {
+              throw py::type_error("`in` takes one key (int, bytes, str); use contains(batch)");
+            }
+            return hit;
+          },
+          py::arg("key"))
+      .def(
+          "contains_bitmap",
+          [](const PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
+            KeyBatch b;
+            MakeKeys(keys, prehashed, &b);
+            py::array_t<uint8_t> out = OutArray<uint8_t>((b.size() + 7) / 8);
+            uint8_t* p = out.mutable_data();
+            {
+              py::gil_scoped_release nogil;
+              std::shared_lock<std::shared_mutex> lock(self.mu);
+              self.f.contains_bitmap(*b.keys, p, ThreadsOf(threads));
+            }
+            return out;
+          },
+          py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
+          "A uint8 bitmap, bit i (LSB first, Arrow's order: numpy.unpackbits(bitmap, "
+          "bitorder='little')) set if key i may be present.")
+      .def(
+          "select",
+          [](const PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
+            KeyBatch b;
+            MakeKeys(keys, prehashed, &b);
+            py::array_t<uint32_t> out = OutArray<uint32_t>(b.size());
+            uint32_t* p = out.mutable_data();
+            uint64_t count = 0;
+            {
+              py::gil_scoped_release nogil;
+              std::shared_lock<std::shared_mutex> lock(self.mu);
+              count = self.f.select(*b.keys, p, ThreadsOf(threads));
+            }
+            py::object sliced = out[py::slice(0, static_cast<py::ssize_t>(count), 1)];
+            // A few hits out of many keys: give the memory back (a copy of the hits).
+            if (count * 2 < b.size()) return sliced.attr("copy")();
+            return sliced;
+          },
+          py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
+          "The indices (uint32, ascending) of the keys that may be present: the semi-join's "
+          "selection vector. Needs len(keys) < 2**32.")
+      .def(
+          "hash",
+          [](const PyFilter& self, py::handle key) {
+            uint64_t h = 0;
+            if (!WithSingleKey(key, [&](auto k) { h = self.f.hash(k); })) {
+              throw py::type_error("hash takes one key; use hashes(batch)");
+            }
+            return h;
+          },
+          py::arg("key"),
+          "The layout's hash of one key with this filter's seed (what insert computes first).")
+      .def(
+          "hashes",
+          [](const PyFilter& self, py::handle keys) {
+            KeyBatch b;
+            MakeKeys(keys, false, &b);
+            py::array_t<uint64_t> out = OutArray<uint64_t>(b.size());
+            uint64_t* p = out.mutable_data();
+            {
+              py::gil_scoped_release nogil;
+              self.f.hash(*b.keys, p);
+            }
+            return out;
+          },
+          py::arg("keys"),
+          "uint64 hashes of a batch: pass them with prehashed=True to probe several filters of "
+          "the same layout family and seed without hashing again.")
+      .def(
+          "merge",
+          [](PyFilter& self, const PyFilter& other) {
+            WithPair(self, other, [&] { self.f.merge(other.f); });
+          },
+          py::arg("other"),
+          "Union in place (OR of the bits). Raises simdbloom.Error (incompatible) unless both "
+          "have the same layout, size, k and seed. O(size_bytes), no allocation, GIL released.")
+      .def(
+          "intersect",
+          [](PyFilter& self, const PyFilter& other) {
+            WithPair(self, other, [&] { self.f.intersect(other.f); });
+          },
+          py::arg("other"), "Intersection in place (AND of the bits); same conditions as merge.")
+      .def(
+          "__or__",
+          [](const PyFilter& self, const PyFilter& other) {
+            std::unique_ptr<PyFilter> r;
+            {
+              std::shared_lock<std::shared_mutex> lock(self.mu);
+              r = std::make_unique<PyFilter>(simdbloom::Filter(self.f));
+            }
+            WithPair(*r, other, [&] { r->f.merge(other.f); });
+            return r;
+          },
+          py::is_operator())
+      .def(
+          "__and__",
+          [](const PyFilter& self, const PyFilter& other) {
+            std::unique_ptr<PyFilter> r;
+            {
+              std::shared_lock<std::shared_mutex> lock(self.mu);
+              r = std::make_unique<PyFilter>(simdbloom::Filter(self.f));
+            }
+            WithPair(*r, other, [&] { r->f.intersect(other.f); });
+            return r;
+          },
+          py::is_operator())
+      .def(
+          "compatible",
+          [](const PyFilter& self, const PyFilter& other) { return self.f.compatible(other.f); },
+          py::arg("other"), "True if merge/intersect with `other` is allowed.")
+      .def(
+          "clear",
+          [](PyFilter& self) {
+            py::gil_scoped_release nogil;
+            std::unique_lock<std::shared_mutex> lock(self.mu);
+            self.f.clear();
+          },
+          "Clears every bit.")
+      .def(
+          "copy",
+          [](const PyFilter& self) {
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
+          },
+          "An independent copy.")
+      .def("__copy__",
+           [](const PyFilter& self) {
+             std::shared_lock<std::shared_mutex> lock(self.mu);
+             return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
+           })
+      .def(
+          "__deepcopy__",
+          [](const PyFilter& self, py::handle) {
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
+          },
+          py::arg("memo"))
+      .def("to_bytes", &ToBytes,
+           "The saved form (lib/FORMAT.md: 64-byte header with a checksum, then the bits) as "
+           "bytes; the same bytes as the C++ save(). One copy of the bit array.")
+      .def_static("from_bytes", &FromBytes, py::arg("data"),
+                  "A filter from to_bytes() output (any contiguous buffer), validated field by "
+                  "field and checksummed. Raises simdbloom.Error (format) for anything else.")
+      .def(
+          "save",
+          [](const PyFilter& self, py::handle path) {
+            const std::string p = PathOf(path);
+            py::gil_scoped_release nogil;
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            self.f.save_file(p);
+          },
+          py::arg("path"), "Writes to_bytes() to a file. Raises simdbloom.Error (io).")
+      .def_static(
+          "load",
+          [](py::handle path) {
+            const std::string p = PathOf(path);
+            std::optional<simdbloom::Filter> f;
+            {
+              py::gil_scoped_release nogil;
+              f.emplace(simdbloom::Filter::load_file(p));
+            }
+            return std::make_unique<PyFilter>(std::move(*f));
+          },
+          py::arg("path"), "Reads a saved filter (validated). Raises simdbloom.Error (io, format).")
+      .def(py::pickle([](const PyFilter& self) { return ToBytes(self); },
+                      [](py::bytes state) { return FromBytes(state); }))
+      .def(
+          "__len__",
+          [](const PyFilter& self) {
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            const double c = self.f.approximate_count();
+            if (!(c < 9.2e18)) throw std::overflow_error("the filter is full: no estimate");
+            return static_cast<Py_ssize_t>(c + 0.5);
+          },
+          "Estimated number of distinct keys inserted (approximate_count() rounded); reads the "
+          "whole bit array.")
+      .def(
+          "approximate_count",
+          [](const PyFilter& self) {
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            return self.f.approximate_count();
+          },
+          "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
+      .def(
+          "fill_ratio",
+          [](const PyFilter& self) {
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            return self.f.fill_ratio();
+          },
+          "Fraction of bits set. O(size_bytes).")
+      .def(
+          "expected_fpp",
+          [](const PyFilter& self) {
+            std::shared_lock<std::shared_mutex> lock(self.mu);
+            return self.f.expected_fpp();
+          },
+          "False-positive rate of the current bits for a random absent key. O(size_bytes).")
+      .def(
+          "predicted_fpp", [](const PyFilter& self, uint64_t n) { return self.f.predicted_fpp(n); },
+          py::arg("n"), "The model's false-positive rate after n distinct keys.")
+      .def("stats", &Stats,
+           "A dict: layout, bits, size_bytes, num_blocks, num_hashes, seed, inserted_count, "
+           "fill_ratio, approximate_count, expected_fpp, bits_per_inserted_key, is_view, "
+           "target. Reads the bit array a few times.")
+      .def_property_readonly("layout", [](const PyFilter& self) { return self.f.layout(); })
+      .def_property_readonly("bit_count", [](const PyFilter& self) { return self.f.bit_count(); })
+      .def_property_readonly("size_bytes", [](const PyFilter& self) { return self.f.size_bytes(); })
+      .def_property_readonly("num_blocks", [](const PyFilter& self) { return self.f.num_blocks(); })
+      .def_property_readonly("num_hashes", [](const PyFilter& self) { return self.f.num_hashes(); })
+      .def_property_readonly("seed", [](const PyFilter& self) { return self.f.seed(); })
+      .def_property_readonly(
+          "inserted_count", [](const PyFilter& self) { return self.f.inserted_count(); },
+          "Keys passed to insert so far, repeats included (merge adds).")
+      .def("__repr__", [](const PyFilter& self) {
+        return "simdbloom.Filter(layout=" + std::string(simdbloom::layout_name(self.f.layout())) +
+               ", bits=" + std::to_string(self.f.bit_count()) +
+               ", num_hashes=" + std::to_string(self.f.num_hashes()) +
+               ", seed=" + std::to_string(self.f.seed()) +
+               ", inserted_count=" + std::to_string(self.f.inserted_count()) + ")";
+      });
+}

@@ -1,0 +1,45 @@
+"""simdbloom: Bloom filters with SIMD bulk calls over NumPy arrays.
+
+The C++ library simdbloom (Highway SIMD kernels chosen at run time, a scalar reference that every
+kernel matches bit for bit) behind a small Python API::
+
+    import numpy as np, simdbloom
+    f = simdbloom.Filter.create(1_000_000, 0.01)          # n keys at a 1% false-positive rate
+    f.insert(np.arange(1000, dtype=np.uint64))            # bulk, in place, GIL released
+    hits = f.contains(np.array([5, 5000], dtype=np.uint64))  # NumPy bool array
+    f.insert(b"key"); "text" in f                         # single keys: int, bytes, str (UTF-8)
+
+Key types, batch forms and errors are described in the docstring of ``simdbloom._core``.
+``simdbloom.dask`` builds a filter over a Dask array or series on a cluster (one filter per
+partition, merged tree-wise: byte-identical to a single build) and filters a Dask dataframe by
+a broadcast filter.
+"""
+
+from ._core import (
+    Error,
+    Filter,
+    Layout,
+    active_target,
+    available_targets,
+    layouts,
+    reset_target,
+    set_target,
+    size_for,
+    version,
+)
+
+__version__ = version()
+
+__all__ = [
+    "Error",
+    "Filter",
+    "Layout",
+    "active_target",
+    "available_targets",
+    "layouts",
+    "reset_target",
+    "set_target",
+    "size_for",
+    "version",
+    "__version__",
+]

@@ -1,0 +1,178 @@
+"""Building and using simdbloom filters on a Dask cluster.
+
+``build(collection, n, fpp)`` builds one filter per partition of a Dask array or series, where the
+partition lives, and merges them pairwise up a tree (fan-in ``split_every``). A Bloom filter's
+union is the OR of its bits, so the result is byte-identical to one process inserting every key
+(the header's inserted count is the sum, as well): every partition's filter is created with the
+same size, k and seed from ``(n, fpp, layout, seed)``.
+
+``semi_join(df, column, flt)`` keeps the rows of a Dask dataframe whose ``column`` may be in a
+filter (the semi-join a query engine pushes down before a real join): the filter is sent to the
+workers once, then each partition is probed in bulk.
+
+Running on a real cluster: the same code runs wherever Dask's current scheduler points. Connect
+first, e.g. ``client = distributed.Client("tcp://scheduler-host:8786")`` (the scheduler's
+address), or ``dask.config.set(scheduler="processes")`` for one machine; without either, Dask's
+default (threads) runs it in this process. Workers need the same ``simdbloom`` module
+(``cmake --install`` on each worker image) and the same library version.
+
+What crosses the network:
+  - build: each partition's keys stay where they are (e.g. the worker that read that Parquet
+    file); what moves is each partition's filter, ``size_bytes + 64`` bytes (the saved form,
+    pickled as bytes), to the worker that merges it: about one filter per partition in total,
+    then the final filter to the client. Fewer, larger partitions move fewer filters.
+  - semi_join: the filter's bytes once per worker (``Client.scatter(..., broadcast=True)`` when a
+    distributed client is active, else one shared graph key), then only the rows that pass.
+
+Nulls (None/NaN/NA) never join: they are skipped by build and dropped by semi_join.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from ._core import Filter, Layout
+
+__all__ = ["build", "semi_join", "partition_filter", "merge_filters"]
+
+
+def _keys_of(part: Any) -> Any:
+    """The keys of one partition as something Filter.insert takes in place."""
+    if hasattr(part, "dropna") and hasattr(part, "to_numpy"):  # pandas Series / Index
+        part = part.dropna()
+        return part.to_numpy()
+    arr = np.asarray(part)
+    if arr.ndim != 1:
+        arr = arr.ravel()
+    return np.ascontiguousarray(arr)  # no copy when the chunk already is contiguous
+
+
+def _count(part: Any) -> int:
+    return len(_keys_of(part))
+
+
+def partition_filter(part: Any, n: int, fpp: float, layout: Union[str, Layout] = "block512",
+                     seed: int = 0, threads: int = 1) -> Filter:
+    """A filter sized for ``n`` keys in all (not this partition's count: every partition's filter
+    must have the same size to be merged) holding the keys of one partition."""
+    f = Filter.create(n, fpp, layout=layout, seed=seed)
+    f.insert(_keys_of(part), threads=threads)
+    return f
+
+
+def merge_filters(*filters: Filter) -> Filter:
+    """The union of compatible filters, as a new filter (the inputs are left as they were, so a
+    retried task gives the same result)."""
+    out = filters[0].copy()
+    for f in filters[1:]:
+        out.merge(f)
+    return out
+
+
+def _partitions(collection: Any) -> list:
+    import dask.array as da
+    import dask.dataframe as dd
+
+    if isinstance(collection, da.Array):
+        if collection.ndim != 1:
+            raise ValueError("simdbloom.dask.build: a key array must be 1-D (got %d-D)" %
+                             collection.ndim)
+        return list(collection.to_delayed().ravel())
+    if isinstance(collection, dd.DataFrame):
+        raise TypeError("simdbloom.dask.build: pass one column (df[column]), not a dataframe")
+    if isinstance(collection, (dd.Series, dd.Index)):
+        return list(collection.to_delayed())
+    raise TypeError("simdbloom.dask.build: expected a dask array or series, got %s" %
+                    type(collection).__name__)
+
+
+def build(collection: Any, n: Optional[int], fpp: float, *,
+          layout: Union[str, Layout] = "block512", seed: int = 0, split_every: int = 8,
+          threads: int = 1, compute: bool = True) -> Any:
+    """Builds a filter over the keys of a 1-D Dask array or a Dask series.
+
+    One task per partition builds that partition's filter (``Filter.create(n, fpp, layout,
+    seed)`` then a bulk insert of the partition in place); merge tasks OR up to ``split_every``
+    filters each, level by level, until one is left. ``n`` is the expected number of keys in
+    all; ``None`` counts them first (one more pass over the data). ``threads`` is passed to each
+    partition's insert. Returns the ``Filter`` (``compute=False``: a ``dask.delayed`` object
+    computing it). Byte-identical to ``Filter.create(n, fpp, layout, seed)`` with every key
+    inserted in one process.
+
+    Cost: every key hashed once, where it lives; partitions - 1 merges of ``size_bytes`` each
+    (O(size) ORs), as many filter transfers between workers.
+    """
+    import dask
+
+    if split_every < 2:
+        raise ValueError("simdbloom.dask.build: split_every must be >= 2")
+    parts = _partitions(collection)
+    if n is None:  # one counting pass: non-null keys per partition, summed on the client
+        n = max(1, sum(dask.compute(*[dask.delayed(_count)(p) for p in parts])))
+    Filter.create(n, fpp, layout=layout, seed=seed)  # invalid parameters fail here, not on a worker
+    token = dask.base.tokenize(collection, n, fpp, str(layout), seed)
+    level = [
+        dask.delayed(partition_filter, pure=True,
+                     name="simdbloom-partition-%s-%d" % (token, i))(p, n, fpp, layout, seed,
+                                                                    threads)
+        for i, p in enumerate(parts)
+    ]
+    if not level:
+        empty = dask.delayed(Filter.create, pure=True)(n, fpp, layout=layout, seed=seed)
+        return empty.compute() if compute else empty
+    depth = 0
+    while len(level) > 1:
+        depth += 1
+        level = [
+            dask.delayed(merge_filters, pure=True,
+                         name="simdbloom-merge-%s-%d-%d" % (token, depth, i))(
+                *level[j:j + split_every])
+            for i, j in enumerate(range(0, len(level), split_every))
+        ]
+    return level[0].compute() if compute else level[0]
+
+
+def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
+    keys = part[column]
+    valid = keys.notna().to_numpy()
+    if valid.all():
+        mask = flt.contains(keys.to_numpy())
+    else:
+        mask = np.zeros(len(part), dtype=bool)
+        mask[valid] = flt.contains(keys[valid].to_numpy())
+    return part[mask]
+
+
+def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
+              broadcast: bool = True) -> Any:
+    """The rows of Dask dataframe ``df`` whose ``df[column]`` may be in ``flt`` (lazy: a Dask
+    dataframe with ``df``'s columns and divisions).
+
+    Keys are probed in bulk per partition (``Filter.contains`` on the column's NumPy values; a
+    string column is probed as UTF-8 bytes, an integer column by its dtype's width, so build the
+    filter from keys of the same type). False positives keep a few rows a real join would drop;
+    no row whose key was inserted is ever dropped. Nulls are dropped.
+
+    The filter reaches the workers once: with a distributed client (``client``, or the default
+    one) it is scattered to every worker (``broadcast=True``) ahead of the tasks; otherwise it is
+    one key of the graph that the tasks share.
+    """
+    import dask
+
+    if column not in df.columns:
+        raise KeyError("simdbloom.dask.semi_join: no column %r" % (column,))
+    if client is None:
+        try:
+            from distributed import default_client
+
+            client = default_client()
+        except (ImportError, ValueError):
+            client = None
+    if client is not None:
+        shared = client.scatter(flt, broadcast=broadcast, hash=True)
+    else:
+        shared = dask.delayed(flt, pure=True)
+    return df.map_partitions(_semi_join_partition, column, shared, meta=df._meta,
+                             align_dataframes=False)
