@@ -353,8 +353,9 @@ void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
 }
 
 bool IsSingle(py::handle h) {
-  return PyLong_Check(h.ptr()) || PyBytes_Check(h.ptr()) || PyByteArray_Check(h.ptr()) ||
-         PyUnicode_Check(h.ptr()) || py::isinstance(h, NumpyInteger());
+  return PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyBytes_Check(h.ptr()) ||
+         PyByteArray_Check(h.ptr()) || PyUnicode_Check(h.ptr()) ||
+         py::isinstance(h, NumpyInteger());
 }
 
 // ---- Output arrays ----

@@ -114,9 +114,9 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
     Filter.create(n, fpp, layout=layout, seed=seed)  # invalid parameters fail here, not on a worker
     token = dask.base.tokenize(collection, n, fpp, str(layout), seed)
     level = [
-        dask.delayed(partition_filter, pure=True,
-                     name="simdbloom-partition-%s-%d" % (token, i))(p, n, fpp, layout, seed,
-                                                                    threads)
+        dask.delayed(partition_filter, pure=True)(
+            p, n, fpp, layout, seed, threads,
+            dask_key_name="simdbloom-partition-%s-%d" % (token, i))
         for i, p in enumerate(parts)
     ]
     if not level:
@@ -126,9 +126,9 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
     while len(level) > 1:
         depth += 1
         level = [
-            dask.delayed(merge_filters, pure=True,
-                         name="simdbloom-merge-%s-%d-%d" % (token, depth, i))(
-                *level[j:j + split_every])
+            dask.delayed(merge_filters, pure=True)(
+                *level[j:j + split_every],
+                dask_key_name="simdbloom-merge-%s-%d-%d" % (token, depth, i))
             for i, j in enumerate(range(0, len(level), split_every))
         ]
     return level[0].compute() if compute else level[0]

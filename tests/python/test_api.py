@@ -1,0 +1,408 @@
+"""The Python module against the C++ library: same keys give the same filter bytes and answers
+(through simdbloom_py_oracle, a C++ program using the public C++ API), every key type and batch
+form, bad input, pickling, files, set operations, threads."""
+
+import copy
+import os
+import pickle
+import struct
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import simdbloom
+
+ORACLE = os.environ.get("SIMDBLOOM_ORACLE")
+LAYOUTS = [simdbloom.Layout.block512, simdbloom.Layout.register64,
+           simdbloom.Layout.split_block256, simdbloom.Layout.classic]
+
+
+def rng(seed=12345):
+    return np.random.default_rng(seed)
+
+
+def random_strings(r, count):
+    """UTF-8 keys of length 0..40, some non-ASCII."""
+    alphabet = list("abcxyz0189-_/.") + ["é", "ß", "中", "😀"]
+    out = []
+    for _ in range(count):
+        n = int(r.integers(0, 41))
+        out.append("".join(alphabet[int(i)] for i in r.integers(0, len(alphabet), n)))
+    return out
+
+
+def write_keys(path, kind, keys):
+    with open(path, "wb") as f:
+        if kind == "str":
+            for k in keys:
+                b = k.encode("utf-8") if isinstance(k, str) else k
+                f.write(struct.pack("<I", len(b)))
+                f.write(b)
+        else:
+            dtype = {"u64": "<u8", "u64-single": "<u8", "u32": "<u4", "u16": "<u2"}[kind]
+            f.write(np.asarray(keys).astype(dtype).tobytes())
+
+
+def oracle(tmp_path, layout, n, fpp, seed, kind, keys, probes):
+    """Filter bytes and probe answers of the C++ library for the same keys."""
+    assert ORACLE, "SIMDBLOOM_ORACLE is not set (run through ctest)"
+    kp, pp = tmp_path / "keys.bin", tmp_path / "probes.bin"
+    fo, ho = tmp_path / "filter.sbf", tmp_path / "hits.bin"
+    write_keys(kp, kind, keys)
+    write_keys(pp, kind, probes)
+    subprocess.run([ORACLE, layout.name, str(n), repr(fpp), str(seed), kind, str(kp), str(fo),
+                    str(pp), str(ho)], check=True)
+    return fo.read_bytes(), np.frombuffer(ho.read_bytes(), dtype=np.uint8).astype(bool)
+
+
+# ---- Same bytes as C++ ----
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: l.name)
+@pytest.mark.parametrize("kind", ["u64", "u32", "u16", "str", "u64-single"])
+def test_same_bytes_as_cpp(tmp_path, layout, kind):
+    r = rng()
+    count = 4999  # not a multiple of any tile or vector width
+    if kind == "str":
+        keys = random_strings(r, count)
+        probes = keys[:500] + random_strings(rng(7), 1500)
+        batch, probe_batch = keys, probes
+    else:
+        dtype = {"u64": np.uint64, "u64-single": np.uint64, "u32": np.uint32,
+                 "u16": np.uint16}[kind]
+        info = np.iinfo(dtype)
+        keys = r.integers(0, int(info.max), count, dtype=dtype, endpoint=True)
+        probes = np.concatenate([keys[:500], r.integers(0, int(info.max), 1500, dtype=dtype)])
+        batch, probe_batch = keys, probes
+    n, fpp, seed = 3000, 0.02, 99
+    expect_bytes, expect_hits = oracle(tmp_path, layout, n, fpp, seed, kind, keys, probes)
+
+    f = simdbloom.Filter.create(n, fpp, layout=layout, seed=seed)
+    if kind == "u64-single":
+        for k in keys.tolist():  # Python ints: 8-byte keys, one call each
+            f.insert(k)
+    else:
+        f.insert(batch)
+    assert f.to_bytes() == expect_bytes
+    hits = f.contains(probe_batch)
+    assert hits.dtype == np.bool_ and hits.shape == (len(probes),)
+    assert np.array_equal(hits, expect_hits)
+    assert hits[:500].all()  # inserted keys are never missed
+    # The single-key path agrees with the bulk answers.
+    single = [f.contains(k) for k in (probes if kind == "str" else probes.tolist()[:200])]
+    if kind in ("u32", "u16"):  # Python ints are 8-byte keys: use scalars of the array's dtype
+        single = [f.contains(k) for k in probes[:200]]
+    assert single == list(expect_hits[:len(single)])
+
+
+def test_every_target_same_bytes():
+    keys = rng(3).integers(0, 2**64 - 1, 10007, dtype=np.uint64, endpoint=True)
+    results = {}
+    try:
+        for t in simdbloom.available_targets():
+            simdbloom.set_target(t)
+            assert simdbloom.active_target().lower() == t.lower()
+            f = simdbloom.Filter.create(8000, 0.01)
+            f.insert(keys[:8000])
+            results[t] = (f.to_bytes(), f.contains(keys).tobytes())
+    finally:
+        simdbloom.reset_target()
+    assert len(results) >= 2  # at least one SIMD target and the reference
+    assert len(set(results.values())) == 1
+    with pytest.raises(simdbloom.Error) as e:
+        simdbloom.set_target("no-such-target")
+    assert e.value.code == "unknown_target"
+
+
+# ---- Key types ----
+
+def test_int_widths_and_signs():
+    f = simdbloom.Filter.create(1000, 0.001)
+    f.insert(7)  # a Python int is an 8-byte key
+    assert 7 in f and f.contains(np.uint64(7)) and f.contains(np.int64(7))
+    assert f.contains(np.array([7], dtype=np.uint64))[0]
+    assert f.contains(np.array([7], dtype=np.int64))[0]
+    # A 4-byte key is another key (its 4 bytes are hashed), exactly as in C++.
+    assert f.hash(np.uint32(7)) != f.hash(7)
+    f.insert(np.uint32(9))
+    assert f.contains(np.array([9], dtype=np.uint32))[0]
+    assert f.contains(np.array([9], dtype=np.int32))[0]
+    # Signed and unsigned of one width hash alike (two's complement).
+    f.insert(-1)
+    assert (2**64 - 1) in f
+    assert f.contains(np.array([-1], dtype=np.int64))[0]
+    assert f.hash(np.int32(-1)) == f.hash(np.uint32(2**32 - 1))
+    assert f.hash(np.int16(-2)) == f.hash(np.uint16(2**16 - 2))
+    # A list of ints is 8-byte keys.
+    g = simdbloom.Filter.create(1000, 0.001)
+    g.insert([1, 2, -3, 2**64 - 1])
+    h = simdbloom.Filter.create(1000, 0.001)
+    h.insert(np.array([1, 2, 2**64 - 3, 2**64 - 1], dtype=np.uint64))
+    assert g.to_bytes() == h.to_bytes()
+    with pytest.raises(ValueError, match="64-bit range"):
+        f.insert(2**64)
+    with pytest.raises(ValueError, match="64-bit range"):
+        f.contains(-(2**63) - 1)
+
+
+def test_string_forms_agree():
+    words = ["", "a", "héllo", "中文", "x" * 100, "tab\tsep", "😀"]
+    forms = {
+        "list_str": words,
+        "tuple_str": tuple(words),
+        "list_bytes": [w.encode() for w in words],
+        "U_array": np.array(words),
+        "object_array": np.array(words, dtype=object),
+    }
+    blobs = {}
+    for name, batch in forms.items():
+        f = simdbloom.Filter.create(100, 0.01)
+        assert f.insert(batch) >= 1
+        blobs[name] = f.to_bytes()
+    one = simdbloom.Filter.create(100, 0.01)
+    for w in words:
+        one.insert(w)
+    blobs["single_str"] = one.to_bytes()
+    by_bytes = simdbloom.Filter.create(100, 0.01)
+    for w in words:
+        by_bytes.insert(w.encode())
+    blobs["single_bytes"] = by_bytes.to_bytes()
+    assert len(set(blobs.values())) == 1, {k: hash(v) for k, v in blobs.items()}
+    for w in words:
+        assert w in one and w.encode() in one and bytearray(w.encode()) in one
+
+
+def test_fixed_width_bytes_array_drops_trailing_nuls():
+    arr = np.array([b"ab", b"abcd", b""], dtype="S4")
+    f = simdbloom.Filter.create(100, 0.001)
+    f.insert(arr)
+    g = simdbloom.Filter.create(100, 0.001)
+    g.insert([b"ab", b"abcd", b""])  # what NumPy gives back for the elements
+    assert f.to_bytes() == g.to_bytes()
+    assert b"ab" in f and b"ab\0\0" not in f
+
+
+def test_pandas_series():
+    pd = pytest.importorskip("pandas")
+    s = pd.Series(np.arange(1000, dtype=np.int64))
+    f = simdbloom.Filter.create(1000, 0.01)
+    f.insert(s)
+    g = simdbloom.Filter.create(1000, 0.01)
+    g.insert(np.arange(1000, dtype=np.int64))
+    assert f.to_bytes() == g.to_bytes()
+    assert f.contains(pd.Series(["a", "b"])).tolist() == [False, False]
+
+
+def test_prehashed_and_hashes():
+    keys = rng(5).integers(0, 2**63, 5000, dtype=np.uint64)
+    a = simdbloom.Filter.create(5000, 0.01, seed=3)
+    b = simdbloom.Filter.create(5000, 0.01, seed=3)
+    h = a.hashes(keys)
+    assert h.dtype == np.uint64 and int(h[17]) == a.hash(keys[17])
+    a.insert(keys)
+    b.insert(h, prehashed=True)
+    assert a.to_bytes() == b.to_bytes()
+    probes = rng(6).integers(0, 2**63, 5000, dtype=np.uint64)
+    assert np.array_equal(a.contains(probes), b.contains(a.hashes(probes), prehashed=True))
+    with pytest.raises(TypeError, match="uint64"):
+        a.contains(np.zeros(3, dtype=np.uint32), prehashed=True)
+
+
+# ---- Results ----
+
+def test_select_bitmap_out_and_fresh():
+    r = rng(8)
+    keys = r.integers(0, 2**63, 3001, dtype=np.uint64)
+    f = simdbloom.Filter.create(2000, 0.01)
+    f.insert(keys[:1000])
+    hits = f.contains(keys)
+    sel = f.select(keys)
+    assert sel.dtype == np.uint32
+    assert np.array_equal(sel, np.flatnonzero(hits))
+    bitmap = f.contains_bitmap(keys)
+    assert bitmap.dtype == np.uint8 and len(bitmap) == (len(keys) + 7) // 8
+    assert np.array_equal(np.unpackbits(bitmap, bitorder="little")[:len(keys)], hits)
+    out = np.ones(len(keys), dtype=np.bool_)
+    assert f.contains(keys, out=out) is out and np.array_equal(out, hits)
+    out8 = np.zeros(len(keys), dtype=np.uint8)
+    f.contains(keys, out=out8)
+    assert np.array_equal(out8.astype(bool), hits)
+    with pytest.raises(ValueError, match="one item per key"):
+        f.contains(keys, out=np.zeros(5, dtype=bool))
+    with pytest.raises(TypeError, match="bool or uint8"):
+        f.contains(keys, out=np.zeros(len(keys), dtype=np.int32))
+    ro = np.zeros(len(keys), dtype=bool)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        f.contains(keys, out=ro)
+    g = simdbloom.Filter.create(100, 0.01)
+    fresh = g.insert_fresh(np.array([5, 6, 5, 7, 6], dtype=np.uint64))
+    assert fresh.tolist() == [True, True, False, True, False]
+    assert g.insert(np.array([5], dtype=np.uint64)) == 0
+    assert g.insert(8) is True and g.insert(8) is False
+
+
+# ---- Bad input ----
+
+def test_bad_input():
+    f = simdbloom.Filter.create(100, 0.01)
+    keys = np.arange(20, dtype=np.uint64)
+    with pytest.raises(ValueError, match="not contiguous.*ascontiguousarray"):
+        f.insert(keys[::2])
+    with pytest.raises(ValueError, match="not contiguous"):
+        f.contains(keys[::-1])
+    assert f.insert(np.ascontiguousarray(keys[::2])) == 10  # the documented copy works
+    for bad, pattern in [
+        (np.zeros(3, dtype=np.float64), "not a key type"),
+        (np.zeros(3, dtype=bool), "not a key type"),
+        (np.zeros(3, dtype=np.uint8), "1-byte"),
+        (np.zeros((2, 2), dtype=np.uint64), "1-D"),
+        (np.zeros(3, dtype=">u8"), "big-endian"),
+        ([1, b"a"], "mixes"),
+        ([b"a", 1], "mixes"),
+        ([1.5], "not a key"),
+        ([None], "not a key"),
+        (None, "expected a key"),
+        (1.5, "float is not a key"),
+        (True, "bool is not a key"),
+        ({1: 2}, "expected a key"),
+    ]:
+        with pytest.raises((TypeError, ValueError), match=pattern):
+            f.insert(bad)
+        with pytest.raises((TypeError, ValueError), match=pattern):
+            f.contains(bad)
+    with pytest.raises(TypeError):
+        1.5 in f
+    with pytest.raises(TypeError, match="layout"):
+        simdbloom.Filter.create(10, 0.01, layout=3)
+    with pytest.raises(ValueError, match="unknown layout 'nope'"):
+        simdbloom.Filter.create(10, 0.01, layout="nope")
+    with pytest.raises(simdbloom.Error, match="expected_items") as e:
+        simdbloom.Filter.create(0, 0.01)
+    assert e.value.code == "invalid_argument" and isinstance(e.value, ValueError)
+    with pytest.raises(simdbloom.Error, match="fpp"):
+        simdbloom.Filter.create(10, 1.5)
+    with pytest.raises(simdbloom.Error):
+        simdbloom.Filter.with_bits(1024, 40)
+    # Nothing was inserted by the failed calls.
+    assert f.inserted_count == 10
+
+
+# ---- Persistence, pickling, copies ----
+
+def test_bytes_files_pickle(tmp_path):
+    f = simdbloom.Filter.create(5000, 0.01, layout="split_block256")
+    f.insert(rng(9).integers(0, 2**63, 4000, dtype=np.uint64))
+    data = f.to_bytes()
+    assert len(data) == 64 + f.size_bytes
+    g = simdbloom.Filter.from_bytes(data)
+    assert g.to_bytes() == data and g.layout == simdbloom.Layout.split_block256
+    assert simdbloom.Filter.from_bytes(bytearray(data)).to_bytes() == data
+    assert simdbloom.Filter.from_bytes(memoryview(data)).to_bytes() == data
+    assert simdbloom.Filter.from_bytes(np.frombuffer(data, dtype=np.uint8)).to_bytes() == data
+    for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        h = pickle.loads(pickle.dumps(f, protocol=proto))
+        assert h.to_bytes() == data and h.inserted_count == 4000
+    c = copy.deepcopy(f)
+    c.insert(b"only in the copy")
+    assert b"only in the copy" not in f and c.to_bytes() != data
+    path = tmp_path / "f.sbf"
+    f.save(path)
+    assert path.read_bytes() == data
+    assert simdbloom.Filter.load(str(path)).to_bytes() == data
+    corrupt = bytearray(data)
+    corrupt[100] ^= 1
+    with pytest.raises(simdbloom.Error) as e:
+        simdbloom.Filter.from_bytes(bytes(corrupt))
+    assert e.value.code == "format"
+    with pytest.raises(simdbloom.Error) as e:
+        simdbloom.Filter.from_bytes(data[:-1])
+    assert e.value.code == "format"
+    with pytest.raises(simdbloom.Error) as e:
+        simdbloom.Filter.load(tmp_path / "missing.sbf")
+    assert e.value.code == "io" and "missing.sbf" in str(e.value)
+
+
+# ---- Set operations, statistics ----
+
+def test_merge_intersect_len_stats():
+    r = rng(10)
+    a_keys = r.integers(0, 2**63, 20000, dtype=np.uint64)
+    b_keys = r.integers(0, 2**63, 20000, dtype=np.uint64)
+    a = simdbloom.Filter.create(40000, 0.01)
+    b = simdbloom.Filter.create(40000, 0.01)
+    both = simdbloom.Filter.create(40000, 0.01)
+    a.insert(a_keys)
+    b.insert(b_keys)
+    both.insert(a_keys)
+    both.insert(b_keys)
+    u = a | b
+    assert u.to_bytes() == both.to_bytes()
+    a2 = a.copy()
+    a2.merge(b)
+    assert a2.to_bytes() == both.to_bytes()
+    i = a & b
+    assert i.contains(a_keys[:100]).sum() < 100  # mostly gone: the sets are disjoint
+    x = a.copy()
+    x.intersect(a)
+    assert x.to_bytes()[64:] == a.to_bytes()[64:]
+    x.merge(x)  # with itself: no deadlock, no change of bits
+    assert x.to_bytes()[64:] == a.to_bytes()[64:]
+    with pytest.raises(simdbloom.Error, match="differ") as e:
+        a.merge(simdbloom.Filter.create(10, 0.01))
+    assert e.value.code == "incompatible"
+    assert not a.compatible(simdbloom.Filter.create(40000, 0.01, seed=1))
+    assert abs(len(both) - 40000) < 0.03 * 40000
+    assert abs(both.approximate_count() - 40000) < 0.03 * 40000
+    s = both.stats()
+    assert s["layout"] == "block512" and s["inserted_count"] == 40000
+    assert s["bits"] == both.bit_count == 8 * s["size_bytes"]
+    assert 0 < s["fill_ratio"] < 1 and 0 < s["expected_fpp"] < 0.02
+    assert s["num_hashes"] == both.num_hashes and s["target"] == simdbloom.active_target()
+    info = simdbloom.size_for(40000, 0.01)
+    assert info["bits"] == both.bit_count and info["num_hashes"] == both.num_hashes
+    both.clear()
+    assert both.fill_ratio() == 0 and len(both) == 0
+    assert "block512" in repr(both)
+    assert simdbloom.__version__.count(".") == 2
+
+
+# ---- Threads ----
+
+def test_threads_argument_same_bytes():
+    keys = rng(11).integers(0, 2**63, 200000, dtype=np.uint64)
+    one = simdbloom.Filter.create(20000, 0.01)  # small filter, many keys: the parallel path runs
+    one.insert(keys)
+    two = simdbloom.Filter.create(20000, 0.01)
+    two.insert(keys, threads=2)
+    assert one.to_bytes() == two.to_bytes()
+    assert np.array_equal(one.contains(keys, threads=2), one.contains(keys))
+    assert np.array_equal(one.select(keys, threads=2), one.select(keys))
+
+
+def test_python_threads_on_one_filter():
+    # Bulk inserts release the GIL; the filter's lock keeps them from overlapping, so no key is
+    # lost and the bytes equal a sequential build.
+    keys = rng(12).integers(0, 2**63, 400000, dtype=np.uint64)
+    shared = simdbloom.Filter.create(len(keys), 0.01)
+    shares = np.array_split(keys, 8)
+    errors = []
+
+    def work(share):
+        try:
+            for chunk in np.array_split(share, 10):
+                shared.insert(chunk)
+                assert shared.contains(chunk).all()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in shares]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    seq = simdbloom.Filter.create(len(keys), 0.01)
+    seq.insert(keys)
+    assert shared.to_bytes() == seq.to_bytes()

@@ -1,0 +1,98 @@
+"""simdbloom.dask on a distributed.LocalCluster of 2 worker processes: the cluster build is
+byte-identical to a single-process build (integer and string keys, several tree shapes), and the
+semi-join keeps exactly the rows the filter passes."""
+
+import numpy as np
+import pytest
+
+import simdbloom
+import simdbloom.dask as sdask
+
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+pd = pytest.importorskip("pandas")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Worker processes (not threads): filters cross process boundaries pickled, as on a cluster.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, scheduler_port=0) as cluster:
+        with distributed.Client(cluster) as c:
+            yield c
+
+
+def single(keys, n, fpp, **kw):
+    f = simdbloom.Filter.create(n, fpp, **kw)
+    f.insert(keys)
+    return f
+
+
+@pytest.mark.parametrize("split_every", [2, 3, 8])
+def test_build_array_byte_identical(client, split_every):
+    keys = np.random.default_rng(21).integers(0, 2**64 - 1, 300_007, dtype=np.uint64,
+                                                endpoint=True)
+    darr = da.from_array(keys, chunks=20_000)  # 16 partitions, the last one short
+    assert darr.npartitions == 16
+    with distributed.get_task_stream(client) as stream:
+        built = sdask.build(darr, len(keys), 0.01, split_every=split_every)
+    assert isinstance(built, simdbloom.Filter)
+    # The partitions' filters were built in both worker processes, and merged there.
+    ran = {}
+    for task in stream.data:
+        ran.setdefault(task["key"].split("-")[1], set()).add(task["worker"])
+    assert len(ran["partition"]) == 2 and "merge" in ran
+    expect = single(keys, len(keys), 0.01)
+    assert built.to_bytes() == expect.to_bytes()
+    assert built.inserted_count == len(keys)
+
+
+def test_build_layouts_seed_and_lazy(client):
+    keys = np.arange(50_000, dtype=np.uint32)
+    darr = da.from_array(keys, chunks=7_000)
+    for layout in ["register64", "split_block256", "classic"]:
+        lazy = sdask.build(darr, 60_000, 0.001, layout=layout, seed=5, compute=False)
+        built = lazy.compute()
+        expect = single(keys, 60_000, 0.001, layout=layout, seed=5)
+        assert built.to_bytes() == expect.to_bytes(), layout
+
+
+def test_build_series_of_strings_with_nulls(client):
+    words = ["key-%d-é" % i for i in range(40_000)]
+    series = pd.Series(words, dtype=object)
+    series[::97] = None  # nulls never join: skipped
+    ds = dd.from_pandas(series, npartitions=5)
+    built = sdask.build(ds, None, 0.01)  # n counted first: the non-null keys
+    kept = [w for w in series if w is not None]
+    expect = single(kept, len(kept), 0.01)
+    assert built.to_bytes() == expect.to_bytes()
+    assert "key-1-é" in built
+
+
+def test_semi_join(client):
+    r = np.random.default_rng(22)
+    dim_keys = r.integers(0, 2**62, 5_000).astype(np.int64)
+    fact = pd.DataFrame({
+        "k": np.concatenate([dim_keys[:3_000], r.integers(0, 2**62, 20_000)]).astype(np.int64),
+        "v": np.arange(23_000),
+    })
+    flt = simdbloom.Filter.create(len(dim_keys), 0.01)
+    flt.insert(dim_keys)
+    ddf = dd.from_pandas(fact, npartitions=6)
+    out = sdask.semi_join(ddf, "k", flt).compute()
+    expect = fact[flt.contains(fact["k"].to_numpy())]
+    pd.testing.assert_frame_equal(out.sort_values("v"), expect.sort_values("v"))
+    assert set(dim_keys[:3_000]) <= set(out["k"])  # no inserted key is dropped
+    assert len(out) < 3_000 + 0.02 * 20_000  # and few false positives pass
+    with pytest.raises(KeyError):
+        sdask.semi_join(ddf, "nope", flt)
+
+
+def test_bad_collections():
+    with pytest.raises(TypeError, match="one column"):
+        sdask.build(dd.from_pandas(pd.DataFrame({"a": [1]}), npartitions=1), 1, 0.01)
+    with pytest.raises(ValueError, match="1-D"):
+        sdask.build(da.zeros((4, 4), dtype=np.uint64, chunks=2), 16, 0.01)
+    with pytest.raises(simdbloom.Error, match="fpp"):
+        sdask.build(da.zeros(4, dtype=np.uint64, chunks=2), 4, 2.0)
