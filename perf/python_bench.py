@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+"""Python benchmark of the simdbloom module: one JSON object per line, like simdbloom-bench --json.
+
+1. bulk: insert and contains of --keys NumPy uint64 keys (default 1e7) through the module, against
+   the same bulk calls in C++ (simdbloom-pyref, built with -DSIMDBLOOM_PYTHON=ON) on the same keys,
+   in the same run: rounds alternate C++ and Python, each the minimum of --repeats calls, and the
+   ratio is Python / C++ (goal: <= 1.10). contains is timed with a result array allocated per
+   call (the default) and with out= (a preallocated array, as the C++ side does). Both filters'
+   bits are compared.
+2. loop: one key per call (f.insert(int), f.contains(int) over a Python list of ints) on
+   --loop-keys keys (default 1e5: the per-call cost does not depend on the count), ns/key against
+   the bulk call's ns/key.
+3. dask: simdbloom.dask.build over --dask-keys keys (default 1e8) on a distributed.LocalCluster
+   of --workers worker processes (default 2), the keys generated and held on the workers in
+   --partitions partitions before timing; against Filter.create + insert of the same keys in
+   this process. The bytes are compared. --dask-keys 0 skips it.
+
+usage: PYTHONPATH=build/python /usr/bin/python3 perf/python_bench.py --pyref build/perf/simdbloom-pyref
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import simdbloom
+
+
+def emit(**row):
+    print(json.dumps(row), flush=True)
+
+
+def best_of(fn, repeats, setup=None):
+    best = float("inf")
+    for _ in range(repeats):
+        if setup is not None:
+            setup()
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def bench_bulk(args, tmp):
+    n = int(args.keys)
+    rng = np.random.default_rng(2026)
+    keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    # Probes: half inserted keys, half random (absent but for false positives), shuffled.
+    probes = np.concatenate([keys[: n // 2], rng.integers(0, 2**64 - 1, n - n // 2,
+                                                          dtype=np.uint64, endpoint=True)])
+    rng.shuffle(probes)
+    kp, pp, fo = (os.path.join(tmp, x) for x in ("keys.bin", "probes.bin", "cpp.sbf"))
+    keys.tofile(kp)
+    probes.tofile(pp)
+
+    f = simdbloom.Filter.create(n, args.fpp)
+    out = np.empty(n, dtype=np.bool_)
+    best = {"cpp_insert": float("inf"), "cpp_contains": float("inf"), "py_insert": float("inf"),
+            "py_contains": float("inf"), "py_contains_out": float("inf")}
+    for _ in range(args.rounds):
+        res = subprocess.run([args.pyref, kp, pp, str(n), repr(args.fpp), str(args.repeats), fo],
+                             check=True, capture_output=True, text=True).stdout
+        for line in res.splitlines():
+            row = json.loads(line)
+            key = "cpp_" + row["op"]
+            best[key] = min(best[key], row["seconds"])
+        best["py_insert"] = min(best["py_insert"],
+                                best_of(lambda: f.insert(keys), args.repeats, setup=f.clear))
+        best["py_contains"] = min(best["py_contains"], best_of(lambda: f.contains(probes),
+                                                               args.repeats))
+        best["py_contains_out"] = min(best["py_contains_out"],
+                                      best_of(lambda: f.contains(probes, out=out), args.repeats))
+    with open(fo, "rb") as fh:
+        same_bits = fh.read()[64:] == f.to_bytes()[64:]
+    hits = int(f.contains(probes).sum())
+    for what, py, cpp in [("insert", "py_insert", "cpp_insert"),
+                          ("contains (new result array)", "py_contains", "cpp_contains"),
+                          ("contains (out=)", "py_contains_out", "cpp_contains")]:
+        emit(bench="python", what="bulk " + what + " u64 block512", keys=n,
+             ns_per_key=round(best[py] / n * 1e9, 4), reference="C++ simdbloom-pyref",
+             reference_ns=round(best[cpp] / n * 1e9, 4), ratio=round(best[py] / best[cpp], 4),
+             rounds=args.rounds, repeats=args.repeats, same_bits=same_bits,
+             target=simdbloom.active_target())
+    return best, hits, n
+
+
+def bench_loop(args, bulk_best, n_bulk):
+    m = int(args.loop_keys)
+    rng = np.random.default_rng(7)
+    keys = rng.integers(0, 2**63, m, dtype=np.uint64).tolist()  # Python ints: 8-byte keys
+    f = simdbloom.Filter.create(int(args.keys), args.fpp)  # the bulk benchmark's filter size
+    ins = f.insert
+    con = f.contains
+
+    def insert_loop():
+        for k in keys:
+            ins(k)
+
+    def contains_loop():
+        for k in keys:
+            con(k)
+
+    t_ins = best_of(insert_loop, args.repeats, setup=f.clear)
+    t_con = best_of(contains_loop, args.repeats)
+    for what, t, ref in [("insert", t_ins, bulk_best["py_insert"]),
+                         ("contains", t_con, bulk_best["py_contains_out"])]:
+        emit(bench="python", what="one key per call " + what + " (Python loop)", keys=m,
+             ns_per_key=round(t / m * 1e9, 4), reference="bulk " + what + " (Python)",
+             reference_ns=round(ref / n_bulk * 1e9, 4),
+             ratio=round((t / m) / (ref / n_bulk), 4), repeats=args.repeats)
+
+
+def _gen_block(seed, size):
+    return np.random.default_rng(seed).integers(0, 2**64 - 1, size, dtype=np.uint64,
+                                                endpoint=True)
+
+
+def bench_dask(args):
+    import dask
+    import dask.array as da
+    import distributed
+
+    import simdbloom.dask as sdask
+
+    n = int(args.dask_keys)
+    parts = args.partitions
+    sizes = [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+    with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        # The keys are made on the workers (as if read there) and kept in their memory.
+        blocks = [da.from_delayed(dask.delayed(_gen_block)(1000 + i, s), (s,), np.uint64)
+                  for i, s in enumerate(sizes)]
+        darr = da.concatenate(blocks).persist()
+        distributed.wait(darr)
+        t_dask = []
+        built = None
+        for _ in range(args.rounds):
+            t = time.perf_counter()
+            built = sdask.build(darr, n, args.fpp)
+            t_dask.append(time.perf_counter() - t)
+        del darr
+    keys = np.concatenate([_gen_block(1000 + i, s) for i, s in enumerate(sizes)])
+    t_single = []
+    single = None
+    for _ in range(args.rounds):
+        single = None
+        t = time.perf_counter()
+        single = simdbloom.Filter.create(n, args.fpp)
+        single.insert(keys)
+        t_single.append(time.perf_counter() - t)
+    same = built.to_bytes() == single.to_bytes()
+    emit(bench="python", what="dask build (%d worker processes, %d partitions, tree merge)"
+         % (args.workers, parts), keys=n, seconds=round(min(t_dask), 4),
+         ns_per_key=round(min(t_dask) / n * 1e9, 4), reference="single process create+insert",
+         reference_ns=round(min(t_single) / n * 1e9, 4),
+         ratio=round(min(t_dask) / min(t_single), 4), rounds=args.rounds,
+         filter_bytes=single.size_bytes, byte_identical=same)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--pyref", default=os.path.join("build", "perf", "simdbloom-pyref"))
+    p.add_argument("--keys", type=float, default=1e7)
+    p.add_argument("--fpp", type=float, default=0.01)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--loop-keys", type=float, default=1e5)
+    p.add_argument("--dask-keys", type=float, default=1e8)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--partitions", type=int, default=4)
+    p.add_argument("--only", choices=["bulk", "loop", "dask"])
+    args = p.parse_args()
+    if args.only in (None, "bulk", "loop") and not os.path.exists(args.pyref):
+        sys.exit("no %s: configure with -DSIMDBLOOM_PYTHON=ON and build simdbloom-pyref"
+                 % args.pyref)
+    emit(bench="python", what="setup", python=sys.version.split()[0], numpy=np.__version__,
+         simdbloom=simdbloom.__version__, target=simdbloom.active_target(),
+         cpus=os.cpu_count())
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.only in (None, "bulk", "loop"):
+            best, _, n = bench_bulk(args, tmp)
+            if args.only in (None, "loop"):
+                bench_loop(args, best, n)
+    if args.only in (None, "dask") and args.dask_keys > 0:
+        bench_dask(args)
+
+
+if __name__ == "__main__":
+    main()
