@@ -812,8 +812,22 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation bes
             return std::make_unique<PyFilter>(std::move(*f));
           },
           py::arg("path"), "Reads a saved filter (validated). Raises simdbloom.Error (io, format).")
-      .def(py::pickle([](const PyFilter& self) { return ToBytes(self); },
-                      [](py::bytes state) { return FromBytes(state); }))
+      // Pickling: the saved form. From protocol 5 on it travels out of band (a PickleBuffer),
+      // so Dask and multiprocessing can send the filter's bytes as their own frame instead of
+      // copying them into the pickle stream.
+      .def(
+          "__reduce_ex__",
+          [](py::object self, int protocol) {
+            py::bytes data = ToBytes(self.cast<const PyFilter&>());
+            // A Python function (pybind11 functions do not pickle by reference).
+            py::object from_bytes = py::module_::import("simdbloom").attr("_filter_from_bytes");
+            if (protocol >= 5) {
+              py::object buffer = py::module_::import("pickle").attr("PickleBuffer")(data);
+              return py::make_tuple(from_bytes, py::make_tuple(buffer));
+            }
+            return py::make_tuple(from_bytes, py::make_tuple(data));
+          },
+          py::arg("protocol"))
       .def(
           "__len__",
           [](const PyFilter& self) {

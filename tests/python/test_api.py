@@ -304,6 +304,12 @@ def test_bytes_files_pickle(tmp_path):
     for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
         h = pickle.loads(pickle.dumps(f, protocol=proto))
         assert h.to_bytes() == data and h.inserted_count == 4000
+    # Protocol 5 out of band (as Dask sends it): the saved form is one buffer, not in the stream.
+    buffers = []
+    stream = pickle.dumps(f, protocol=5, buffer_callback=buffers.append)
+    assert len(buffers) == 1 and len(stream) < 200
+    assert bytes(buffers[0].raw()) == data
+    assert pickle.loads(stream, buffers=buffers).to_bytes() == data
     c = copy.deepcopy(f)
     c.insert(b"only in the copy")
     assert b"only in the copy" not in f and c.to_bytes() != data

@@ -30,6 +30,11 @@ from ._core import (
 
 __version__ = version()
 
+
+def _filter_from_bytes(data):
+    """Unpickling: Filter.from_bytes, by a name pickle can store."""
+    return Filter.from_bytes(data)
+
 __all__ = [
     "Error",
     "Filter",
