@@ -412,3 +412,42 @@ def test_python_threads_on_one_filter():
     seq = simdbloom.Filter.create(len(keys), 0.01)
     seq.insert(keys)
     assert shared.to_bytes() == seq.to_bytes()
+
+
+# ---- Edge sizes ----
+
+@pytest.mark.parametrize("empty", [np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint32),
+                                   np.array([], dtype="S3"), np.array([], dtype="U2"), [], ()])
+def test_empty_batches(empty):
+    f = simdbloom.Filter.create(10, 0.01)
+    assert f.insert(empty) == 0
+    assert f.contains(empty).shape == (0,)
+    assert f.select(empty).shape == (0,)
+    assert f.contains_bitmap(empty).shape == (0,)
+    assert f.insert_fresh(empty).shape == (0,)
+    assert f.fill_ratio() == 0 and f.inserted_count == 0
+
+
+# ---- simdbloom.dask without a cluster (Dask's local schedulers) ----
+
+def test_dask_local_schedulers():
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    import simdbloom.dask as sdask
+
+    keys = rng(30).integers(0, 2**63, 12345, dtype=np.uint64)
+    expect = simdbloom.Filter.create(len(keys), 0.01, layout="classic")
+    expect.insert(keys)
+    for scheduler in ["sync", "threads"]:
+        with dask.config.set(scheduler=scheduler):
+            built = sdask.build(da.from_array(keys, chunks=1000), None, 0.01, layout="classic",
+                                split_every=4)
+            assert built.to_bytes() == expect.to_bytes()
+            df = dd.from_pandas(pd.DataFrame({"k": keys, "i": np.arange(len(keys))}),
+                                npartitions=3)
+            small = simdbloom.Filter.create(100, 0.01)
+            small.insert(keys[:100])
+            out = sdask.semi_join(df, "k", small).compute()
+            assert set(range(100)) <= set(out["i"]) and len(out) < 100 + 0.03 * len(keys)
