@@ -333,7 +333,75 @@ void FromSequence(py::handle seq_handle, KeyBatch* b) {
   }
 }
 
+// Variable-width keys in Arrow's layout, read in place: key i is data[offsets[i]:offsets[i+1]].
+struct PyBinary {
+  py::array offsets;  // 1-D contiguous int32 or int64, length + 1 entries
+  py::array data;     // 1-D contiguous bytes (uint8/int8)
+  size_t data_size = 0;
+};
+
+PyBinary MakeBinary(py::object offsets, py::object data) {
+  py::module_ np = py::module_::import("numpy");
+  PyBinary b;
+  if (!py::isinstance<py::array>(offsets)) offsets = np.attr("asarray")(offsets);
+  b.offsets = py::reinterpret_borrow<py::array>(offsets);
+  const py::dtype odt = b.offsets.dtype();
+  if (b.offsets.ndim() != 1 || odt.kind() != 'i' || (odt.itemsize() != 4 && odt.itemsize() != 8)) {
+    throw py::type_error("Binary: offsets must be a 1-D int32 or int64 array (Arrow's offsets)");
+  }
+  if (b.offsets.shape(0) < 1) throw py::value_error("Binary: offsets need length + 1 >= 1 entries");
+  if (b.offsets.shape(0) > 1 && b.offsets.strides(0) != odt.itemsize()) {
+    throw py::value_error("Binary: offsets are not contiguous");
+  }
+  if (odt.attr("byteorder").cast<std::string>()[0] == '>') {
+    throw py::type_error("Binary: offsets are big-endian");
+  }
+  if (!py::isinstance<py::array>(data)) {
+    data = np.attr("frombuffer")(data, "uint8");  // bytes, bytearray, memoryview, Arrow buffers
+  }
+  b.data = py::reinterpret_borrow<py::array>(data);
+  const py::dtype ddt = b.data.dtype();
+  if (b.data.ndim() != 1 || ddt.itemsize() != 1 || (ddt.kind() != 'u' && ddt.kind() != 'i')) {
+    throw py::type_error("Binary: data must be a 1-D uint8 array or a bytes-like object");
+  }
+  if (b.data.shape(0) > 1 && b.data.strides(0) != 1) {
+    throw py::value_error("Binary: data is not contiguous");
+  }
+  b.data_size = static_cast<size_t>(b.data.shape(0));
+  return b;
+}
+
+// The library checks that offsets are non-negative and non-decreasing; the data's end it cannot
+// know: the last offset must lie within it. O(1).
+void FromBinary(const PyBinary& bin, KeyBatch* b) {
+  const size_t n = static_cast<size_t>(bin.offsets.shape(0)) - 1;
+  const void* offsets = bin.offsets.data();
+  int64_t last = 0;
+  if (bin.offsets.dtype().itemsize() == 4) {
+    last = static_cast<const int32_t*>(offsets)[n];
+  } else {
+    last = static_cast<const int64_t*>(offsets)[n];
+  }
+  if (last < 0 || static_cast<uint64_t>(last) > bin.data_size) {
+    throw py::value_error("Binary: the last offset (" + std::to_string(last) +
+                          ") lies outside the data (" + std::to_string(bin.data_size) + " bytes)");
+  }
+  static const uint8_t kEmpty = 0;
+  const auto* data = bin.data_size == 0 ? &kEmpty : static_cast<const uint8_t*>(bin.data.data());
+  b->array = bin.offsets;
+  b->refs.push_back(bin.data);
+  if (bin.offsets.dtype().itemsize() == 4) {
+    b->keys.emplace(simdbloom::BinaryArray<int32_t>{static_cast<const int32_t*>(offsets), data, n});
+  } else {
+    b->keys.emplace(simdbloom::BinaryArray<int64_t>{static_cast<const int64_t*>(offsets), data, n});
+  }
+}
+
 void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
+  if (py::isinstance<PyBinary>(obj)) {
+    if (prehashed) throw py::type_error("keys: Binary keys cannot be pre-hashed");
+    return FromBinary(obj.cast<const PyBinary&>(), b);
+  }
   if (py::isinstance<py::array>(obj)) {
     return FromArray(py::reinterpret_borrow<py::array>(obj), prehashed, b);
   }
@@ -534,6 +602,20 @@ PYBIND11_MODULE(_core, m) {
       py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
       "The size Filter.create(n, fpp, layout) would choose: {'bits', 'num_hashes', "
       "'predicted_fpp'}. About 1 ms, no allocation.");
+
+  py::class_<PyBinary>(m, "Binary",
+                       R"doc(Byte-string keys in Arrow's variable-width layout, read in place.
+
+Binary(offsets, data): key i is data[offsets[i]:offsets[i+1]]; `offsets` is a 1-D contiguous
+int32 (Arrow Binary/Utf8) or int64 (LargeBinary/LargeUtf8) array of len(keys) + 1 entries,
+`data` a 1-D uint8 array or any bytes-like object (bytes, memoryview, an Arrow buffer). Pass it
+to any bulk call. Offsets must be non-negative, non-decreasing and end within the data (checked
+before any work). For a pyarrow StringArray `a` without nulls: Binary(numpy.frombuffer(
+a.buffers()[1], numpy.int32)[a.offset:a.offset + len(a) + 1], a.buffers()[2]).)doc")
+      .def(py::init(&MakeBinary), py::arg("offsets"), py::arg("data"))
+      .def("__len__", [](const PyBinary& b) { return b.offsets.shape(0) - 1; })
+      .def_readonly("offsets", &PyBinary::offsets)
+      .def_readonly("data", &PyBinary::data);
 
   py::class_<PyFilter> cls(m, "Filter", R"doc(A Bloom filter.
 

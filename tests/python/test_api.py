@@ -451,3 +451,47 @@ def test_dask_local_schedulers():
             small.insert(keys[:100])
             out = sdask.semi_join(df, "k", small).compute()
             assert set(range(100)) <= set(out["i"]) and len(out) < 100 + 0.03 * len(keys)
+
+
+# ---- Arrow's offsets + data, in place ----
+
+@pytest.mark.parametrize("offset_dtype", [np.int32, np.int64])
+def test_binary_keys(offset_dtype):
+    words = [w.encode() for w in random_strings(rng(40), 3001)]
+    data = b"".join(words)
+    offsets = np.cumsum([0] + [len(w) for w in words]).astype(offset_dtype)
+    for payload in [data, np.frombuffer(data, dtype=np.uint8), memoryview(data)]:
+        keys = simdbloom.Binary(offsets, payload)
+        assert len(keys) == len(words)
+        f = simdbloom.Filter.create(3000, 0.01, layout="split_block256")
+        g = simdbloom.Filter.create(3000, 0.01, layout="split_block256")
+        f.insert(keys)
+        g.insert(words)
+        assert f.to_bytes() == g.to_bytes()
+        assert f.contains(keys).all()
+    # A slice of the offsets (an Arrow array with a non-zero offset) is keys 10..19.
+    sub = simdbloom.Binary(offsets[10:21], data)
+    h = simdbloom.Filter.create(100, 0.01)
+    h.insert(sub)
+    k = simdbloom.Filter.create(100, 0.01)
+    k.insert(words[10:20])
+    assert h.to_bytes() == k.to_bytes()
+
+
+def test_binary_keys_bad():
+    f = simdbloom.Filter.create(100, 0.01)
+    with pytest.raises(ValueError, match="outside the data"):
+        f.insert(simdbloom.Binary(np.array([0, 2, 5], dtype=np.int32), b"abc"))
+    with pytest.raises(simdbloom.Error, match="decrease"):
+        f.insert(simdbloom.Binary(np.array([0, 3, 1], dtype=np.int32), b"abc"))
+    with pytest.raises(simdbloom.Error, match="negative"):
+        f.contains(simdbloom.Binary(np.array([-1, 1], dtype=np.int64), b"abc"))
+    with pytest.raises(TypeError, match="int32 or int64"):
+        simdbloom.Binary(np.array([0, 1], dtype=np.uint32), b"a")
+    with pytest.raises(TypeError, match="int32 or int64"):
+        simdbloom.Binary(np.array([0.0, 1.0]), b"a")
+    with pytest.raises(ValueError, match="not contiguous"):
+        simdbloom.Binary(np.arange(10, dtype=np.int64)[::2], b"abcdefghij")
+    with pytest.raises(TypeError, match="pre-hashed"):
+        f.insert(simdbloom.Binary(np.array([0, 1], dtype=np.int32), b"a"), prehashed=True)
+    assert f.inserted_count == 0 and f.fill_ratio() == 0

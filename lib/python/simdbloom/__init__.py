@@ -16,6 +16,7 @@ a broadcast filter.
 """
 
 from ._core import (
+    Binary,
     Error,
     Filter,
     Layout,
@@ -36,6 +37,7 @@ def _filter_from_bytes(data):
     return Filter.from_bytes(data)
 
 __all__ = [
+    "Binary",
     "Error",
     "Filter",
     "Layout",

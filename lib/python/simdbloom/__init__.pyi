@@ -1,4 +1,5 @@
 from ._core import (
+    Binary as Binary,
     Error as Error,
     Filter as Filter,
     Layout as Layout,

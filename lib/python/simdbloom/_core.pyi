@@ -11,12 +11,19 @@ import numpy.typing as npt
 Key = Union[int, np.integer, bytes, bytearray, str]
 # A batch: a 1-D contiguous NumPy array of (u)int16/32/64, 'S', 'U' or object dtype; a list or
 # tuple of ints or of bytes/str; anything with __array__ (pandas Series).
-Batch = Union[npt.NDArray[Any], Sequence[int], Sequence[Union[bytes, str]], Any]
+Batch = Union[npt.NDArray[Any], Sequence[int], Sequence[Union[bytes, str]], "Binary", Any]
 LayoutLike = Union["Layout", str]
 PathLike = Union[str, "os.PathLike[str]"]
 
 class Error(ValueError):
     code: str  # invalid_argument, unknown_target, out_of_memory, format, io, incompatible, read_only
+
+class Binary:
+    """Byte-string keys in Arrow's layout: key i is data[offsets[i]:offsets[i+1]]."""
+    offsets: npt.NDArray[Any]
+    data: npt.NDArray[np.uint8]
+    def __init__(self, offsets: npt.ArrayLike, data: Any) -> None: ...
+    def __len__(self) -> int: ...
 
 class Layout(enum.Enum):
     block512: int
