@@ -33,7 +33,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ._core import Filter, Layout
+from ._core import Filter, Layout, size_for
 
 __all__ = ["build", "semi_join", "partition_filter", "merge_filters"]
 
@@ -111,7 +111,7 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
     parts = _partitions(collection)
     if n is None:  # one counting pass: non-null keys per partition, summed on the client
         n = max(1, sum(dask.compute(*[dask.delayed(_count)(p) for p in parts])))
-    Filter.create(n, fpp, layout=layout, seed=seed)  # invalid parameters fail here, not on a worker
+    size_for(n, fpp, layout)  # invalid parameters fail here (no allocation), not on a worker
     token = dask.base.tokenize(collection, n, fpp, str(layout), seed)
     level = [
         dask.delayed(partition_filter, pure=True)(
