@@ -184,7 +184,7 @@ def test_fixed_width_bytes_array_drops_trailing_nuls():
 
 
 def test_pandas_series():
-    pd = pytest.importorskip("pandas")
+    pd = pytest.importorskip("pandas")  # python.api needs only pytest and NumPy
     s = pd.Series(np.arange(1000, dtype=np.int64))
     f = simdbloom.Filter.create(1000, 0.01)
     f.insert(s)

@@ -2,16 +2,15 @@
 byte-identical to a single-process build (integer and string keys, several tree shapes), and the
 semi-join keeps exactly the rows the filter passes."""
 
+import dask.array as da
+import dask.dataframe as dd
+import distributed
 import numpy as np
+import pandas as pd
 import pytest
 
 import simdbloom
 import simdbloom.dask as sdask
-
-da = pytest.importorskip("dask.array")
-dd = pytest.importorskip("dask.dataframe")
-pd = pytest.importorskip("pandas")
-distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
