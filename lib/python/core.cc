@@ -664,8 +664,8 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
             return py::int_(fresh);
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
-          R"doc(Inserts one key (returns True if it set a clear bit: surely new) or a batch (returns how
-many keys set a clear bit). Batches run the SIMD bulk path without the GIL, on `threads` threads
+          R"doc(Inserts one key (returns True if it set a clear bit: surely new) or a batch (returns
+how many keys set a clear bit). Batches run the SIMD bulk path without the GIL, on `threads` threads
 (same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing).
 Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
       .def(
@@ -719,7 +719,7 @@ Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
           py::arg("prehashed") = false,
           R"doc(One key: True if it may be present. A batch: a bool array, True where the key may be
 present; `out` (a contiguous bool/uint8 array of len(keys)) is written instead of allocating.
-Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation besides the result.)doc")
+Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but the result.)doc")
       .def(
           "__contains__",
           [](const PyFilter& self, py::handle key) {
