@@ -1,0 +1,20 @@
+// Output files are written under a temporary name in the destination's folder and renamed over
+// the destination only when complete: a failure or an interrupt (SIGINT/SIGTERM/SIGHUP) leaves
+// no partial file behind.
+#ifndef SIMDBLOOM_CLI_OUTPUT_H_
+#define SIMDBLOOM_CLI_OUTPUT_H_
+
+#include <string>
+
+namespace simdbloom {
+class Filter;
+namespace cli {
+
+// Saves `filter` to `path` atomically (temp name + rename). The file gets mode 0666 & ~umask.
+// Throws CliError (exit 1) naming `path` on any failure; the temporary is removed.
+void SaveFilterAtomically(const Filter& filter, const std::string& path);
+
+}  // namespace cli
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_CLI_OUTPUT_H_
