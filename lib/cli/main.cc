@@ -265,6 +265,7 @@ int Build(const std::vector<std::string>& args) {
   const Common c = ReadCommon(o, "build");
   if (!o.Has("output")) throw CliError(kExitUsage, "build: -o OUT is required");
   const std::string out_path = o.Str("output", "");
+  CheckWritableDestination(out_path);
   const auto files = FilesOrStdin(o.positional());
   const double fpp = ParseFpp("build", o);
   const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
@@ -466,6 +467,7 @@ int Merge(const std::vector<std::string>& args) {
   if (!o.Has("output")) throw CliError(kExitUsage, "merge: -o OUT is required");
   const auto start = std::chrono::steady_clock::now();
   const std::string a = o.positional()[0], b = o.positional()[1];
+  CheckWritableDestination(o.Str("output", ""));
   Filter fa = LoadFilter(a);
   const Filter fb = LoadFilter(b);
   try {

@@ -50,6 +50,21 @@ class TempGuard {
 
 }  // namespace
 
+void CheckWritableDestination(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  if (path.empty() || slash == path.size() - 1) {
+    throw CliError(kExitUsage, "'" + path + "' is not a file name");
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw CliError(kExitFailure, ErrnoMessage(path, "cannot create", errno));
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw CliError(kExitFailure, path + ": is a directory");
+  }
+}
+
 void SaveFilterAtomically(const Filter& filter, const std::string& path) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);

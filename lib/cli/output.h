@@ -10,6 +10,10 @@ namespace simdbloom {
 class Filter;
 namespace cli {
 
+// Checks, before any work, that a file can be created at `path` (its folder exists and is
+// writable), so a long build does not fail at its end. Throws CliError (exit 1).
+void CheckWritableDestination(const std::string& path);
+
 // Saves `filter` to `path` atomically (temp name + rename). The file gets mode 0666 & ~umask.
 // Throws CliError (exit 1) naming `path` on any failure; the temporary is removed.
 void SaveFilterAtomically(const Filter& filter, const std::string& path);
