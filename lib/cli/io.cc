@@ -3,14 +3,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "lib/cli/error.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace simdbloom {
 namespace cli {
@@ -58,23 +66,62 @@ int64_t RegularFileSize(const std::string& path) {
   return S_ISREG(st.st_mode) ? static_cast<int64_t>(st.st_size) : -1;
 }
 
+namespace {
+
+// Newlines in [p, p + n).
+uint64_t CountNewlines(const char* p, size_t n) {
+  uint64_t count = 0;
+  size_t i = 0;
+#if defined(__SSE2__)
+  // Byte counters (a compare gives -1 per match) summed into u64 lanes every 255 rounds.
+  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (i + 16 <= n) {
+    __m128i acc = zero;
+    const size_t rounds = std::min<size_t>(255, (n - i) / 16);
+    for (size_t r = 0; r < rounds; ++r, i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+    }
+    const __m128i sums = _mm_sad_epu8(acc, zero);
+    count += static_cast<uint64_t>(_mm_cvtsi128_si64(sums)) +
+             static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+  }
+#endif
+  for (; i < n; ++i) count += p[i] == '\n';
+  return count;
+}
+
+}  // namespace
+
 uint64_t CountLines(const std::string& path) {
   const int fd = OpenInput(path);
-  constexpr size_t kBlock = size_t{1} << 20;
-  std::vector<char> buf(kBlock);
   uint64_t lines = 0;
   char last = '\n';
+  struct stat st;
   try {
-    for (;;) {
-      const size_t n = ReadSome(fd, buf.data(), kBlock, path);
-      if (n == 0) break;
-      const char* p = buf.data();
-      const char* end = p + n;
-      while ((p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr) {
-        ++lines;
-        ++p;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      // Mapped 4 MiB at a time (no copy; one window resident).
+      const auto size = static_cast<uint64_t>(st.st_size);
+      constexpr uint64_t kWindow = uint64_t{4} << 20;
+      for (uint64_t off = 0; off < size; off += kWindow) {
+        const auto len = static_cast<size_t>(std::min(kWindow, size - off));
+        void* m = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+                         static_cast<off_t>(off));
+        if (m == MAP_FAILED) throw CliError(kExitFailure, ErrnoMessage(path, "cannot map", errno));
+        ::madvise(m, len, MADV_SEQUENTIAL);
+        lines += CountNewlines(static_cast<const char*>(m), len);
+        last = static_cast<const char*>(m)[len - 1];
+        ::munmap(m, len);
       }
-      last = buf[n - 1];
+    } else {
+      constexpr size_t kBlock = size_t{1} << 20;
+      std::vector<char> buf(kBlock);
+      for (;;) {
+        const size_t n = ReadSome(fd, buf.data(), kBlock, path);
+        if (n == 0) break;
+        lines += CountNewlines(buf.data(), n);
+        last = buf[n - 1];
+      }
     }
   } catch (...) {
     if (fd != 0) ::close(fd);
@@ -84,23 +131,93 @@ uint64_t CountLines(const std::string& path) {
   return lines + (last != '\n' ? 1 : 0);
 }
 
+namespace {
+
+// Bit i set iff p[i] == '\n', for the 64 bytes at p (all readable).
+#if defined(__SSE2__)
+inline uint64_t NewlineMask(const char* p) {
+  const __m128i nl = _mm_set1_epi8('\n');
+  uint64_t m = 0;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    m |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
+         << (16 * i);
+  }
+  return m;
+}
+#else
+// Portable form (aarch64 and others); compilers vectorize the compare.
+inline uint64_t NewlineMask(const char* p) {
+  uint64_t m = 0;
+  for (int i = 0; i < 64; ++i) m |= static_cast<uint64_t>(p[i] == '\n') << i;
+  return m;
+}
+#endif
+
+inline unsigned LowestBit(uint64_t m) { return static_cast<unsigned>(__builtin_ctzll(m)); }
+
+// The mapped file being read, for the SIGBUS handler: a file that shrinks under its mapping
+// ends the process with a message instead of a crash.
+char g_mapped_path[1024];
+
+extern "C" void OnSigbus(int) {
+  const char head[] = "simdbloom: ";
+  const char tail[] = ": the file shrank while it was being read\n";
+  (void)!::write(2, head, sizeof(head) - 1);
+  (void)!::write(2, g_mapped_path, std::strlen(g_mapped_path));
+  (void)!::write(2, tail, sizeof(tail) - 1);
+  ::_exit(kExitFailure);
+}
+
+size_t PageSize() {
+  const long p = ::sysconf(_SC_PAGESIZE);
+  return p > 0 ? static_cast<size_t>(p) : 4096;
+}
+
+}  // namespace
+
+size_t DefaultBlockBytes() {
+  // SIMDBLOOM_CLI_BLOCK_BYTES (tests only): small blocks put window and buffer edges inside
+  // small inputs.
+  const char* env = std::getenv("SIMDBLOOM_CLI_BLOCK_BYTES");
+  const long long v = env != nullptr ? std::atoll(env) : 0;
+  return v >= 16 ? static_cast<size_t>(v) : size_t{4} << 20;
+}
+
 LineReader::LineReader(const std::string& path, bool strip_cr, size_t block_bytes)
-    : path_(path), strip_cr_(strip_cr), cap_(block_bytes) {
+    : path_(path), strip_cr_(strip_cr) {
+  if (block_bytes == 0) block_bytes = DefaultBlockBytes();
+  cap_ = window_ = block_bytes;
   fd_ = OpenInput(path);
   owns_fd_ = fd_ != 0;
+  struct stat st;
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    // A regular file is mapped window by window (no copy into a buffer, only one window resident).
+    mapped_ = true;
+    file_size_ = static_cast<uint64_t>(st.st_size);
+    std::snprintf(g_mapped_path, sizeof(g_mapped_path), "%s", path.c_str());
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = OnSigbus;
+    ::sigaction(SIGBUS, &sa, nullptr);
+    return;
+  }
   buf_ = static_cast<char*>(std::malloc(cap_));
   if (buf_ == nullptr) {
     if (owns_fd_) ::close(fd_);
     throw std::bad_alloc();
   }
+  data_ = buf_;
 }
 
 LineReader::~LineReader() {
+  if (map_base_ != nullptr) ::munmap(map_base_, map_len_);
   if (owns_fd_) ::close(fd_);
   std::free(buf_);
 }
 
 bool LineReader::Fill() {
+  if (mapped_) return FillMapped();
   if (eof_) return false;
   if (pos_ > 0) {  // keep the unconsumed tail (a partial line) at the front
     std::memmove(buf_, buf_ + pos_, end_ - pos_);
@@ -113,6 +230,7 @@ bool LineReader::Fill() {
     buf_ = bigger;
     cap_ *= 2;
   }
+  data_ = buf_;
   const size_t n = ReadSome(fd_, buf_ + end_, cap_ - end_, path_);
   if (n == 0) {
     eof_ = true;
@@ -122,30 +240,76 @@ bool LineReader::Fill() {
   return true;
 }
 
+bool LineReader::FillMapped() {
+  const uint64_t mapped_end = map_off_ + end_;
+  if (mapped_end >= file_size_) return false;
+  const uint64_t first = map_off_ + pos_;  // first unconsumed byte of the file
+  const uint64_t start = first & ~static_cast<uint64_t>(PageSize() - 1);
+  uint64_t len = std::min<uint64_t>(window_, file_size_ - start);
+  while (start + len <= mapped_end) {  // a line longer than the window: map more of it
+    window_ *= 2;
+    len = std::min<uint64_t>(window_, file_size_ - start);
+  }
+  if (map_base_ != nullptr) ::munmap(map_base_, map_len_);
+  map_base_ = nullptr;
+  void* p = ::mmap(nullptr, static_cast<size_t>(len), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd_,
+                   static_cast<off_t>(start));
+  if (p == MAP_FAILED) throw CliError(kExitFailure, ErrnoMessage(path_, "cannot map", errno));
+  ::madvise(p, static_cast<size_t>(len), MADV_SEQUENTIAL);
+  map_base_ = p;
+  map_len_ = static_cast<size_t>(len);
+  map_off_ = start;
+  data_ = static_cast<const char*>(p);
+  pos_ = static_cast<size_t>(first - start);
+  end_ = map_len_;
+  return true;
+}
+
 bool LineReader::Next(std::vector<std::string_view>& lines, size_t max_lines) {
   lines.clear();
-  size_t scan = pos_;  // bytes before `scan` hold no newline of the current partial line
-  while (lines.size() < max_lines) {
-    const char* nl = static_cast<const char*>(std::memchr(buf_ + scan, '\n', end_ - scan));
-    if (nl == nullptr) {
-      if (!lines.empty()) break;  // hand these out before moving the buffer
-      const size_t scanned = scan - pos_;
-      if (Fill()) {
-        scan = pos_ + scanned;
-        continue;
+  size_t start = pos_;  // pos_ when this call began (bytes_done_ counts from it)
+  size_t line = pos_;   // start of the current line
+  size_t chunk = pos_;  // next byte to look at
+  auto emit = [&](size_t nl) {
+    size_t len = nl - line;
+    if (strip_cr_ && len > 0 && data_[line + len - 1] == '\r') --len;
+    lines.emplace_back(data_ + line, len);
+    line = nl + 1;
+  };
+  for (;;) {
+    if (chunk + 64 <= end_) {
+      uint64_t m = NewlineMask(data_ + chunk);
+      while (m != 0) {
+        emit(chunk + LowestBit(m));
+        m &= m - 1;
+        if (lines.size() == max_lines) break;
       }
-      if (pos_ == end_) return false;  // end of input, nothing left
-      nl = buf_ + end_;                // final line without a newline
+      if (lines.size() == max_lines) break;
+      chunk += 64;
+      continue;
     }
-    const char* begin = buf_ + pos_;
-    size_t len = static_cast<size_t>(nl - begin);
-    const size_t consumed = len + (nl < buf_ + end_ ? 1 : 0);
-    if (strip_cr_ && len > 0 && begin[len - 1] == '\r') --len;
-    lines.emplace_back(begin, len);
-    pos_ += consumed;
-    bytes_done_ += consumed;
-    scan = pos_;
+    const void* nl = chunk < end_ ? std::memchr(data_ + chunk, '\n', end_ - chunk) : nullptr;
+    if (nl != nullptr) {
+      emit(static_cast<size_t>(static_cast<const char*>(nl) - data_));
+      chunk = line;
+      if (lines.size() == max_lines) break;
+      continue;
+    }
+    if (!lines.empty()) break;  // hand these out before the buffer moves
+    const size_t scanned = end_ - pos_;
+    const bool more = Fill();  // [pos_, end_) is the same partial line, maybe moved
+    start = line = pos_;
+    if (more) {
+      chunk = pos_ + scanned;
+      continue;
+    }
+    if (pos_ == end_) return false;  // end of input
+    emit(end_);                      // a final line without a newline
+    line = end_;
+    break;
   }
+  bytes_done_ += line - start;
+  pos_ = line;
   return true;
 }
 

@@ -293,7 +293,7 @@ int Build(const std::vector<std::string>& args) {
       .Int("expected_items", static_cast<int64_t>(sized.n))
       .Num("fpp", fpp)
       .Obj("filter", Geometry(f))
-      .Num("expected_fpp", f.expected_fpp())
+      .Num("expected_fpp", c.json ? f.expected_fpp() : 0)  // a pass over the filter: only if shown
       .Str("output", out_path);
   Summary(c, j, "build", pass, Seconds(start));
   return 0;
