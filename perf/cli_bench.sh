@@ -39,7 +39,7 @@ best() {  # best wall time of $runs runs of "$@" (stdout discarded)
   local b="" t0 t1 t
   for _ in $(seq "$runs"); do
     t0=$(date +%s.%N)
-    "$@" > /dev/null
+    "$@" > /dev/null 2>&1
     t1=$(date +%s.%N)
     t=$(echo "$t1 - $t0" | bc -l)
     if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
@@ -48,7 +48,7 @@ best() {  # best wall time of $runs runs of "$@" (stdout discarded)
 }
 report() {  # name seconds
   printf '%-44s %7.3f s  %5.2f GB/s  %5.2fx wc -l\n' "$1" "$2" \
-    "$(echo "$bytes / $2 / 1e9" | bc -l)" "$(echo "$2 / $wc" | bc -l)"
+    "$(echo "$bytes / $2 / 1000000000" | bc -l)" "$(echo "$2 / $wc" | bc -l)"
 }
 wc=$(best wc -l "$input")
 report "wc -l" "$wc"

@@ -16,7 +16,7 @@
 
 #include "lib/cli/error.h"
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SIMDBLOOM_CLI_PORTABLE)
 #include <emmintrin.h>
 #endif
 
@@ -72,7 +72,7 @@ namespace {
 uint64_t CountNewlines(const char* p, size_t n) {
   uint64_t count = 0;
   size_t i = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SIMDBLOOM_CLI_PORTABLE)
   // Byte counters (a compare gives -1 per match) summed into u64 lanes every 255 rounds.
   const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
   while (i + 16 <= n) {
@@ -134,7 +134,7 @@ uint64_t CountLines(const std::string& path) {
 namespace {
 
 // Bit i set iff p[i] == '\n', for the 64 bytes at p (all readable).
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SIMDBLOOM_CLI_PORTABLE)
 inline uint64_t NewlineMask(const char* p) {
   const __m128i nl = _mm_set1_epi8('\n');
   uint64_t m = 0;
@@ -265,12 +265,46 @@ bool LineReader::FillMapped() {
   return true;
 }
 
+void LineReader::SetRange(uint64_t begin, uint64_t limit) {
+  if (!mapped_ || map_base_ != nullptr || begin >= file_size_) {
+    throw CliError(kExitFailure, path_ + ": internal error: bad line range");
+  }
+  map_off_ = begin;
+  limit_ = limit;
+  if (begin > 0) {
+    char before = '\n';
+    if (::pread(fd_, &before, 1, static_cast<off_t>(begin - 1)) != 1) {
+      throw CliError(kExitFailure, ErrnoMessage(path_, "read error", errno));
+    }
+    skip_first_ = before != '\n';  // that line belongs to the range before
+  }
+}
+
 bool LineReader::Next(std::vector<std::string_view>& lines, size_t max_lines) {
+  if (skip_first_) {
+    skip_first_ = false;
+    if (!NextImpl(lines, 1)) return false;
+  }
+  return NextImpl(lines, max_lines);
+}
+
+bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines) {
   lines.clear();
+  if (done_) return false;
   size_t start = pos_;  // pos_ when this call began (bytes_done_ counts from it)
   size_t line = pos_;   // start of the current line
   size_t chunk = pos_;  // next byte to look at
+  // Lines starting at or after `stop` (an index into data_) belong to the next range.
+  auto stop_index = [&] {
+    return limit_ == UINT64_MAX ? SIZE_MAX : static_cast<size_t>(limit_ - map_off_);
+  };
+  size_t stop = stop_index();
   auto emit = [&](size_t nl) {
+    if (line >= stop) {
+      done_ = true;
+      max_lines = lines.size();  // ends the loops below
+      return;
+    }
     size_t len = nl - line;
     if (strip_cr_ && len > 0 && data_[line + len - 1] == '\r') --len;
     lines.emplace_back(data_ + line, len);
@@ -299,15 +333,17 @@ bool LineReader::Next(std::vector<std::string_view>& lines, size_t max_lines) {
     const size_t scanned = end_ - pos_;
     const bool more = Fill();  // [pos_, end_) is the same partial line, maybe moved
     start = line = pos_;
+    stop = stop_index();
     if (more) {
       chunk = pos_ + scanned;
       continue;
     }
     if (pos_ == end_) return false;  // end of input
     emit(end_);                      // a final line without a newline
-    line = end_;
+    if (!done_) line = end_;
     break;
   }
+  if (lines.empty() && done_) return false;
   bytes_done_ += line - start;
   pos_ = line;
   return true;

@@ -39,6 +39,13 @@ class LineReader {
   // finished); the views stay valid until the next call. Returns false at the end of input.
   // Throws CliError on a read error.
   bool Next(std::vector<std::string_view>& lines, size_t max_lines);
+  // Limits a mapped regular file to the lines that start in [begin, limit) (a line that starts
+  // before limit is read to its end), for readers that share a file among threads. Call before
+  // the first Next. Throws CliError if the input is not a mapped regular file or begin is past it.
+  void SetRange(uint64_t begin, uint64_t limit);
+  // Whether the input is a regular file read through mappings (SetRange works).
+  bool mapped() const noexcept { return mapped_; }
+  uint64_t file_size() const noexcept { return file_size_; }
   // Bytes of the input consumed so far (the lines handed out, with their newlines).
   uint64_t bytes_done() const noexcept { return bytes_done_; }
   const std::string& path() const noexcept { return path_; }
@@ -48,11 +55,15 @@ class LineReader {
   // contiguous); false at the end of input.
   bool Fill();
   bool FillMapped();
+  bool NextImpl(std::vector<std::string_view>& lines, size_t max_lines);
   std::string path_;
   int fd_ = -1;
   bool owns_fd_ = false;
   bool strip_cr_ = false;
   bool eof_ = false;
+  bool done_ = false;        // the range's last line was handed out
+  bool skip_first_ = false;  // the range starts inside a line: drop that part
+  uint64_t limit_ = UINT64_MAX;
   bool mapped_ = false;
   const char* data_ = nullptr;  // the bytes [0, end_) being cut: buf_ or the mapped window
   char* buf_ = nullptr;         // read(2) mode

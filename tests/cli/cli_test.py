@@ -195,6 +195,16 @@ def test_lines():
                 out, _ = run(args, input_bytes=data, env=env)
             check(out.split(b"\n")[:-1] == first, "trial %d (%s, %s): lines differ"
                   % (trial, source, env["SIMDBLOOM_CLI_BLOCK_BYTES"]))
+        # build --threads T cuts the file into T byte ranges (a line belongs to the range it
+        # starts in): the filter file is byte-identical to one thread's.
+        if trial % 4 == 0 and data:
+            threads = str(rnd.choice([2, 3, 5, 8]))
+            cr = ["--strip-cr"] if strip else []
+            run(["build", "-n", "5000", "-o", w("one.sbf"), w("r.txt")] + cr, env=env)
+            run(["build", "-n", "5000", "--threads", threads, "-o", w("many.sbf"), w("r.txt")]
+                + cr, env=env)
+            check(open(w("one.sbf"), "rb").read() == open(w("many.sbf"), "rb").read(),
+                  "trial %d: --threads %s built other bytes" % (trial, threads))
 
 
 def test_dedup():
