@@ -1,7 +1,7 @@
 """Tests of the `simdbloom` command, driven as a subprocess (ctest: cli.<name>).
 
     /usr/bin/python3 cli_test.py NAME --bin PATH --work DIR [--data DIR] [--build DIR]
-        [--emulator CMD...]
+        [--emulator=CMD|ARG|...]
 
 Every answer is computed here from the generated inputs: the exact set membership for
 intersect/dedup/query (no false negatives allowed), and false positives bounded by the binomial
@@ -634,8 +634,9 @@ def main():
     ap.add_argument("--data", default=os.path.join(HERE, "..", "data", "parquet"))
     ap.add_argument("--build", default="")
     ap.add_argument("--cmake", default="cmake")
-    ap.add_argument("--emulator", nargs="*", default=[])
+    ap.add_argument("--emulator", default="", help="command prefix, '|'-separated")
     ARGS = ap.parse_args()
+    ARGS.emulator = [a for a in ARGS.emulator.split("|") if a]
     ARGS.work = os.path.join(os.path.abspath(ARGS.work), ARGS.test)
     shutil.rmtree(ARGS.work, ignore_errors=True)
     os.makedirs(ARGS.work)
