@@ -34,6 +34,9 @@ constexpr double kMinStageFpp = 1e-9;  // what size_for() sizes
 constexpr double kMaxCapacity = 4611686018427387904.0;
 // Keys per tile of a multi-stage query: hashes, result bytes and two selections on the stack.
 constexpr size_t kTile = 1024;
+// A stage is queried for the whole tile (Filter::contains) while at least 1/kDenseFraction of
+// the tile is unfound, else for the unfound keys alone (Filter::refine on their selection).
+constexpr size_t kDenseFraction = 4;
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom scalable chain: " + what);
@@ -352,6 +355,21 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
     w = m;
   }
   while (w > 0 && stage-- > 0) {
+    if (entries == nullptr && w * kDenseFraction >= m) {
+      // Most of the tile is still unfound (absent keys): one plain query of the whole tile is
+      // cheaper than gathering a selection.
+      alignas(64) uint8_t more[kTile];
+      stages_[stage].contains(keys, more);
+      size_t still = 0;
+      for (size_t i = 0; i < w; ++i) {
+        const uint32_t p = pos[i];
+        hit[p] = more[p];
+        pos[still] = p;
+        still += more[p] == 0;
+      }
+      w = still;
+      continue;
+    }
     for (size_t i = 0; i < w; ++i) val[i] = entries != nullptr ? entries[pos[i]] : pos[i];
     const size_t kept = static_cast<size_t>(stages_[stage].refine(keys, val, w));
     // val[0 .. kept) is the subsequence of the queried values the stage may hold; whether a value
