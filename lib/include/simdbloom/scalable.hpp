@@ -71,10 +71,11 @@ class ScalableFilter {
   // insert puts the key into the newest stage, first adding a stage if the newest one holds its
   // capacity. Returns true if the key set a bit that was clear in that stage (a key held only by
   // an older stage can be reported new, and is stored again: the chain does not query its older
-  // stages on insert). Cost: as Filter::insert, plus Filter::create (size_for and an allocation
-  // of s times the previous stage) when a stage is added. Throws Error(kOutOfMemory) when a stage
-  // cannot be added (allocation failed, kMaxStages reached, or its size or rate is beyond what
-  // Filter::create allows); the chain is then unchanged and the key not inserted.
+  // stages on insert). Cost: as Filter::insert, plus Filter::create when a stage is added
+  // (size_for, about 1 ms, and a zeroed allocation of about s times the previous stage). Throws
+  // Error(kOutOfMemory) when a stage cannot be added (allocation failed, kMaxStages reached, or its
+  // size or rate is beyond what Filter::create allows); the chain is then unchanged and the key not
+  // inserted.
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
   bool insert(T key) {
     return insert_hash(hash(key));
@@ -127,7 +128,7 @@ class ScalableFilter {
   // ---- Bulk calls over Keys of any shape (see Keys in simdbloom.hpp) ----
   // Keys are validated (Error(kInvalidArgument), as Filter's bulk calls) before anything is
   // written. None allocates: the multi-stage queries work in tiles of 1024 keys on the stack
-  // (about 17 KiB: hashes, result bytes, two selection buffers).
+  // (about 18 KiB: hashes, result bytes, two selection buffers).
 
   // Inserts every key, in order, into the newest stage; whenever that stage's count of keys that
   // set a new bit reaches its capacity, the batch is split there and the rest goes to a new
@@ -140,9 +141,12 @@ class ScalableFilter {
   uint64_t insert(Keys keys);
   uint64_t insert(Keys keys, uint8_t* fresh);
   // out[i] = 1 if key i may be present in some stage. Each key is hashed once (pre-hashed keys
-  // not at all); the newest stage is queried for every key of a tile, each older stage only for
-  // the keys no newer stage holds (Filter::refine on a selection), and a tile stops early once
-  // all of its keys are found. A chain of one stage is one Filter call. Returns the number of 1s.
+  // not at all); the newest (largest) stage is queried for every key of a tile of 1024, each
+  // older stage only for the keys no newer stage holds (Filter::refine on their selection; while
+  // a quarter or more of the tile is unfound, Filter::contains of the whole tile, which costs
+  // less than gathering), and a tile stops once all of its keys are found. So present keys cost
+  // about one stage query, absent keys one per stage. A chain of one stage is one Filter call.
+  // Returns the number of 1s.
   uint64_t contains(Keys keys, uint8_t* out) const;
   // As contains, as an LSB-first bitmap of (keys.size() + 7) / 8 bytes (Filter::contains_bitmap).
   uint64_t contains_bitmap(Keys keys, uint8_t* bitmap) const;
