@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -23,6 +24,7 @@
 #include "lib/cli/error.h"
 #include "lib/cli/io.h"
 #include "lib/cli/json.h"
+#include "lib/cli/key_set.h"
 #include "lib/cli/options.h"
 #include "lib/cli/output.h"
 #include "lib/cli/parquet_footer.h"
@@ -54,8 +56,9 @@ FILE reads stdin.
                      ROW_GROUP<TAB>VALUE<TAB>maybe|no
 
 Sizing: -n is the expected number of distinct keys, --fpp the false-positive rate (default
-0.01). Without -n, build/dedup/intersect count the lines of regular files in a first pass;
-on a pipe they size for 10M keys (say -n for more; there is no scalable filter yet).
+0.01). Without -n, build/dedup/intersect count the lines of regular files in a first pass
+and make a plain filter; on a pipe they make a scalable filter (a chain of filters that grows
+with the input and keeps the rate). query, info and merge read either kind of file.
 Layouts: block512 (default), register64, split_block256 (Parquet), classic.
 
 Every command: --json (a summary object on stdout after the data; with --quiet instead of it),
@@ -68,7 +71,6 @@ or corrupt filter, incompatible filters, write error, out of memory); 2 usage er
 command or option, missing argument, bad value) or a malformed Parquet file.
 )";
 
-constexpr uint64_t kPipeDefaultKeys = 10'000'000;
 constexpr double kDefaultFpp = 0.01;
 
 struct Common {
@@ -126,20 +128,37 @@ double ParseFpp(const std::string& cmd, const Options& o) {
   return p;
 }
 
-// How a filter was sized: the expected key count and how it was found.
+// How a set was sized: the expected key count and how it was found.
 struct Sized {
-  uint64_t n = 0;
-  std::string how;  // "given" (-n), "counted" (lines of regular files), "pipe-default"
+  uint64_t n = 0;   // plain: the expected keys; scalable: the first stage's capacity
+  std::string how;  // "given" (-n), "counted" (lines of regular files), "scalable" (a pipe)
 };
 
-Sized SizeFrom(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
-               const Common& c) {
-  Sized s;
+// A chain's first stage on a pipe: 1M keys (about 1.8 MB at 1%), doubling per stage.
+// SIMDBLOOM_CLI_SCALABLE_INITIAL (tests only) sets another.
+uint64_t ScalableInitial() {
+  const char* env = std::getenv("SIMDBLOOM_CLI_SCALABLE_INITIAL");
+  const long long v = env != nullptr ? std::atoll(env) : 0;
+  return v > 0 ? static_cast<uint64_t>(v) : 1'000'000;
+}
+
+// The set for build/dedup/intersect: a plain filter for -n N or regular files (whose lines are
+// counted in a first pass), a scalable chain for a pipe without -n. Says which on stderr.
+KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
+               const Common& c, double fpp, Layout layout, Sized& s) {
+  auto plain = [&](uint64_t n) {
+    try {
+      return KeySet(Filter::create(n, fpp, layout));
+    } catch (const Error& e) {
+      throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
+                     cmd + ": " + e.what());
+    }
+  };
   if (o.Has("n")) {
     s.n = o.Count("n", 0);
     if (s.n == 0) throw CliError(kExitUsage, cmd + ": -n must be at least 1");
     s.how = "given";
-    return s;
+    return plain(s.n);
   }
   bool all_regular = true;
   for (const auto& f : files) all_regular = all_regular && RegularFileSize(f) >= 0;
@@ -149,45 +168,21 @@ Sized SizeFrom(const std::string& cmd, const Options& o, const std::vector<std::
     s.n = std::max<uint64_t>(lines, 1);
     s.how = "counted";
     Note(c, "sized for " + std::to_string(lines) +
-                " keys: counted the lines in a first pass "
-                "(-n N skips it)");
-  } else {
-    s.n = kPipeDefaultKeys;
-    s.how = "pipe-default";
-    Note(c, "input is a pipe and -n was not given: sized for " + std::to_string(s.n) +
-                " keys (no scalable filter in this build); give -n N for more keys");
+                " keys: counted the lines in a first pass (-n N skips it)");
+    return plain(s.n);
   }
-  return s;
-}
-
-Filter LoadFilter(const std::string& path) {
-  if (path == "-") throw CliError(kExitUsage, "a filter must be a file, not stdin");
-  RegularFileSize(path);  // missing or a directory: the usual "PATH: cannot open: why"
+  s.n = ScalableInitial();
+  s.how = "scalable";
+  ScalableOptions options;
+  options.layout = layout;
   try {
-    return Filter::load_file(path);
-  } catch (const Error& e) {
-    std::string what = e.what();
-    // The library's messages start with the call's name; keep the file and the problem.
-    if (e.code() == ErrorCode::kFormat) {
-      throw CliError(kExitFailure,
-                     path + ": not a simdbloom filter, or truncated/corrupt (" + what + ")");
-    }
-    throw CliError(kExitFailure, path + ": " + what);
-  }
-}
-
-Json Geometry(const Filter& f) {
-  Json g;
-  g.Str("layout", layout_name(f.layout()))
-      .Int("bits", static_cast<int64_t>(f.bit_count()))
-      .Int("k", f.num_hashes())
-      .Int("bytes", static_cast<int64_t>(f.size_bytes()));
-  return g;
-}
-
-Filter MakeFilter(const std::string& cmd, uint64_t n, double fpp, Layout layout) {
-  try {
-    return Filter::create(n, fpp, layout);
+    KeySet set(ScalableFilter::create(s.n, fpp, options));
+    char rate[32];
+    std::snprintf(rate, sizeof(rate), "%g", fpp);
+    Note(c, "input is a pipe and -n was not given: a scalable filter (stages of " +
+                std::to_string(s.n) + ", then 2x, 4x, ... keys; rate at most " + rate +
+                " overall); -n N makes a plain filter");
+    return set;
   } catch (const Error& e) {
     throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
                    cmd + ": " + e.what());
@@ -335,34 +330,29 @@ int Build(const std::vector<std::string>& args) {
   const double fpp = ParseFpp("build", o);
   const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
   const auto start = std::chrono::steady_clock::now();
-  const Sized sized = SizeFrom("build", o, files, c);
-  Filter f = MakeFilter("build", sized.n, fpp, layout);
+  Sized sized;
+  KeySet set = MakeSet("build", o, files, c, fpp, layout, sized);
   Progress progress(c.progress, "build", TotalBytes(files));
   Pass pass;
-  if (c.threads <= 1 || !ParallelInsert(files, c, progress, f, pass)) {
-    if (c.threads > 1) Note(c, "--threads: input is not a regular file; one thread cuts lines");
+  if (c.threads <= 1 || set.scalable() || !ParallelInsert(files, c, progress, set.plain(), pass)) {
+    if (c.threads > 1) Note(c, "--threads: input is a pipe; one thread cuts the lines");
     pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
-      const Keys keys(lines.data(), lines.size());
-      if (c.threads > 1) {
-        f.insert(keys, Threads{c.threads});
-      } else {
-        f.insert(keys);
-      }
+      set.Insert(Keys(lines.data(), lines.size()), c.threads);
     });
   }
   progress.Finish();
-  if (pass.keys > sized.n) {
+  if (!set.scalable() && pass.keys > sized.n) {
     Note(c, "warning: " + std::to_string(pass.keys) + " keys in a filter sized for " +
                 std::to_string(sized.n) + ": expected false-positive rate now " +
-                std::to_string(f.expected_fpp()));
+                std::to_string(set.expected_fpp()));
   }
-  SaveFilterAtomically(f, out_path);
+  set.Save(out_path);
   Json j;
   j.Str("sizing", sized.how)
       .Int("expected_items", static_cast<int64_t>(sized.n))
       .Num("fpp", fpp)
-      .Obj("filter", Geometry(f))
-      .Num("expected_fpp", c.json ? f.expected_fpp() : 0)  // a pass over the filter: only if shown
+      .Obj("filter", set.Geometry())
+      .Num("expected_fpp", c.json ? set.expected_fpp() : 0)  // a pass over the bits: if shown
       .Str("output", out_path);
   Summary(c, j, "build", pass, Seconds(start));
   return 0;
@@ -374,7 +364,7 @@ int Query(const std::vector<std::string>& args) {
   const Common c = ReadCommon(o, "query");
   if (o.positional().empty()) throw CliError(kExitUsage, "query: FILTER is required");
   const auto start = std::chrono::steady_clock::now();
-  const Filter f = LoadFilter(o.positional()[0]);
+  const KeySet set = KeySet::Load(o.positional()[0]);
   const auto files =
       FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
   const bool absent = o.Has("absent"), count_only = o.Has("count");
@@ -384,9 +374,7 @@ int Query(const std::vector<std::string>& args) {
   std::vector<uint8_t> hits(BatchFor(c));
   uint64_t printed = 0;
   const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
-    const Keys keys(lines.data(), lines.size());
-    const uint64_t n = c.threads > 1 ? f.contains(keys, hits.data(), Threads{c.threads})
-                                     : f.contains(keys, hits.data());
+    const uint64_t n = set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
     printed += absent ? lines.size() - n : n;
     if (!print) return;
     const uint8_t want = absent ? 0 : 1;
@@ -399,7 +387,7 @@ int Query(const std::vector<std::string>& args) {
   w.Flush();
   Json j;
   j.Str("filter_file", o.positional()[0])
-      .Obj("filter", Geometry(f))
+      .Obj("filter", set.Geometry())
       .Str("selected", absent ? "absent" : "maybe-present")
       .Int("matches", static_cast<int64_t>(printed));
   Summary(c, j, "query", pass, Seconds(start));
@@ -413,15 +401,15 @@ int Dedup(const std::vector<std::string>& args) {
   const auto files = FilesOrStdin(o.positional());
   const double fpp = ParseFpp("dedup", o);
   const auto start = std::chrono::steady_clock::now();
-  const Sized sized = SizeFrom("dedup", o, files, c);
-  Filter f = MakeFilter("dedup", sized.n, fpp, Layout::kBlock512);
+  Sized sized;
+  KeySet set = MakeSet("dedup", o, files, c, fpp, Layout::kBlock512, sized);
   Progress progress(c.progress, "dedup", TotalBytes(files));
   Writer w(1);
   std::vector<uint8_t> fresh(BatchFor(c));
   uint64_t unique = 0;
   const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
     // One thread: the first occurrence must win, in input order.
-    unique += f.insert(Keys(lines.data(), lines.size()), fresh.data());
+    unique += set.InsertNew(lines, fresh.data());
     if (c.quiet) return;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (fresh[i]) w.Line(lines[i]);
@@ -429,8 +417,8 @@ int Dedup(const std::vector<std::string>& args) {
   });
   progress.Finish();
   w.Flush();
-  if (pass.keys > sized.n) {
-    Note(c, "warning: more lines (" + std::to_string(pass.keys) +
+  if (!set.scalable() && unique > sized.n) {
+    Note(c, "warning: more distinct lines (" + std::to_string(unique) +
                 ") than the filter was sized for (" + std::to_string(sized.n) +
                 "); new lines were dropped at a higher rate");
   }
@@ -438,7 +426,7 @@ int Dedup(const std::vector<std::string>& args) {
   j.Str("sizing", sized.how)
       .Int("expected_items", static_cast<int64_t>(sized.n))
       .Num("fpp", fpp)
-      .Obj("filter", Geometry(f))
+      .Obj("filter", set.Geometry())
       .Int("unique", static_cast<int64_t>(unique))
       .Int("duplicates", static_cast<int64_t>(pass.keys - unique));
   Summary(c, j, "dedup", pass, Seconds(start));
@@ -455,19 +443,14 @@ int Intersect(const std::vector<std::string>& args) {
   const double fpp = ParseFpp("intersect", o);
   const auto start = std::chrono::steady_clock::now();
   RegularFileSize(b);  // a missing B is reported before A is read
-  const Sized sized = SizeFrom("intersect", o, {a}, c);
-  Filter f = MakeFilter("intersect", sized.n, fpp, Layout::kBlock512);
+  Sized sized;
+  KeySet set = MakeSet("intersect", o, {a}, c, fpp, Layout::kBlock512, sized);
   const size_t batch = BatchFor(c);
   Progress progress(c.progress, "intersect: reading A", TotalBytes({a}));
   Pass pass_a;
-  if (c.threads <= 1 || !ParallelInsert({a}, c, progress, f, pass_a)) {
+  if (c.threads <= 1 || set.scalable() || !ParallelInsert({a}, c, progress, set.plain(), pass_a)) {
     pass_a = StreamLines({a}, c, progress, batch, [&](const auto& lines) {
-      const Keys keys(lines.data(), lines.size());
-      if (c.threads > 1) {
-        f.insert(keys, Threads{c.threads});
-      } else {
-        f.insert(keys);
-      }
+      set.Insert(Keys(lines.data(), lines.size()), c.threads);
     });
   }
   progress.Stage("intersect: probing B", TotalBytes({b}));
@@ -475,9 +458,7 @@ int Intersect(const std::vector<std::string>& args) {
   std::vector<uint8_t> hits(batch);
   uint64_t matches = 0;
   const Pass pass_b = StreamLines({b}, c, progress, batch, [&](const auto& lines) {
-    const Keys keys(lines.data(), lines.size());
-    matches += c.threads > 1 ? f.contains(keys, hits.data(), Threads{c.threads})
-                             : f.contains(keys, hits.data());
+    matches += set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
     if (c.quiet) return;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (hits[i]) w.Line(lines[i]);
@@ -489,7 +470,7 @@ int Intersect(const std::vector<std::string>& args) {
   j.Str("sizing", sized.how)
       .Int("expected_items", static_cast<int64_t>(sized.n))
       .Num("fpp", fpp)
-      .Obj("filter", Geometry(f))
+      .Obj("filter", set.Geometry())
       .Int("keys_a", static_cast<int64_t>(pass_a.keys))
       .Int("keys_b", static_cast<int64_t>(pass_b.keys))
       .Int("matches", static_cast<int64_t>(matches));
@@ -504,29 +485,23 @@ int Info(const std::vector<std::string>& args) {
   const Common c = ReadCommon(o, "info");
   if (o.positional().size() != 1) throw CliError(kExitUsage, "info: needs one FILTER file");
   const auto start = std::chrono::steady_clock::now();
-  const Filter f = LoadFilter(o.positional()[0]);
-  const double approx = f.approximate_count(), fill = f.fill_ratio(), fpr = f.expected_fpp();
+  const KeySet set = KeySet::Load(o.positional()[0]);
   if (!c.quiet) {
-    char text[1024];
-    std::snprintf(text, sizeof(text),
-                  "file: %s\nlayout: %s\nbits: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
-                  "inserted: %llu\napproximate count: %.0f\nfill: %.4f\nexpected FPR: %.6g\n",
-                  o.positional()[0].c_str(), layout_name(f.layout()),
-                  static_cast<unsigned long long>(f.bit_count()), f.num_hashes(), f.size_bytes(),
-                  static_cast<unsigned long long>(f.seed()),
-                  static_cast<unsigned long long>(f.inserted_count()), approx, fill, fpr);
     Writer w(1);
-    w.Text(text);
+    w.Text("file: " + o.positional()[0] + "\n" + set.Describe());
     w.Flush();
   }
   Json j;
-  j.Str("file", o.positional()[0])
-      .Obj("filter", Geometry(f))
-      .Int("seed", static_cast<int64_t>(f.seed()))
-      .Int("inserted", static_cast<int64_t>(f.inserted_count()))
-      .Num("approximate_count", approx)
-      .Num("fill", fill)
-      .Num("expected_fpp", fpr);
+  j.Str("file", o.positional()[0]).Obj("filter", set.Geometry());
+  if (set.scalable()) {
+    j.Int("count", static_cast<int64_t>(set.chain().count()))
+        .Num("bits_per_key", set.chain().bits_per_key());
+  } else {
+    j.Int("seed", static_cast<int64_t>(set.plain().seed()))
+        .Int("inserted", static_cast<int64_t>(set.plain().inserted_count()))
+        .Num("fill", set.plain().fill_ratio());
+  }
+  j.Num("approximate_count", set.approximate_count()).Num("expected_fpp", set.expected_fpp());
   Summary(c, j, "info", {0, 0}, Seconds(start));
   return 0;
 }
@@ -540,18 +515,27 @@ int Merge(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   const std::string a = o.positional()[0], b = o.positional()[1];
   CheckWritableDestination(o.Str("output", ""));
-  Filter fa = LoadFilter(a);
-  const Filter fb = LoadFilter(b);
+  KeySet sa = KeySet::Load(a);
+  const KeySet sb = KeySet::Load(b);
+  if (sa.scalable() != sb.scalable()) {
+    throw CliError(kExitFailure, a + " and " + b +
+                                     " cannot be merged: one is a scalable chain, the other a "
+                                     "plain filter");
+  }
   try {
-    fa.merge(fb);
+    if (sa.scalable()) {
+      sa.chain().merge(sb.chain());
+    } else {
+      sa.plain().merge(sb.plain());
+    }
   } catch (const Error& e) {
     throw CliError(kExitFailure, a + " and " + b + " cannot be merged: " + e.what());
   }
-  SaveFilterAtomically(fa, o.Str("output", ""));
+  sa.Save(o.Str("output", ""));
   Json j;
-  j.Obj("filter", Geometry(fa))
-      .Num("approximate_count", fa.approximate_count())
-      .Num("expected_fpp", fa.expected_fpp())
+  j.Obj("filter", sa.Geometry())
+      .Num("approximate_count", sa.approximate_count())
+      .Num("expected_fpp", sa.expected_fpp())
       .Str("output", o.Str("output", ""));
   Summary(c, j, "merge", {0, 0}, Seconds(start));
   return 0;

@@ -65,7 +65,7 @@ void CheckWritableDestination(const std::string& path) {
   }
 }
 
-void SaveFilterAtomically(const Filter& filter, const std::string& path) {
+void SaveAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -87,7 +87,7 @@ void SaveFilterAtomically(const Filter& filter, const std::string& path) {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) throw CliError(kExitFailure, path + ": cannot write");
     try {
-      filter.save(out);
+      write(out);
     } catch (const Error& e) {
       throw CliError(kExitFailure, path + ": write failed: " + e.what());
     }

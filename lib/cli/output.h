@@ -4,19 +4,22 @@
 #ifndef SIMDBLOOM_CLI_OUTPUT_H_
 #define SIMDBLOOM_CLI_OUTPUT_H_
 
+#include <functional>
+#include <iosfwd>
 #include <string>
 
 namespace simdbloom {
-class Filter;
 namespace cli {
 
 // Checks, before any work, that a file can be created at `path` (its folder exists and is
 // writable), so a long build does not fail at its end. Throws CliError (exit 1).
 void CheckWritableDestination(const std::string& path);
 
-// Saves `filter` to `path` atomically (temp name + rename). The file gets mode 0666 & ~umask.
-// Throws CliError (exit 1) naming `path` on any failure; the temporary is removed.
-void SaveFilterAtomically(const Filter& filter, const std::string& path);
+// Writes `path` atomically: `write` fills a stream on a temporary file in the same folder, which
+// is renamed onto `path` when complete. The file gets mode 0666 & ~umask. Throws CliError (exit
+// 1) naming `path` on any failure (simdbloom::Error from `write` included); the temporary is
+// removed.
+void SaveAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace cli
 }  // namespace simdbloom

@@ -126,9 +126,11 @@ def test_build_query():
     run(["build", "-n", "20000", "--threads", "2", "-o", w("t.sbf"), w("members.txt")])
     check(open(w("t.sbf"), "rb").read() == open(w("g.sbf"), "rb").read(),
           "--threads 2 builds the same bytes")
-    # A pipe without -n: the stated default.
+    # A pipe without -n: a scalable chain, said on stderr and in the JSON.
     out, err = run(["build", "-o", w("p.sbf"), "--json"], input_bytes=b"x\ny\n")
-    check(summary(out)["sizing"] == "pipe-default" and "-n" in err, "pipe sizing note: %r" % err)
+    check(summary(out)["sizing"] == "scalable" and "scalable" in err and "-n" in err,
+          "pipe sizing note: %r" % err)
+    check(summary(out)["filter"]["kind"] == "scalable", "pipe build makes a chain")
     # info
     out, _ = run(["info", w("g.sbf")])
     info = dict(l.split(": ", 1) for l in lines_of(out))
@@ -205,6 +207,78 @@ def test_lines():
                 + cr, env=env)
             check(open(w("one.sbf"), "rb").read() == open(w("many.sbf"), "rb").read(),
                   "trial %d: --threads %s built other bytes" % (trial, threads))
+
+
+def test_scalable():
+    """Pipes without -n: the set is a ScalableFilter chain (first stage
+    SIMDBLOOM_CLI_SCALABLE_INITIAL keys here, so 30000 keys make several stages). No false
+    negatives; false positives within the binomial bound of fpp (the chain keeps its overall rate
+    at or below fpp); dedup never prints a line twice across stage boundaries."""
+    rnd = random.Random(19)
+    env = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="1000")
+    members = urls(rnd, 30000, "grow")
+    absent = urls(rnd, 30000, "other")
+    data = ("\n".join(members) + "\n").encode()
+    write_lines(w("absent.txt"), absent)
+    write_lines(w("members.txt"), members)
+    out, err = run(["build", "-o", w("chain.sbf"), "--json"], input_bytes=data, env=env)
+    s = summary(out)
+    check(s["filter"]["kind"] == "scalable" and s["filter"]["stages"] >= 4 and
+          s["keys"] == 30000, "chain summary: %s" % s)
+    out, _ = run(["query", "--count", w("chain.sbf"), w("members.txt")])
+    check(out == b"30000\n", "chain: every member found: %r" % out)
+    out, _ = run(["query", "--count", w("chain.sbf"), w("absent.txt")])
+    check(int(out) <= fp_bound(30000, 0.01), "chain false positives: %r" % out)
+    out, _ = run(["info", w("chain.sbf")])
+    check(b"kind: scalable" in out and b"stage 3:" in out, "info on a chain: %r" % out[:200])
+    out, _ = run(["info", "--json", "--quiet", w("chain.sbf")])
+    check(summary(out)["count"] <= 30000 and summary(out)["count"] > 29000, "chain count")
+    # dedup through a pipe: duplicates spread over many stages.
+    stream = []
+    for u in members:
+        stream += [u] * rnd.choice([1, 2, 3])
+    rnd.shuffle(stream)
+    first, seen = [], set()
+    for u in stream:
+        if u not in seen:
+            seen.add(u)
+            first.append(u)
+    for fpp in ["0.01", "0.001"]:
+        out, err = run(["dedup", "--fpp", fpp, "--json"],
+                       input_bytes=("\n".join(stream) + "\n").encode(), env=env)
+        got = lines_of(out)[:-1]
+        s = summary(out)
+        check(s["sizing"] == "scalable" and s["filter"]["stages"] >= 4, "dedup chain: %s" % s)
+        check(len(got) == len(set(got)), "chain dedup printed a line twice")
+        check(is_subsequence(got, first), "chain dedup keeps first occurrences in order")
+        missed = len(first) - len(got)
+        check(missed <= fp_bound(len(first), float(fpp)), "chain dedup dropped %d" % missed)
+        check(s["unique"] == len(got), "chain dedup counts: %s" % s)
+    # intersect with A from a pipe.
+    probe = members[:5000] + absent[:20000]
+    write_lines(w("probe.txt"), probe)
+    out, _ = run(["intersect", "-", w("probe.txt")], input_bytes=data, env=env)
+    got = lines_of(out)
+    check(set(members[:5000]) <= set(got), "chain intersect: no false negatives")
+    check(len(got) - 5000 <= fp_bound(20000, 0.01), "chain intersect false positives")
+    # merge: two one-stage chains whose counts fit the first stage merge; grown chains do not;
+    # a chain and a plain filter do not.
+    small = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="100000")
+    run(["build", "-o", w("c1.sbf")], input_bytes=("\n".join(members[:1000]) + "\n").encode(),
+        env=small)
+    run(["build", "-o", w("c2.sbf")], input_bytes=("\n".join(absent[:1000]) + "\n").encode(),
+        env=small)
+    run(["merge", w("c1.sbf"), w("c2.sbf"), "-o", w("c12.sbf")])
+    write_lines(w("both.txt"), members[:1000] + absent[:1000])
+    out, _ = run(["query", "--count", w("c12.sbf"), w("both.txt")])
+    check(out == b"2000\n", "merged chains hold both: %r" % out)
+    _, err = run(["merge", w("chain.sbf"), w("chain.sbf"), "-o", w("cc.sbf")], expect=1)
+    check(err.count("\n") == 1 and "chain.sbf" in err, "grown chains: %r" % err)
+    run(["build", "-n", "1000", "-o", w("plain.sbf"), w("members.txt")])
+    _, err = run(["merge", w("c1.sbf"), w("plain.sbf"), "-o", w("cp.sbf")], expect=1)
+    check("scalable" in err and "plain" in err, "chain + plain: %r" % err)
+    check(not os.path.exists(w("cc.sbf")) and not os.path.exists(w("cp.sbf")),
+          "no output after refused merges")
 
 
 def test_dedup():
