@@ -34,9 +34,13 @@ KeySet KeySet::Load(const std::string& path) {
   }
 }
 
-void KeySet::Insert(const Keys& keys, unsigned threads) {
+void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads) {
+  const Keys keys(lines.data(), lines.size());
   if (chain_) {
-    chain_->insert(keys);
+    // As dedup does: a chain's insert would store again keys its older stages hold, filling
+    // stages with repeats.
+    flags_.resize(std::max(flags_.size(), lines.size()));
+    InsertNew(lines, flags_.data());
   } else if (threads > 1) {
     plain_->insert(keys, Threads{threads});
   } else {

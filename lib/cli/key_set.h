@@ -32,8 +32,9 @@ class KeySet {
   Filter& plain() { return *plain_; }
   ScalableFilter& chain() { return *chain_; }
 
-  // Inserts the keys (Threads{T} for plain filters; a chain has no parallel form).
-  void Insert(const Keys& keys, unsigned threads);
+  // Inserts the lines (Threads{T} for plain filters; a chain has no parallel form, and gets only
+  // the lines it does not hold yet, as InsertNew).
+  void Insert(const std::vector<std::string_view>& lines, unsigned threads);
   // Inserts lines and sets fresh[i] = 1 iff line i is new to the whole set (not held before the
   // call, not a repeat of an earlier line of the call): the dedup rule. Returns how many. A chain
   // is probed first (its insert only looks at the newest stage) and fed in pieces that cannot
@@ -59,7 +60,7 @@ class KeySet {
   // InsertNew scratch for chains.
   std::vector<std::string_view> pending_;
   std::vector<uint32_t> index_;
-  std::vector<uint8_t> hit_, new_;
+  std::vector<uint8_t> hit_, new_, flags_;
 };
 
 }  // namespace cli

@@ -336,9 +336,8 @@ int Build(const std::vector<std::string>& args) {
   Pass pass;
   if (c.threads <= 1 || set.scalable() || !ParallelInsert(files, c, progress, set.plain(), pass)) {
     if (c.threads > 1) Note(c, "--threads: input is a pipe; one thread cuts the lines");
-    pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
-      set.Insert(Keys(lines.data(), lines.size()), c.threads);
-    });
+    pass = StreamLines(files, c, progress, BatchFor(c),
+                       [&](const auto& lines) { set.Insert(lines, c.threads); });
   }
   progress.Finish();
   if (!set.scalable() && pass.keys > sized.n) {
@@ -449,9 +448,8 @@ int Intersect(const std::vector<std::string>& args) {
   Progress progress(c.progress, "intersect: reading A", TotalBytes({a}));
   Pass pass_a;
   if (c.threads <= 1 || set.scalable() || !ParallelInsert({a}, c, progress, set.plain(), pass_a)) {
-    pass_a = StreamLines({a}, c, progress, batch, [&](const auto& lines) {
-      set.Insert(Keys(lines.data(), lines.size()), c.threads);
-    });
+    pass_a = StreamLines({a}, c, progress, batch,
+                         [&](const auto& lines) { set.Insert(lines, c.threads); });
   }
   progress.Stage("intersect: probing B", TotalBytes({b}));
   Writer w(1);
