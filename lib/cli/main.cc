@@ -98,7 +98,7 @@ Common ReadCommon(const Options& o, const std::string& cmd) {
   c.progress = !c.quiet && (o.Has("progress") || ::isatty(2) == 1);
   c.strip_cr = o.Has("strip-cr");
   const uint64_t t = o.Count("threads", 1);
-  if (t == 0 || t > 1024) throw CliError(kExitUsage, cmd + ": --threads must be 1..1024");
+  if (t == 0 || t > 256) throw CliError(kExitUsage, cmd + ": --threads must be 1..256");
   c.threads = static_cast<unsigned>(t);
   return c;
 }
@@ -290,7 +290,9 @@ int64_t TotalBytes(const std::vector<std::string>& files) {
 // Lines per bulk call: big enough to amortize the call, small enough that the batch's bytes
 // (~50 B a URL) stay in L2 between line cutting and hashing. Parallel calls need 32768 keys per
 // thread before they start threads.
-size_t BatchFor(const Common& c) { return c.threads > 1 ? size_t{65536} * c.threads : 16384; }
+size_t BatchFor(const Common& c) {
+  return c.threads > 1 ? std::min<size_t>(size_t{65536} * c.threads, size_t{1} << 20) : 16384;
+}
 
 void Summary(const Common& c, Json& j, const char* cmd, const Pass& p, double secs) {
   if (!c.json) return;
