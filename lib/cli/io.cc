@@ -154,6 +154,12 @@ inline uint64_t NewlineMask(const char* p) {
 }
 #endif
 
+#if defined(__GNUC__)
+#define SIMDBLOOM_CLI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SIMDBLOOM_CLI_UNLIKELY(x) (x)
+#endif
+
 inline unsigned LowestBit(uint64_t m) { return static_cast<unsigned>(__builtin_ctzll(m)); }
 
 // The mapped file being read, for the SIGBUS handler: a file that shrinks under its mapping
@@ -289,8 +295,18 @@ bool LineReader::Next(std::vector<std::string_view>& lines, size_t max_lines) {
 }
 
 bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines) {
-  lines.clear();
-  if (done_) return false;
+  // The views are written through a raw pointer into a vector kept at max_lines entries between
+  // calls (only the tail past the previous batch is re-initialized), and the state lives in
+  // locals: this loop runs once per line.
+  if (lines.size() != max_lines) lines.resize(max_lines);
+  std::string_view* out = lines.data();
+  size_t n = 0;
+  if (done_) {
+    lines.resize(0);
+    return false;
+  }
+  const bool strip = strip_cr_;
+  const char* data = data_;
   size_t start = pos_;  // pos_ when this call began (bytes_done_ counts from it)
   size_t line = pos_;   // start of the current line
   size_t chunk = pos_;  // next byte to look at
@@ -299,51 +315,59 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
     return limit_ == UINT64_MAX ? SIZE_MAX : static_cast<size_t>(limit_ - map_off_);
   };
   size_t stop = stop_index();
+  bool full = false;
+  // Hands out the line ending at `nl`; false when the batch is full or the range is done.
   auto emit = [&](size_t nl) {
-    if (line >= stop) {
+    if (SIMDBLOOM_CLI_UNLIKELY(line >= stop)) {
       done_ = true;
-      max_lines = lines.size();  // ends the loops below
-      return;
+      return false;
     }
     size_t len = nl - line;
-    if (strip_cr_ && len > 0 && data_[line + len - 1] == '\r') --len;
-    lines.emplace_back(data_ + line, len);
+    if (strip && len > 0 && data[line + len - 1] == '\r') --len;
+    out[n++] = std::string_view(data + line, len);
     line = nl + 1;
+    return n < max_lines;
   };
   for (;;) {
     if (chunk + 64 <= end_) {
-      uint64_t m = NewlineMask(data_ + chunk);
+      uint64_t m = NewlineMask(data + chunk);
       while (m != 0) {
-        emit(chunk + LowestBit(m));
+        if (!emit(chunk + LowestBit(m))) {
+          full = true;
+          break;
+        }
         m &= m - 1;
-        if (lines.size() == max_lines) break;
       }
-      if (lines.size() == max_lines) break;
+      if (full) break;
       chunk += 64;
       continue;
     }
-    const void* nl = chunk < end_ ? std::memchr(data_ + chunk, '\n', end_ - chunk) : nullptr;
+    const void* nl = chunk < end_ ? std::memchr(data + chunk, '\n', end_ - chunk) : nullptr;
     if (nl != nullptr) {
-      emit(static_cast<size_t>(static_cast<const char*>(nl) - data_));
+      if (!emit(static_cast<size_t>(static_cast<const char*>(nl) - data))) break;
       chunk = line;
-      if (lines.size() == max_lines) break;
       continue;
     }
-    if (!lines.empty()) break;  // hand these out before the buffer moves
+    if (n > 0) break;  // hand these out before the buffer moves
     const size_t scanned = end_ - pos_;
     const bool more = Fill();  // [pos_, end_) is the same partial line, maybe moved
+    data = data_;
     start = line = pos_;
     stop = stop_index();
     if (more) {
       chunk = pos_ + scanned;
       continue;
     }
-    if (pos_ == end_) return false;  // end of input
-    emit(end_);                      // a final line without a newline
-    if (!done_) line = end_;
+    if (pos_ == end_) {  // end of input
+      lines.resize(0);
+      return false;
+    }
+    emit(end_);              // a final line without a newline (n is 0 here)
+    if (n > 0) line = end_;  // emit set line past it; unless the range had ended
     break;
   }
-  if (lines.empty() && done_) return false;
+  lines.resize(n);
+  if (n == 0) return false;  // the range ended before any line
   bytes_done_ += line - start;
   pos_ = line;
   return true;
