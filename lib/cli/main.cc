@@ -215,21 +215,17 @@ Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progres
   return pass;
 }
 
-// build with --threads T on regular files: each file is cut into T byte ranges (a line belongs to
-// the range it starts in); thread i reads its range through its own mapped LineReader and
-// inserts into its own filter (thread 0 into `f`, the others into empty copies of its geometry),
-// then the copies are ORed into `f`. The bytes equal a single-threaded build's. Memory: T
-// filters and T windows. Returns false (nothing done) when an input is not a regular file.
-bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Progress& progress,
-                    Filter& f, Pass& pass) {
+// Runs fn(i, lines) on T threads over regular files: each file is cut into T byte ranges (a line
+// belongs to the range it starts in), thread i reads its range through its own mapped LineReader
+// (one window each). Progress is drawn by the calling thread. Returns false (nothing done) when
+// an input is not a regular file. An exception in a thread is rethrown after all are joined.
+template <class Fn>
+bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                  Pass& pass, Fn&& fn) {
   for (const auto& path : files) {
     if (RegularFileSize(path) < 0) return false;
   }
   const unsigned t = c.threads;
-  std::vector<Filter> copies;
-  for (unsigned i = 1; i < t; ++i) {
-    copies.push_back(Filter::with_bits(f.bit_count(), f.num_hashes(), f.layout(), f.seed()));
-  }
   std::atomic<uint64_t> bytes{0}, keys{0};
   for (const auto& path : files) {
     const int64_t size = RegularFileSize(path);
@@ -240,17 +236,15 @@ bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Prog
     for (unsigned i = 0; i < t; ++i) {
       threads.emplace_back([&, i] {
         try {
-          Filter& mine = i == 0 ? f : copies[i - 1];
           LineReader reader(path, c.strip_cr);
           const uint64_t begin = static_cast<uint64_t>(size) * i / t;
           const uint64_t limit = static_cast<uint64_t>(size) * (i + 1) / t;
           if (begin < limit) {
             reader.SetRange(begin, limit);
             std::vector<std::string_view> lines;
-            lines.reserve(16384);
             uint64_t done = 0;
             while (reader.Next(lines, 16384)) {
-              mine.insert(Keys(lines.data(), lines.size()));
+              fn(i, lines);
               keys += lines.size();
               bytes += reader.bytes_done() - done;
               done = reader.bytes_done();
@@ -271,9 +265,27 @@ bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Prog
       if (e) std::rethrow_exception(e);
     }
   }
-  for (const Filter& copy : copies) f.merge(copy);
   pass.keys = keys.load();
   pass.bytes = bytes.load();
+  return true;
+}
+
+// build with --threads T on regular files: ForEachRange, thread i inserting into its own filter
+// (thread 0 into `f`, the others into empty copies of its geometry), the copies ORed into `f` at
+// the end. The bytes equal a single-threaded build's. Memory: T filters and T windows.
+bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                    Filter& f, Pass& pass) {
+  for (const auto& path : files) {
+    if (RegularFileSize(path) < 0) return false;
+  }
+  std::vector<Filter> copies;
+  for (unsigned i = 1; i < c.threads; ++i) {
+    copies.push_back(Filter::with_bits(f.bit_count(), f.num_hashes(), f.layout(), f.seed()));
+  }
+  ForEachRange(files, c, progress, pass, [&](unsigned i, const std::vector<std::string_view>& l) {
+    (i == 0 ? f : copies[i - 1]).insert(Keys(l.data(), l.size()));
+  });
+  for (const Filter& copy : copies) f.merge(copy);
   return true;
 }
 
@@ -372,17 +384,31 @@ int Query(const std::vector<std::string>& args) {
   const bool print = !c.quiet && !count_only;
   Progress progress(c.progress, "query", TotalBytes(files));
   Writer w(1);
-  std::vector<uint8_t> hits(BatchFor(c));
   uint64_t printed = 0;
-  const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
-    const uint64_t n = set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
-    printed += absent ? lines.size() - n : n;
-    if (!print) return;
-    const uint8_t want = absent ? 0 : 1;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (hits[i] == want) w.Line(lines[i]);
-    }
-  });
+  Pass pass;
+  // Nothing printed (--count, --quiet) and --threads: each thread counts its byte range of the
+  // files (the set is only read). Printing keeps input order: one thread cuts lines, and the
+  // probes of each batch use Threads{T}.
+  std::atomic<uint64_t> matches{0};
+  std::vector<std::vector<uint8_t>> thread_hits(c.threads);
+  if (print || c.threads <= 1 ||
+      !ForEachRange(files, c, progress, pass,
+                    [&](unsigned i, const std::vector<std::string_view>& l) {
+                      thread_hits[i].resize(l.size());
+                      matches += set.Contains(Keys(l.data(), l.size()), thread_hits[i].data(), 1);
+                    })) {
+    std::vector<uint8_t> hits(BatchFor(c));
+    pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
+      const uint64_t n = set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
+      matches += n;
+      if (!print) return;
+      const uint8_t want = absent ? 0 : 1;
+      for (size_t i = 0; i < lines.size(); ++i) {
+        if (hits[i] == want) w.Line(lines[i]);
+      }
+    });
+  }
+  printed = absent ? pass.keys - matches.load() : matches.load();
   progress.Finish();
   if (count_only && !c.quiet) w.Text(std::to_string(printed) + "\n");
   w.Flush();

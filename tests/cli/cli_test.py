@@ -123,6 +123,16 @@ def test_build_query():
     b, _ = run(["query", w("g.sbf"), "-"], input_bytes=open(w("probe.txt"), "rb").read())
     c, _ = run(["query", "--threads", "2", w("g.sbf"), w("probe.txt")])
     check(a == b == c, "file, stdin and --threads 2 give the same lines")
+    # --count with threads: each thread counts a byte range of the file.
+    for absent_flag in [[], ["--absent"]]:
+        one, _ = run(["query", "--count", w("g.sbf"), w("probe.txt")] + absent_flag)
+        for t in ["2", "3", "7"]:
+            many, _ = run(["query", "--count", "--threads", t, w("g.sbf"), w("probe.txt")]
+                          + absent_flag)
+            check(one == many, "--count --threads %s: %r vs %r" % (t, many, one))
+        expected = len(a.split(b"\n")) - 1
+        if not absent_flag:
+            check(one == b"%d\n" % expected, "--count matches the printed lines")
     run(["build", "-n", "20000", "--threads", "2", "-o", w("t.sbf"), w("members.txt")])
     check(open(w("t.sbf"), "rb").read() == open(w("g.sbf"), "rb").read(),
           "--threads 2 builds the same bytes")
