@@ -32,11 +32,9 @@ constexpr uint32_t kVersion = 1;
 constexpr double kMinStageFpp = 1e-9;  // what size_for() sizes
 // Capacities stay below 2^62 (a stage that large could not be allocated anyway).
 constexpr double kMaxCapacity = 4611686018427387904.0;
-// Keys per tile of a multi-stage query: hashes, result bytes and two selections on the stack.
+// Keys per tile of a multi-stage query: hashes, unfound hashes, result bytes and selections on
+// the stack (26 KiB).
 constexpr size_t kTile = 1024;
-// A stage is queried for the whole tile (Filter::contains) while at least 1/kDenseFraction of
-// the tile is unfound, else for the unfound keys alone (Filter::refine on their selection).
-constexpr size_t kDenseFraction = 4;
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom scalable chain: " + what);
@@ -355,17 +353,20 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
     w = m;
   }
   while (w > 0 && stage-- > 0) {
-    if (entries == nullptr && w * kDenseFraction >= m) {
-      // Most of the tile is still unfound (absent keys): one plain query of the whole tile is
-      // cheaper than gathering a selection.
+    if (entries == nullptr) {
+      // A tile of hashes: the unfound ones are gathered into a contiguous array and queried with
+      // Filter::contains (the plain pipeline, no selection), then the answers scattered back.
+      const uint64_t* h = static_cast<const uint64_t*>(keys.keys());
+      alignas(64) uint64_t unfound[kTile];
       alignas(64) uint8_t more[kTile];
-      stages_[stage].contains(keys, more);
+      for (size_t i = 0; i < w; ++i) unfound[i] = h[pos[i]];
+      stages_[stage].contains(Prehashed{unfound, w}, more);
       size_t still = 0;
       for (size_t i = 0; i < w; ++i) {
         const uint32_t p = pos[i];
-        hit[p] = more[p];
+        hit[p] = more[i];
         pos[still] = p;
-        still += more[p] == 0;
+        still += more[i] == 0;
       }
       w = still;
       continue;
