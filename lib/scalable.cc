@@ -337,8 +337,8 @@ uint64_t ScalableFilter::insert(Keys keys, uint8_t* fresh) {
 
 void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, size_t m, uint8_t* hit,
                                   bool newest_done) const {
-  // pos: positions (0..m) of the entries not found yet; val: their key indices, handed to
-  // Filter::refine, which keeps (in order) those the stage may hold.
+  // pos: positions (0..m) of the entries not found yet. With `entries` (refine), val holds their
+  // key indices, handed to Filter::refine, which keeps (in order) those the stage may hold.
   uint32_t pos[kTile], val[kTile];
   size_t w = 0;
   size_t stage = stages_.size();
@@ -371,14 +371,14 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
       w = still;
       continue;
     }
-    for (size_t i = 0; i < w; ++i) val[i] = entries != nullptr ? entries[pos[i]] : pos[i];
+    for (size_t i = 0; i < w; ++i) val[i] = entries[pos[i]];
     const size_t kept = static_cast<size_t>(stages_[stage].refine(keys, val, w));
     // val[0 .. kept) is the subsequence of the queried values the stage may hold; whether a value
     // is kept depends on the value alone, so a greedy walk matches it position by position.
     size_t j = 0, still = 0;
     for (size_t i = 0; i < w; ++i) {
       const uint32_t p = pos[i];
-      const uint32_t v = entries != nullptr ? entries[p] : p;
+      const uint32_t v = entries[p];
       if (j < kept && val[j] == v) {
         hit[p] = 1;
         ++j;

@@ -264,9 +264,9 @@ class ScalableFilter {
   void AddStage();
   void CheckUsable(const char* who) const;
   uint64_t InsertImpl(const Keys& keys, uint8_t* fresh);
-  // Queries the keys whose indices are entries[0 .. m) (< keys.size()); hit[j] = 1 for entry j
-  // found in some stage (hit holds m bytes). `newest_done`: hit already holds the newest stage's
-  // answers for every entry.
+  // Queries the keys whose indices are entries[0 .. m) (< keys.size()), or, with entries null,
+  // the m pre-hashed keys of a tile; hit[j] = 1 for entry j found in some stage (hit holds m
+  // bytes). `newest_done`: hit already holds the newest stage's answers for every entry.
   void QueryEntries(const Keys& keys, const uint32_t* entries, size_t m, uint8_t* hit,
                     bool newest_done) const;
   template <class Emit>
