@@ -354,11 +354,31 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
   }
   while (w > 0 && stage-- > 0) {
     if (entries == nullptr) {
-      // A tile of hashes: the unfound ones are gathered into a contiguous array and queried with
-      // Filter::contains (the plain pipeline, no selection), then the answers scattered back.
       const uint64_t* h = static_cast<const uint64_t*>(keys.keys());
-      alignas(64) uint64_t unfound[kTile];
       alignas(64) uint8_t more[kTile];
+      if (w * 2 >= m) {
+        // Half the tile or more unfound (absent keys): the stage answers for the whole tile and
+        // the answers are ORed in, two passes that vectorize, instead of a gather and a scatter
+        // per key.
+        stages_[stage].contains(keys, more);
+        size_t found = 0;
+        for (size_t j = 0; j < m; ++j) {
+          hit[j] = static_cast<uint8_t>(hit[j] | more[j]);
+          found += hit[j];
+        }
+        w = m - found;
+        if (w > 0 && w * 2 < m) {  // the next stage gathers: list the unfound positions
+          size_t at = 0;
+          for (size_t j = 0; j < m; ++j) {
+            pos[at] = static_cast<uint32_t>(j);
+            at += hit[j] == 0;
+          }
+        }
+        continue;
+      }
+      // Few unfound: their hashes are gathered into a contiguous array for Filter::contains (the
+      // plain pipeline, no selection), and the answers scattered back.
+      alignas(64) uint64_t unfound[kTile];
       for (size_t i = 0; i < w; ++i) unfound[i] = h[pos[i]];
       stages_[stage].contains(Prehashed{unfound, w}, more);
       size_t still = 0;

@@ -143,9 +143,10 @@ class ScalableFilter {
   // out[i] = 1 if key i may be present in some stage. Each key is hashed once (pre-hashed keys
   // not at all); the newest (largest) stage is queried for every key of a tile of 1024, each
   // older stage only for the keys no newer stage holds (their hashes gathered into a contiguous
-  // array for Filter::contains), and a tile stops once all of its keys are found. So a present
-  // key costs a stage query or two, an absent key one per stage. A chain of one stage is one
-  // Filter call. Returns the number of 1s.
+  // array for Filter::contains) - or, while half the tile or more is unfound, for the whole tile
+  // with the answers ORed in (cheaper than a gather and a scatter per key) - and a tile stops
+  // once all of its keys are found. So a present key costs a stage query or two, an absent key
+  // one per stage. A chain of one stage is one Filter call. Returns the number of 1s.
   uint64_t contains(Keys keys, uint8_t* out) const;
   // As contains, as an LSB-first bitmap of (keys.size() + 7) / 8 bytes (Filter::contains_bitmap).
   uint64_t contains_bitmap(Keys keys, uint8_t* bitmap) const;
