@@ -32,11 +32,9 @@ constexpr uint32_t kVersion = 1;
 constexpr double kMinStageFpp = 1e-9;  // what size_for() sizes
 // Capacities stay below 2^62 (a stage that large could not be allocated anyway).
 constexpr double kMaxCapacity = 4611686018427387904.0;
-// Keys per tile of a multi-stage query: hashes, result bytes and two selections on the stack.
+// Keys per tile of a multi-stage query: hashes, unfound hashes, result bytes and selections on
+// the stack (26 KiB).
 constexpr size_t kTile = 1024;
-// A stage is queried for the whole tile (Filter::contains) while at least 1/kDenseFraction of
-// the tile is unfound, else for the unfound keys alone (Filter::refine on their selection).
-constexpr size_t kDenseFraction = 4;
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom scalable chain: " + what);
@@ -339,8 +337,8 @@ uint64_t ScalableFilter::insert(Keys keys, uint8_t* fresh) {
 
 void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, size_t m, uint8_t* hit,
                                   bool newest_done) const {
-  // pos: positions (0..m) of the entries not found yet; val: their key indices, handed to
-  // Filter::refine, which keeps (in order) those the stage may hold.
+  // pos: positions (0..m) of the entries not found yet. With `entries` (refine), val holds their
+  // key indices, handed to Filter::refine, which keeps (in order) those the stage may hold.
   uint32_t pos[kTile], val[kTile];
   size_t w = 0;
   size_t stage = stages_.size();
@@ -355,29 +353,52 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
     w = m;
   }
   while (w > 0 && stage-- > 0) {
-    if (entries == nullptr && w * kDenseFraction >= m) {
-      // Most of the tile is still unfound (absent keys): one plain query of the whole tile is
-      // cheaper than gathering a selection.
+    if (entries == nullptr) {
+      const uint64_t* h = static_cast<const uint64_t*>(keys.keys());
       alignas(64) uint8_t more[kTile];
-      stages_[stage].contains(keys, more);
+      if (w * 2 >= m) {
+        // Half the tile or more unfound (absent keys): the stage answers for the whole tile and
+        // the answers are ORed in, two passes that vectorize, instead of a gather and a scatter
+        // per key.
+        stages_[stage].contains(keys, more);
+        size_t found = 0;
+        for (size_t j = 0; j < m; ++j) {
+          hit[j] = static_cast<uint8_t>(hit[j] | more[j]);
+          found += hit[j];
+        }
+        w = m - found;
+        if (w > 0 && w * 2 < m) {  // the next stage gathers: list the unfound positions
+          size_t at = 0;
+          for (size_t j = 0; j < m; ++j) {
+            pos[at] = static_cast<uint32_t>(j);
+            at += hit[j] == 0;
+          }
+        }
+        continue;
+      }
+      // Few unfound: their hashes are gathered into a contiguous array for Filter::contains (the
+      // plain pipeline, no selection), and the answers scattered back.
+      alignas(64) uint64_t unfound[kTile];
+      for (size_t i = 0; i < w; ++i) unfound[i] = h[pos[i]];
+      stages_[stage].contains(Prehashed{unfound, w}, more);
       size_t still = 0;
       for (size_t i = 0; i < w; ++i) {
         const uint32_t p = pos[i];
-        hit[p] = more[p];
+        hit[p] = more[i];
         pos[still] = p;
-        still += more[p] == 0;
+        still += more[i] == 0;
       }
       w = still;
       continue;
     }
-    for (size_t i = 0; i < w; ++i) val[i] = entries != nullptr ? entries[pos[i]] : pos[i];
+    for (size_t i = 0; i < w; ++i) val[i] = entries[pos[i]];
     const size_t kept = static_cast<size_t>(stages_[stage].refine(keys, val, w));
     // val[0 .. kept) is the subsequence of the queried values the stage may hold; whether a value
     // is kept depends on the value alone, so a greedy walk matches it position by position.
     size_t j = 0, still = 0;
     for (size_t i = 0; i < w; ++i) {
       const uint32_t p = pos[i];
-      const uint32_t v = entries != nullptr ? entries[p] : p;
+      const uint32_t v = entries[p];
       if (j < kept && val[j] == v) {
         hit[p] = 1;
         ++j;

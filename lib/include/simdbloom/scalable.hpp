@@ -128,7 +128,7 @@ class ScalableFilter {
   // ---- Bulk calls over Keys of any shape (see Keys in simdbloom.hpp) ----
   // Keys are validated (Error(kInvalidArgument), as Filter's bulk calls) before anything is
   // written. None allocates: the multi-stage queries work in tiles of 1024 keys on the stack
-  // (about 18 KiB: hashes, result bytes, two selection buffers).
+  // (about 26 KiB: hashes, unfound hashes, result bytes, selections).
 
   // Inserts every key, in order, into the newest stage; whenever that stage's count of keys that
   // set a new bit reaches its capacity, the batch is split there and the rest goes to a new
@@ -142,11 +142,11 @@ class ScalableFilter {
   uint64_t insert(Keys keys, uint8_t* fresh);
   // out[i] = 1 if key i may be present in some stage. Each key is hashed once (pre-hashed keys
   // not at all); the newest (largest) stage is queried for every key of a tile of 1024, each
-  // older stage only for the keys no newer stage holds (Filter::refine on their selection; while
-  // a quarter or more of the tile is unfound, Filter::contains of the whole tile, which costs
-  // less than gathering), and a tile stops once all of its keys are found. So present keys cost
-  // about one stage query, absent keys one per stage. A chain of one stage is one Filter call.
-  // Returns the number of 1s.
+  // older stage only for the keys no newer stage holds (their hashes gathered into a contiguous
+  // array for Filter::contains) - or, while half the tile or more is unfound, for the whole tile
+  // with the answers ORed in (cheaper than a gather and a scatter per key) - and a tile stops
+  // once all of its keys are found. So a present key costs a stage query or two, an absent key
+  // one per stage. A chain of one stage is one Filter call. Returns the number of 1s.
   uint64_t contains(Keys keys, uint8_t* out) const;
   // As contains, as an LSB-first bitmap of (keys.size() + 7) / 8 bytes (Filter::contains_bitmap).
   uint64_t contains_bitmap(Keys keys, uint8_t* bitmap) const;
@@ -265,9 +265,9 @@ class ScalableFilter {
   void AddStage();
   void CheckUsable(const char* who) const;
   uint64_t InsertImpl(const Keys& keys, uint8_t* fresh);
-  // Queries the keys whose indices are entries[0 .. m) (< keys.size()); hit[j] = 1 for entry j
-  // found in some stage (hit holds m bytes). `newest_done`: hit already holds the newest stage's
-  // answers for every entry.
+  // Queries the keys whose indices are entries[0 .. m) (< keys.size()), or, with entries null,
+  // the m pre-hashed keys of a tile; hit[j] = 1 for entry j found in some stage (hit holds m
+  // bytes). `newest_done`: hit already holds the newest stage's answers for every entry.
   void QueryEntries(const Keys& keys, const uint32_t* entries, size_t m, uint8_t* hit,
                     bool newest_done) const;
   template <class Emit>
