@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target (clang-14, -fsanitize=fuzzer,address,undefined, library instrumented
-# too), replays the checked-in corpus, then fuzzes load/view/Parquet import for a while.
+# too), replays the checked-in corpora, then fuzzes load/view/Parquet import and the command's
+# Parquet footer reader for a while each.
 #   cmake/fuzz.sh [--install-deps] [build-dir] [seconds]
 set -euo pipefail
 if [ "${1:-}" = "--install-deps" ]; then
@@ -19,11 +20,16 @@ CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWit
   -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_INSTALL=OFF -DSIMDBLOOM_BUILD_SHARED=OFF \
   -DSIMDBLOOM_BUILD_FUZZ=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
-fuzzer=$build/tests/fuzz/simdbloom_fuzz_load
-echo "== replaying the corpus"
-"$fuzzer" -runs=0 "$src/tests/fuzz/corpus"
-echo "== fuzzing for $seconds s"
-mkdir -p "$build/corpus"
-"$fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
-  "$build/corpus" "$src/tests/fuzz/corpus"
-echo "fuzz: no finding in $seconds s"
+# Each target with its corpus: filter files (load/view/Parquet import), then whole Parquet files
+# (the simdbloom command's footer reader).
+for pair in "simdbloom_fuzz_load:corpus:4096" "simdbloom_fuzz_parquet:corpus_parquet:65536"; do
+  IFS=: read -r name corpus max_len <<<"$pair"
+  fuzzer=$build/tests/fuzz/$name
+  echo "== $name: replaying the corpus"
+  "$fuzzer" -runs=0 "$src/tests/fuzz/$corpus"
+  echo "== $name: fuzzing for $seconds s"
+  mkdir -p "$build/$corpus"
+  "$fuzzer" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
+    "$build/$corpus" "$src/tests/fuzz/$corpus"
+done
+echo "fuzz: no finding in $seconds s per target"

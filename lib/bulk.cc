@@ -527,4 +527,10 @@ uint64_t Filter::select(Keys keys, uint32_t* selection, Threads threads) const {
                                threads.count);
 }
 
+// For the kinds of filter built from Filters (lib/scalable.cc): the same key checks and slices.
+namespace detail {
+void ValidateBulkKeys(const char* who, const Keys& keys) { ValidateKeys(who, keys); }
+Keys SliceKeys(const Keys& keys, size_t begin, size_t count) { return Slice(keys, begin, count); }
+}  // namespace detail
+
 }  // namespace simdbloom

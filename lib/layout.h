@@ -72,6 +72,13 @@ void SetPrefetchOverride(int distance);
 // (default true). Filters allocated afterwards follow the setting.
 void SetHugePages(bool enabled);
 
+// ---- Bulk-call helpers for kinds built from Filters (lib/bulk.cc) ----
+// Throws Error(kInvalidArgument) for keys (keys.size() > 0) the bulk calls cannot read: null
+// pointers, bad Arrow offsets (O(n)), FixedWidth geometry; `who` starts the message.
+void ValidateBulkKeys(const char* who, const Keys& keys);
+// Keys [begin, begin + count) of `keys`, in the same shape. O(1).
+Keys SliceKeys(const Keys& keys, size_t begin, size_t count);
+
 }  // namespace detail
 
 // The library's own access to a filter's internals (declared a friend by Filter).

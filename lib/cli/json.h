@@ -1,0 +1,80 @@
+// A flat JSON object written key by key (the --json summary). Strings are escaped per RFC 8259;
+// non-finite numbers are written as null.
+#ifndef SIMDBLOOM_CLI_JSON_H_
+#define SIMDBLOOM_CLI_JSON_H_
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace simdbloom {
+namespace cli {
+
+class Json {
+ public:
+  Json& Str(std::string_view key, std::string_view value) {
+    Key(key);
+    Quote(value);
+    return *this;
+  }
+  Json& Int(std::string_view key, int64_t value) {
+    Key(key);
+    out_ += std::to_string(value);
+    return *this;
+  }
+  Json& Num(std::string_view key, double value) {
+    Key(key);
+    if (!std::isfinite(value)) {
+      out_ += "null";
+    } else {
+      char s[40];
+      std::snprintf(s, sizeof(s), "%.6g", value);
+      out_ += s;
+    }
+    return *this;
+  }
+  Json& Bool(std::string_view key, bool value) {
+    Key(key);
+    out_ += value ? "true" : "false";
+    return *this;
+  }
+  // A nested object, already rendered by another Json.
+  Json& Obj(std::string_view key, const Json& value) {
+    Key(key);
+    out_ += value.str();
+    return *this;
+  }
+  std::string str() const { return out_.empty() ? "{}" : out_ + "}"; }
+
+ private:
+  void Key(std::string_view key) {
+    out_ += out_.empty() ? "{" : ",";
+    Quote(key);
+    out_ += ':';
+  }
+  void Quote(std::string_view s) {
+    out_ += '"';
+    for (const char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (c == '"' || c == '\\') {
+        out_ += '\\';
+        out_ += c;
+      } else if (u < 0x20) {
+        char e[8];
+        std::snprintf(e, sizeof(e), "\\u%04x", u);
+        out_ += e;
+      } else {
+        out_ += c;
+      }
+    }
+    out_ += '"';
+  }
+  std::string out_;
+};
+
+}  // namespace cli
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_CLI_JSON_H_

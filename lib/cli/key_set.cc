@@ -1,0 +1,165 @@
+// Plain filters and scalable chains behind one interface for the commands (see key_set.h).
+#include "lib/cli/key_set.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "lib/cli/error.h"
+#include "lib/cli/io.h"
+#include "lib/cli/output.h"
+
+namespace simdbloom {
+namespace cli {
+
+KeySet KeySet::Load(const std::string& path) {
+  if (path == "-") throw CliError(kExitUsage, "a filter must be a file, not stdin");
+  RegularFileSize(path);  // missing or a directory: the usual "PATH: cannot open: why"
+  char magic[8] = {};
+  {
+    std::ifstream in(path, std::ios::binary);
+    in.read(magic, sizeof(magic));
+  }
+  const bool chain = std::memcmp(magic, "SIMDBSCL", 8) == 0;
+  try {
+    if (chain) return KeySet(ScalableFilter::load_file(path));
+    return KeySet(Filter::load_file(path));
+  } catch (const Error& e) {
+    if (e.code() == ErrorCode::kFormat) {
+      throw CliError(kExitFailure,
+                     path + ": not a simdbloom filter, or truncated/corrupt (" + e.what() + ")");
+    }
+    throw CliError(kExitFailure, path + ": " + e.what());
+  }
+}
+
+void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads) {
+  const Keys keys(lines.data(), lines.size());
+  if (chain_) {
+    // As dedup does: a chain's insert would store again keys its older stages hold, filling
+    // stages with repeats.
+    flags_.resize(std::max(flags_.size(), lines.size()));
+    InsertNew(lines, flags_.data());
+  } else if (threads > 1) {
+    plain_->insert(keys, Threads{threads});
+  } else {
+    plain_->insert(keys);
+  }
+}
+
+uint64_t KeySet::Contains(const Keys& keys, uint8_t* out, unsigned threads) const {
+  if (chain_) return chain_->contains(keys, out);
+  return threads > 1 ? plain_->contains(keys, out, Threads{threads}) : plain_->contains(keys, out);
+}
+
+uint64_t KeySet::InsertNew(const std::vector<std::string_view>& lines, uint8_t* fresh) {
+  if (plain_) return plain_->insert(Keys(lines.data(), lines.size()), fresh);
+  ScalableFilter& c = *chain_;
+  std::memset(fresh, 0, lines.size());
+  uint64_t count = 0;
+  size_t pos = 0;
+  while (pos < lines.size()) {
+    // A window no larger than the newest stage's room (or the next stage's capacity when it is
+    // full): the chain cannot add a stage inside the insert below.
+    const size_t last = c.stages() - 1;
+    uint64_t room = c.stage_capacity(last) - c.stage_count(last);
+    if (room == 0) room = c.stage_capacity(last + 1);
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(room, lines.size() - pos));
+    hit_.resize(std::max(hit_.size(), n));
+    c.contains(Keys(lines.data() + pos, n), hit_.data());  // sees every earlier window
+    pending_.clear();
+    index_.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (!hit_[i]) {
+        pending_.push_back(lines[pos + i]);
+        index_.push_back(static_cast<uint32_t>(pos + i));
+      }
+    }
+    new_.resize(std::max(new_.size(), pending_.size()));
+    c.insert(Keys(pending_.data(), pending_.size()), new_.data());
+    for (size_t j = 0; j < pending_.size(); ++j) {
+      if (new_[j]) {
+        fresh[index_[j]] = 1;
+        ++count;
+      }
+    }
+    pos += n;
+  }
+  return count;
+}
+
+size_t KeySet::size_bytes() const { return chain_ ? chain_->size_bytes() : plain_->size_bytes(); }
+double KeySet::expected_fpp() const {
+  return chain_ ? chain_->expected_fpp() : plain_->expected_fpp();
+}
+double KeySet::approximate_count() const {
+  return chain_ ? chain_->approximate_count() : plain_->approximate_count();
+}
+
+Json KeySet::Geometry() const {
+  Json g;
+  if (chain_) {
+    g.Str("kind", "scalable")
+        .Str("layout", layout_name(chain_->layout()))
+        .Int("stages", static_cast<int64_t>(chain_->stages()))
+        .Int("initial_capacity", static_cast<int64_t>(chain_->initial_capacity()))
+        .Int("bytes", static_cast<int64_t>(chain_->size_bytes()));
+  } else {
+    g.Str("kind", "plain")
+        .Str("layout", layout_name(plain_->layout()))
+        .Int("bits", static_cast<int64_t>(plain_->bit_count()))
+        .Int("k", plain_->num_hashes())
+        .Int("bytes", static_cast<int64_t>(plain_->size_bytes()));
+  }
+  return g;
+}
+
+std::string KeySet::Describe() const {
+  char text[512];
+  std::string s;
+  if (!chain_) {
+    const Filter& f = *plain_;
+    std::snprintf(text, sizeof(text),
+                  "kind: plain\nlayout: %s\nbits: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
+                  "inserted: %llu\napproximate count: %.0f\nfill: %.4f\nexpected FPR: %.6g\n",
+                  layout_name(f.layout()), static_cast<unsigned long long>(f.bit_count()),
+                  f.num_hashes(), f.size_bytes(), static_cast<unsigned long long>(f.seed()),
+                  static_cast<unsigned long long>(f.inserted_count()), f.approximate_count(),
+                  f.fill_ratio(), f.expected_fpp());
+    return text;
+  }
+  const ScalableFilter& c = *chain_;
+  std::snprintf(text, sizeof(text),
+                "kind: scalable\nlayout: %s\nstages: %zu\nbytes: %zu\nfpp: %g\ngrowth: %g\n"
+                "tightening: %g\ninitial capacity: %llu\ncount: %llu\napproximate count: %.0f\n"
+                "bits per key: %.2f\nexpected FPR: %.6g\n",
+                layout_name(c.layout()), c.stages(), c.size_bytes(), c.fpp(), c.growth(),
+                c.tightening(), static_cast<unsigned long long>(c.initial_capacity()),
+                static_cast<unsigned long long>(c.count()), c.approximate_count(), c.bits_per_key(),
+                c.expected_fpp());
+  s = text;
+  for (size_t i = 0; i < c.stages(); ++i) {
+    const Filter& f = c.stage(i);
+    std::snprintf(text, sizeof(text),
+                  "stage %zu: bits %llu, k %u, capacity %llu, count %llu, fill %.4f, "
+                  "expected FPR %.6g\n",
+                  i, static_cast<unsigned long long>(f.bit_count()), f.num_hashes(),
+                  static_cast<unsigned long long>(c.stage_capacity(i)),
+                  static_cast<unsigned long long>(c.stage_count(i)), f.fill_ratio(),
+                  f.expected_fpp());
+    s += text;
+  }
+  return s;
+}
+
+void KeySet::Save(const std::string& path) const {
+  if (chain_) {
+    SaveAtomically(path, [&](std::ostream& out) { chain_->save(out); });
+  } else {
+    SaveAtomically(path, [&](std::ostream& out) { plain_->save(out); });
+  }
+}
+
+}  // namespace cli
+}  // namespace simdbloom

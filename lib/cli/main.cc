@@ -1,0 +1,730 @@
+// simdbloom: the command-line tool. Keys are lines of text; every command streams its input in
+// large blocks through the library's bulk calls (see io.h). This file holds the subcommands;
+// parsing, input, output files, progress, JSON and Parquet footers live beside it.
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "lib/cli/error.h"
+#include "lib/cli/io.h"
+#include "lib/cli/json.h"
+#include "lib/cli/key_set.h"
+#include "lib/cli/options.h"
+#include "lib/cli/output.h"
+#include "lib/cli/parquet_footer.h"
+#include "lib/cli/progress.h"
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+namespace cli {
+namespace {
+
+constexpr char kUsage[] =
+    R"(usage: simdbloom COMMAND [OPTIONS] ...
+Keys are lines of text (ending at \n; a trailing \r is kept unless --strip-cr); FILE '-' or no
+FILE reads stdin.
+
+  build  [-n N] [--fpp P] [--layout L] [--threads T] -o OUT FILE...
+                     build a filter from the lines of FILEs and save it to OUT
+  query  FILTER [--absent] [--count] FILE...
+                     print the lines that may be in FILTER (--absent: that are surely not;
+                     --count: print only how many)
+  dedup  [-n N] [--fpp P] FILE...
+                     print each line the first time it is (probably) seen
+  intersect [-n N] [--fpp P] A B
+                     print the lines of B that may be in A
+  info   FILTER      layout, bits, k, bytes, approximate count, fill, expected FPR
+  merge  A B -o OUT  the union of two compatible filters
+  parquet FILE --column NAME VALUE...
+                     probe each row group's Bloom filter of column NAME: prints
+                     ROW_GROUP<TAB>VALUE<TAB>maybe|no
+
+Sizing: -n is the expected number of distinct keys, --fpp the false-positive rate (default
+0.01). Without -n, build/dedup/intersect count the lines of regular files in a first pass
+and make a plain filter; on a pipe they make a scalable filter (a chain of filters that grows
+with the input and keeps the rate). query, info and merge read either kind of file.
+Layouts: block512 (default), register64, split_block256 (Parquet), classic.
+
+Every command: --json (a summary object on stdout after the data; with --quiet instead of it),
+--quiet/-q (no data, no progress, no notes), --progress (progress bar on stderr even when it
+is not a terminal; by default only on a terminal), --strip-cr, --threads/-t T (build, query,
+intersect).
+
+Exit status: 0 success; 1 failure (missing or unreadable file, not a filter file, truncated
+or corrupt filter, incompatible filters, write error, out of memory); 2 usage error (unknown
+command or option, missing argument, bad value) or a malformed Parquet file.
+)";
+
+constexpr double kDefaultFpp = 0.01;
+
+struct Common {
+  bool json = false;
+  bool quiet = false;
+  bool progress = false;
+  bool strip_cr = false;
+  unsigned threads = 1;
+};
+
+const std::vector<OptionSpec> kCommonSpecs = {
+    {"json", 0, false},     {"quiet", 'q', false},  {"progress", 0, false},
+    {"strip-cr", 0, false}, {"threads", 't', true},
+};
+
+std::vector<OptionSpec> Specs(std::vector<OptionSpec> extra) {
+  extra.insert(extra.end(), kCommonSpecs.begin(), kCommonSpecs.end());
+  return extra;
+}
+
+Common ReadCommon(const Options& o, const std::string& cmd) {
+  Common c;
+  c.json = o.Has("json");
+  c.quiet = o.Has("quiet");
+  c.progress = !c.quiet && (o.Has("progress") || ::isatty(2) == 1);
+  c.strip_cr = o.Has("strip-cr");
+  const uint64_t t = o.Count("threads", 1);
+  if (t == 0 || t > 256) throw CliError(kExitUsage, cmd + ": --threads must be 1..256");
+  c.threads = static_cast<unsigned>(t);
+  return c;
+}
+
+void Note(const Common& c, const std::string& message) {
+  if (c.quiet) return;
+  std::fprintf(stderr, "simdbloom: %s\n", message.c_str());
+}
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+Layout ParseLayout(const std::string& cmd, const std::string& name) {
+  std::string known;
+  for (const Layout l : layouts()) {
+    if (name == layout_name(l)) return l;
+    known += known.empty() ? "" : ", ";
+    known += layout_name(l);
+  }
+  throw CliError(kExitUsage, cmd + ": unknown layout '" + name + "' (one of " + known + ")");
+}
+
+double ParseFpp(const std::string& cmd, const Options& o) {
+  const double p = o.Real("fpp", kDefaultFpp);
+  if (!(p >= 1e-9 && p < 1)) throw CliError(kExitUsage, cmd + ": --fpp must be in [1e-9, 1)");
+  return p;
+}
+
+// How a set was sized: the expected key count and how it was found.
+struct Sized {
+  uint64_t n = 0;   // plain: the expected keys; scalable: the first stage's capacity
+  std::string how;  // "given" (-n), "counted" (lines of regular files), "scalable" (a pipe)
+};
+
+// A chain's first stage on a pipe: 1M keys (about 1.8 MB at 1%), doubling per stage.
+// SIMDBLOOM_CLI_SCALABLE_INITIAL (tests only) sets another.
+uint64_t ScalableInitial() {
+  const char* env = std::getenv("SIMDBLOOM_CLI_SCALABLE_INITIAL");
+  const long long v = env != nullptr ? std::atoll(env) : 0;
+  return v > 0 ? static_cast<uint64_t>(v) : 1'000'000;
+}
+
+// The set for build/dedup/intersect: a plain filter for -n N or regular files (whose lines are
+// counted in a first pass), a scalable chain for a pipe without -n. Says which on stderr.
+KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
+               const Common& c, double fpp, Layout layout, Sized& s) {
+  auto plain = [&](uint64_t n) {
+    try {
+      return KeySet(Filter::create(n, fpp, layout));
+    } catch (const Error& e) {
+      throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
+                     cmd + ": " + e.what());
+    }
+  };
+  if (o.Has("n")) {
+    s.n = o.Count("n", 0);
+    if (s.n == 0) throw CliError(kExitUsage, cmd + ": -n must be at least 1");
+    s.how = "given";
+    return plain(s.n);
+  }
+  bool all_regular = true;
+  for (const auto& f : files) all_regular = all_regular && RegularFileSize(f) >= 0;
+  if (all_regular) {
+    uint64_t lines = 0;
+    for (const auto& f : files) lines += CountLines(f);
+    s.n = std::max<uint64_t>(lines, 1);
+    s.how = "counted";
+    Note(c, "sized for " + std::to_string(lines) +
+                " keys: counted the lines in a first pass (-n N skips it)");
+    return plain(s.n);
+  }
+  s.n = ScalableInitial();
+  s.how = "scalable";
+  ScalableOptions options;
+  options.layout = layout;
+  try {
+    KeySet set(ScalableFilter::create(s.n, fpp, options));
+    char rate[32];
+    std::snprintf(rate, sizeof(rate), "%g", fpp);
+    Note(c, "input is a pipe and -n was not given: a scalable filter (stages of " +
+                std::to_string(s.n) + ", then 2x, 4x, ... keys; rate at most " + rate +
+                " overall); -n N makes a plain filter");
+    return set;
+  } catch (const Error& e) {
+    throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
+                   cmd + ": " + e.what());
+  }
+}
+
+// Totals of one streaming pass.
+struct Pass {
+  uint64_t keys = 0;
+  uint64_t bytes = 0;
+};
+
+// Streams the lines of `files` in batches to fn(lines), drawing progress.
+template <class Fn>
+Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                 size_t batch, Fn&& fn) {
+  Pass pass;
+  std::vector<std::string_view> lines;
+  lines.reserve(batch);
+  for (const auto& path : files) {
+    LineReader reader(path, c.strip_cr);
+    const uint64_t base = pass.bytes;
+    while (reader.Next(lines, batch)) {
+      fn(lines);
+      pass.keys += lines.size();
+      progress.Update(base + reader.bytes_done(), pass.keys);
+    }
+    pass.bytes = base + reader.bytes_done();
+  }
+  return pass;
+}
+
+// Runs fn(i, lines) on T threads over regular files: each file is cut into T byte ranges (a line
+// belongs to the range it starts in), thread i reads its range through its own mapped LineReader
+// (one window each). Progress is drawn by the calling thread. Returns false (nothing done) when
+// an input is not a regular file. An exception in a thread is rethrown after all are joined.
+template <class Fn>
+bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                  Pass& pass, Fn&& fn) {
+  for (const auto& path : files) {
+    if (RegularFileSize(path) < 0) return false;
+  }
+  const unsigned t = c.threads;
+  std::atomic<uint64_t> bytes{0}, keys{0};
+  for (const auto& path : files) {
+    const int64_t size = RegularFileSize(path);
+    if (size == 0) continue;
+    std::vector<std::exception_ptr> errors(t);
+    std::vector<std::thread> threads;
+    std::atomic<unsigned> running{t};
+    for (unsigned i = 0; i < t; ++i) {
+      threads.emplace_back([&, i] {
+        try {
+          LineReader reader(path, c.strip_cr);
+          const uint64_t begin = static_cast<uint64_t>(size) * i / t;
+          const uint64_t limit = static_cast<uint64_t>(size) * (i + 1) / t;
+          if (begin < limit) {
+            reader.SetRange(begin, limit);
+            std::vector<std::string_view> lines;
+            uint64_t done = 0;
+            while (reader.Next(lines, 16384)) {
+              fn(i, lines);
+              keys += lines.size();
+              bytes += reader.bytes_done() - done;
+              done = reader.bytes_done();
+            }
+          }
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+        --running;
+      });
+    }
+    while (running.load() > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      progress.Update(bytes.load(), keys.load());
+    }
+    for (auto& th : threads) th.join();
+    for (auto& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+  }
+  pass.keys = keys.load();
+  pass.bytes = bytes.load();
+  return true;
+}
+
+// build with --threads T on regular files: ForEachRange, thread i inserting into its own filter
+// (thread 0 into `f`, the others into empty copies of its geometry), the copies ORed into `f` at
+// the end. The bytes equal a single-threaded build's. Memory: T filters and T windows.
+bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                    Filter& f, Pass& pass) {
+  for (const auto& path : files) {
+    if (RegularFileSize(path) < 0) return false;
+  }
+  std::vector<Filter> copies;
+  for (unsigned i = 1; i < c.threads; ++i) {
+    copies.push_back(Filter::with_bits(f.bit_count(), f.num_hashes(), f.layout(), f.seed()));
+  }
+  ForEachRange(files, c, progress, pass, [&](unsigned i, const std::vector<std::string_view>& l) {
+    (i == 0 ? f : copies[i - 1]).insert(Keys(l.data(), l.size()));
+  });
+  for (const Filter& copy : copies) f.merge(copy);
+  return true;
+}
+
+int64_t TotalBytes(const std::vector<std::string>& files) {
+  int64_t total = 0;
+  for (const auto& f : files) {
+    const int64_t s = RegularFileSize(f);
+    if (s < 0) return -1;
+    total += s;
+  }
+  return total;
+}
+
+// Lines per bulk call: big enough to amortize the call, small enough that the batch's bytes
+// (~50 B a URL) stay in L2 between line cutting and hashing. Parallel calls need 32768 keys per
+// thread before they start threads.
+size_t BatchFor(const Common& c) {
+  return c.threads > 1 ? std::min<size_t>(size_t{65536} * c.threads, size_t{1} << 20) : 16384;
+}
+
+void Summary(const Common& c, Json& j, const char* cmd, const Pass& p, double secs) {
+  if (!c.json) return;
+  Json out;
+  out.Str("command", cmd)
+      .Int("keys", static_cast<int64_t>(p.keys))
+      .Int("bytes", static_cast<int64_t>(p.bytes))
+      .Num("seconds", secs)
+      .Num("keys_per_second", secs > 0 ? p.keys / secs : 0);
+  std::string s = out.str();
+  const std::string extra = j.str();
+  if (extra != "{}") s = s.substr(0, s.size() - 1) + "," + extra.substr(1);
+  s += "\n";
+  Writer w(1);
+  w.Text(s);
+  w.Flush();
+}
+
+std::vector<std::string> FilesOrStdin(std::vector<std::string> files) {
+  if (files.empty()) files.push_back("-");
+  size_t stdin_uses = 0;
+  for (const auto& f : files) stdin_uses += f == "-" ? 1 : 0;
+  if (stdin_uses > 1) throw CliError(kExitUsage, "stdin ('-') can be read only once");
+  return files;
+}
+
+// ---- build
+int Build(const std::vector<std::string>& args) {
+  const Options o(
+      "build", args,
+      Specs({{"n", 'n', true}, {"fpp", 0, true}, {"layout", 'l', true}, {"output", 'o', true}}));
+  const Common c = ReadCommon(o, "build");
+  if (!o.Has("output")) throw CliError(kExitUsage, "build: -o OUT is required");
+  const std::string out_path = o.Str("output", "");
+  CheckWritableDestination(out_path);
+  const auto files = FilesOrStdin(o.positional());
+  const double fpp = ParseFpp("build", o);
+  const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
+  const auto start = std::chrono::steady_clock::now();
+  Sized sized;
+  KeySet set = MakeSet("build", o, files, c, fpp, layout, sized);
+  Progress progress(c.progress, "build", TotalBytes(files));
+  Pass pass;
+  if (c.threads <= 1 || set.scalable() || !ParallelInsert(files, c, progress, set.plain(), pass)) {
+    if (c.threads > 1) Note(c, "--threads: input is a pipe; one thread cuts the lines");
+    pass = StreamLines(files, c, progress, BatchFor(c),
+                       [&](const auto& lines) { set.Insert(lines, c.threads); });
+  }
+  progress.Finish();
+  if (!set.scalable() && pass.keys > sized.n) {
+    Note(c, "warning: " + std::to_string(pass.keys) + " keys in a filter sized for " +
+                std::to_string(sized.n) + ": expected false-positive rate now " +
+                std::to_string(set.expected_fpp()));
+  }
+  set.Save(out_path);
+  Json j;
+  j.Str("sizing", sized.how)
+      .Int("expected_items", static_cast<int64_t>(sized.n))
+      .Num("fpp", fpp)
+      .Obj("filter", set.Geometry())
+      .Num("expected_fpp", c.json ? set.expected_fpp() : 0)  // a pass over the bits: if shown
+      .Str("output", out_path);
+  Summary(c, j, "build", pass, Seconds(start));
+  return 0;
+}
+
+// ---- query
+int Query(const std::vector<std::string>& args) {
+  const Options o("query", args, Specs({{"absent", 0, false}, {"count", 'c', false}}));
+  const Common c = ReadCommon(o, "query");
+  if (o.positional().empty()) throw CliError(kExitUsage, "query: FILTER is required");
+  const auto start = std::chrono::steady_clock::now();
+  const KeySet set = KeySet::Load(o.positional()[0]);
+  const auto files =
+      FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
+  const bool absent = o.Has("absent"), count_only = o.Has("count");
+  const bool print = !c.quiet && !count_only;
+  Progress progress(c.progress, "query", TotalBytes(files));
+  Writer w(1);
+  uint64_t printed = 0;
+  Pass pass;
+  // Nothing printed (--count, --quiet) and --threads: each thread counts its byte range of the
+  // files (the set is only read). Printing keeps input order: one thread cuts lines, and the
+  // probes of each batch use Threads{T}.
+  std::atomic<uint64_t> matches{0};
+  std::vector<std::vector<uint8_t>> thread_hits(c.threads);
+  if (print || c.threads <= 1 ||
+      !ForEachRange(files, c, progress, pass,
+                    [&](unsigned i, const std::vector<std::string_view>& l) {
+                      thread_hits[i].resize(l.size());
+                      matches += set.Contains(Keys(l.data(), l.size()), thread_hits[i].data(), 1);
+                    })) {
+    std::vector<uint8_t> hits(BatchFor(c));
+    pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
+      const uint64_t n = set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
+      matches += n;
+      if (!print) return;
+      const uint8_t want = absent ? 0 : 1;
+      for (size_t i = 0; i < lines.size(); ++i) {
+        if (hits[i] == want) w.Line(lines[i]);
+      }
+    });
+  }
+  printed = absent ? pass.keys - matches.load() : matches.load();
+  progress.Finish();
+  if (count_only && !c.quiet) w.Text(std::to_string(printed) + "\n");
+  w.Flush();
+  Json j;
+  j.Str("filter_file", o.positional()[0])
+      .Obj("filter", set.Geometry())
+      .Str("selected", absent ? "absent" : "maybe-present")
+      .Int("matches", static_cast<int64_t>(printed));
+  Summary(c, j, "query", pass, Seconds(start));
+  return 0;
+}
+
+// ---- dedup
+int Dedup(const std::vector<std::string>& args) {
+  const Options o("dedup", args, Specs({{"n", 'n', true}, {"fpp", 0, true}}));
+  const Common c = ReadCommon(o, "dedup");
+  const auto files = FilesOrStdin(o.positional());
+  const double fpp = ParseFpp("dedup", o);
+  const auto start = std::chrono::steady_clock::now();
+  Sized sized;
+  KeySet set = MakeSet("dedup", o, files, c, fpp, Layout::kBlock512, sized);
+  Progress progress(c.progress, "dedup", TotalBytes(files));
+  Writer w(1);
+  std::vector<uint8_t> fresh(BatchFor(c));
+  uint64_t unique = 0;
+  const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
+    // One thread: the first occurrence must win, in input order.
+    unique += set.InsertNew(lines, fresh.data());
+    if (c.quiet) return;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (fresh[i]) w.Line(lines[i]);
+    }
+  });
+  progress.Finish();
+  w.Flush();
+  if (!set.scalable() && unique > sized.n) {
+    Note(c, "warning: more distinct lines (" + std::to_string(unique) +
+                ") than the filter was sized for (" + std::to_string(sized.n) +
+                "); new lines were dropped at a higher rate");
+  }
+  Json j;
+  j.Str("sizing", sized.how)
+      .Int("expected_items", static_cast<int64_t>(sized.n))
+      .Num("fpp", fpp)
+      .Obj("filter", set.Geometry())
+      .Int("unique", static_cast<int64_t>(unique))
+      .Int("duplicates", static_cast<int64_t>(pass.keys - unique));
+  Summary(c, j, "dedup", pass, Seconds(start));
+  return 0;
+}
+
+// ---- intersect
+int Intersect(const std::vector<std::string>& args) {
+  const Options o("intersect", args, Specs({{"n", 'n', true}, {"fpp", 0, true}}));
+  const Common c = ReadCommon(o, "intersect");
+  if (o.positional().size() != 2) throw CliError(kExitUsage, "intersect: needs two files, A B");
+  const std::string a = o.positional()[0], b = o.positional()[1];
+  if (a == "-" && b == "-") throw CliError(kExitUsage, "stdin ('-') can be read only once");
+  const double fpp = ParseFpp("intersect", o);
+  const auto start = std::chrono::steady_clock::now();
+  RegularFileSize(b);  // a missing B is reported before A is read
+  Sized sized;
+  KeySet set = MakeSet("intersect", o, {a}, c, fpp, Layout::kBlock512, sized);
+  const size_t batch = BatchFor(c);
+  Progress progress(c.progress, "intersect: reading A", TotalBytes({a}));
+  Pass pass_a;
+  if (c.threads <= 1 || set.scalable() || !ParallelInsert({a}, c, progress, set.plain(), pass_a)) {
+    pass_a = StreamLines({a}, c, progress, batch,
+                         [&](const auto& lines) { set.Insert(lines, c.threads); });
+  }
+  progress.Stage("intersect: probing B", TotalBytes({b}));
+  Writer w(1);
+  std::vector<uint8_t> hits(batch);
+  uint64_t matches = 0;
+  const Pass pass_b = StreamLines({b}, c, progress, batch, [&](const auto& lines) {
+    matches += set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
+    if (c.quiet) return;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (hits[i]) w.Line(lines[i]);
+    }
+  });
+  progress.Finish();
+  w.Flush();
+  Json j;
+  j.Str("sizing", sized.how)
+      .Int("expected_items", static_cast<int64_t>(sized.n))
+      .Num("fpp", fpp)
+      .Obj("filter", set.Geometry())
+      .Int("keys_a", static_cast<int64_t>(pass_a.keys))
+      .Int("keys_b", static_cast<int64_t>(pass_b.keys))
+      .Int("matches", static_cast<int64_t>(matches));
+  Summary(c, j, "intersect", {pass_a.keys + pass_b.keys, pass_a.bytes + pass_b.bytes},
+          Seconds(start));
+  return 0;
+}
+
+// ---- info
+int Info(const std::vector<std::string>& args) {
+  const Options o("info", args, Specs({}));
+  const Common c = ReadCommon(o, "info");
+  if (o.positional().size() != 1) throw CliError(kExitUsage, "info: needs one FILTER file");
+  const auto start = std::chrono::steady_clock::now();
+  const KeySet set = KeySet::Load(o.positional()[0]);
+  if (!c.quiet) {
+    Writer w(1);
+    w.Text("file: " + o.positional()[0] + "\n" + set.Describe());
+    w.Flush();
+  }
+  Json j;
+  j.Str("file", o.positional()[0]).Obj("filter", set.Geometry());
+  if (set.scalable()) {
+    j.Int("count", static_cast<int64_t>(set.chain().count()))
+        .Num("bits_per_key", set.chain().bits_per_key());
+  } else {
+    j.Int("seed", static_cast<int64_t>(set.plain().seed()))
+        .Int("inserted", static_cast<int64_t>(set.plain().inserted_count()))
+        .Num("fill", set.plain().fill_ratio());
+  }
+  j.Num("approximate_count", set.approximate_count()).Num("expected_fpp", set.expected_fpp());
+  Summary(c, j, "info", {0, 0}, Seconds(start));
+  return 0;
+}
+
+// ---- merge
+int Merge(const std::vector<std::string>& args) {
+  const Options o("merge", args, Specs({{"output", 'o', true}}));
+  const Common c = ReadCommon(o, "merge");
+  if (o.positional().size() != 2) throw CliError(kExitUsage, "merge: needs two filter files, A B");
+  if (!o.Has("output")) throw CliError(kExitUsage, "merge: -o OUT is required");
+  const auto start = std::chrono::steady_clock::now();
+  const std::string a = o.positional()[0], b = o.positional()[1];
+  CheckWritableDestination(o.Str("output", ""));
+  KeySet sa = KeySet::Load(a);
+  const KeySet sb = KeySet::Load(b);
+  if (sa.scalable() != sb.scalable()) {
+    throw CliError(kExitFailure, a + " and " + b +
+                                     " cannot be merged: one is a scalable chain, the other a "
+                                     "plain filter");
+  }
+  try {
+    if (sa.scalable()) {
+      sa.chain().merge(sb.chain());
+    } else {
+      sa.plain().merge(sb.plain());
+    }
+  } catch (const Error& e) {
+    throw CliError(kExitFailure, a + " and " + b + " cannot be merged: " + e.what());
+  }
+  sa.Save(o.Str("output", ""));
+  Json j;
+  j.Obj("filter", sa.Geometry())
+      .Num("approximate_count", sa.approximate_count())
+      .Num("expected_fpp", sa.expected_fpp())
+      .Str("output", o.Str("output", ""));
+  Summary(c, j, "merge", {0, 0}, Seconds(start));
+  return 0;
+}
+
+// ---- parquet
+class FileSource : public ParquetSource {
+ public:
+  explicit FileSource(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
+    struct stat st;
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd_);
+      throw CliError(kExitFailure, path + ": not a regular file");
+    }
+    size_ = static_cast<uint64_t>(st.st_size);
+  }
+  ~FileSource() override { ::close(fd_); }
+  uint64_t size() const override { return size_; }
+  void Read(uint64_t offset, size_t n, uint8_t* out) const override {
+    while (n > 0) {
+      const ssize_t r = ::pread(fd_, out, n, static_cast<off_t>(offset));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw CliError(kExitFailure, ErrnoMessage(path_, "read error", errno));
+      if (r == 0) throw ParquetError("file ended early (was it truncated while being read?)");
+      out += r;
+      offset += static_cast<uint64_t>(r);
+      n -= static_cast<size_t>(r);
+    }
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
+int ParquetProbe(const std::vector<std::string>& args) {
+  const Options o("parquet", args, Specs({{"column", 0, true}}));
+  const Common c = ReadCommon(o, "parquet");
+  if (o.positional().size() < 2) {
+    throw CliError(kExitUsage, "parquet: needs FILE --column NAME VALUE...");
+  }
+  if (!o.Has("column")) throw CliError(kExitUsage, "parquet: --column NAME is required");
+  const auto start = std::chrono::steady_clock::now();
+  const std::string path = o.positional()[0], column = o.Str("column", "");
+  const std::vector<std::string> values(o.positional().begin() + 1, o.positional().end());
+  const FileSource file(path);
+  Writer w(1);
+  uint64_t maybe = 0, no = 0, without = 0, probes = 0;
+  size_t row_groups = 0;
+  try {
+    const ParquetFooter footer = ReadFooter(file);
+    row_groups = footer.row_groups.size();
+    bool found = false;
+    std::vector<std::string> names;
+    for (size_t g = 0; g < footer.row_groups.size(); ++g) {
+      const ParquetRowGroup& rg = footer.row_groups[g];
+      const ParquetColumnChunk* chunk = nullptr;
+      for (const auto& col : rg.columns) {
+        if (col.path == column) chunk = &col;
+        if (g == 0) names.push_back(col.path);
+      }
+      if (chunk == nullptr) continue;
+      found = true;
+      std::vector<std::string> bytes;
+      for (const auto& v : values) bytes.push_back(ParquetValueBytes(chunk->type, v));
+      std::unique_ptr<Filter> filter;
+      if (chunk->bloom_offset >= 0) {
+        try {
+          filter = std::make_unique<Filter>(ReadBloomFilter(file, *chunk));
+        } catch (const Error& e) {
+          throw ParquetError("row group " + std::to_string(g) + ", column " + column +
+                             ": bad Bloom filter: " + e.what());
+        }
+      } else {
+        ++without;
+        Note(c, path + ": row group " + std::to_string(g) + ": column " + column +
+                    " has no Bloom filter (every value may be present)");
+      }
+      for (size_t i = 0; i < values.size(); ++i) {
+        const bool hit = filter == nullptr || filter->contains(std::string_view(bytes[i]));
+        ++probes;
+        (hit ? maybe : no) += 1;
+        if (!c.quiet) {
+          w.Text(std::to_string(g) + "\t" + values[i] + "\t" + (hit ? "maybe" : "no") + "\n");
+        }
+      }
+    }
+    if (!found && !footer.row_groups.empty()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw CliError(kExitUsage, path + ": no column '" + column + "' (columns: " + list + ")");
+    }
+    if (footer.row_groups.empty()) Note(c, path + ": the file has no row groups");
+  } catch (const ParquetError& e) {
+    throw CliError(kExitUsage, path + ": " + e.what());
+  }
+  w.Flush();
+  Json j;
+  j.Str("file", path)
+      .Str("column", column)
+      .Int("row_groups", static_cast<int64_t>(row_groups))
+      .Int("row_groups_without_filter", static_cast<int64_t>(without))
+      .Int("probes", static_cast<int64_t>(probes))
+      .Int("maybe", static_cast<int64_t>(maybe))
+      .Int("no", static_cast<int64_t>(no));
+  Summary(c, j, "parquet", {values.size(), 0}, Seconds(start));
+  return 0;
+}
+
+int Run(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return kExitUsage;
+  }
+  const std::string cmd = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::printf("simdbloom %s (SIMD target %s)\n", version(), active_target().c_str());
+    return 0;
+  }
+  for (const auto& a : args) {
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  }
+  if (cmd == "build") return Build(args);
+  if (cmd == "query") return Query(args);
+  if (cmd == "dedup") return Dedup(args);
+  if (cmd == "intersect") return Intersect(args);
+  if (cmd == "info") return Info(args);
+  if (cmd == "merge") return Merge(args);
+  if (cmd == "parquet") return ParquetProbe(args);
+  throw CliError(kExitUsage, "unknown command '" + cmd + "' (see simdbloom --help)");
+}
+
+}  // namespace
+}  // namespace cli
+}  // namespace simdbloom
+
+int main(int argc, char** argv) {
+  using simdbloom::cli::CliError;
+  try {
+    return simdbloom::cli::Run(argc, argv);
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "simdbloom: %s\n", e.what());
+    return e.exit_code();
+  } catch (const simdbloom::Error& e) {
+    std::fprintf(stderr, "simdbloom: %s\n", e.what());
+    return e.code() == simdbloom::ErrorCode::kInvalidArgument ? simdbloom::cli::kExitUsage
+                                                              : simdbloom::cli::kExitFailure;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "simdbloom: out of memory\n");
+    return simdbloom::cli::kExitFailure;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "simdbloom: %s\n", e.what());
+    return simdbloom::cli::kExitFailure;
+  }
+}

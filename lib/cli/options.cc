@@ -1,0 +1,115 @@
+// Command-line parsing (see options.h).
+#include "lib/cli/options.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "lib/cli/error.h"
+
+namespace simdbloom {
+namespace cli {
+
+Options::Options(const std::string& command, const std::vector<std::string>& args,
+                 const std::vector<OptionSpec>& specs)
+    : command_(command) {
+  bool options_done = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (options_done || a.size() < 2 || a[0] != '-') {
+      positional_.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      options_done = true;
+      continue;
+    }
+    const OptionSpec* spec = nullptr;
+    std::string value;
+    bool has_inline = false;
+    if (a[1] == '-') {
+      std::string name = a.substr(2);
+      const size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+        has_inline = true;
+      }
+      for (const auto& s : specs) {
+        if (name == s.long_name) spec = &s;
+      }
+    } else {
+      for (const auto& s : specs) {
+        if (s.short_name != 0 && a[1] == s.short_name) spec = &s;
+      }
+      if (spec != nullptr && a.size() > 2) {
+        if (!spec->takes_value)
+          spec = nullptr;  // "-qx": not supported, reported as unknown
+        else {
+          value = a.substr(2);  // -n1000
+          has_inline = true;
+        }
+      }
+    }
+    if (spec == nullptr) {
+      throw CliError(kExitUsage, command_ + ": unknown option '" + a + "' (see simdbloom --help)");
+    }
+    if (spec->takes_value && !has_inline) {
+      if (i + 1 >= args.size()) {
+        throw CliError(kExitUsage, command_ + ": option --" + spec->long_name + " needs a value");
+      }
+      value = args[++i];
+    } else if (!spec->takes_value && has_inline) {
+      throw CliError(kExitUsage, command_ + ": option --" + spec->long_name + " takes no value");
+    }
+    values_[spec->long_name] = value;
+  }
+}
+
+std::string Options::Str(const std::string& name, const std::string& fallback) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+uint64_t Options::Count(const std::string& name, uint64_t fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  const std::string& s = it->second;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() && *end != '\0' && end[1] == '\0') {
+    switch (*end) {
+      case 'k':
+      case 'K':
+        v *= 1e3, ++end;
+        break;
+      case 'M':
+        v *= 1e6, ++end;
+        break;
+      case 'G':
+        v *= 1e9, ++end;
+        break;
+      default:
+        break;
+    }
+  }
+  if (s.empty() || end == s.c_str() || *end != '\0' || !(v >= 0) || v > 1.8e19 ||
+      v != std::floor(v)) {
+    throw CliError(kExitUsage, command_ + ": --" + name + " needs a whole number, got '" + s + "'");
+  }
+  return static_cast<uint64_t>(v);
+}
+
+double Options::Real(const std::string& name, double fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || *end != '\0' || !std::isfinite(v)) {
+    throw CliError(kExitUsage,
+                   command_ + ": --" + name + " needs a number, got '" + it->second + "'");
+  }
+  return v;
+}
+
+}  // namespace cli
+}  // namespace simdbloom

@@ -1,0 +1,43 @@
+// Command-line parsing for the subcommands: options (short or long, with or without a value, in
+// any position; "--opt=value" and "--opt value" alike; "--" ends options; "-" alone is a file)
+// and positional arguments. Errors are CliError with exit code 2.
+#ifndef SIMDBLOOM_CLI_OPTIONS_H_
+#define SIMDBLOOM_CLI_OPTIONS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace simdbloom {
+namespace cli {
+
+struct OptionSpec {
+  const char* long_name;  // without "--"
+  char short_name;        // 0 if none
+  bool takes_value;
+};
+
+class Options {
+ public:
+  // Parses args (after the subcommand name) against `specs`. Throws CliError(2) for an unknown
+  // option or a missing value.
+  Options(const std::string& command, const std::vector<std::string>& args,
+          const std::vector<OptionSpec>& specs);
+  bool Has(const std::string& name) const { return values_.count(name) != 0; }
+  std::string Str(const std::string& name, const std::string& fallback) const;
+  // Integer option: accepts 1e6-style and k/M/G suffixes (decimal); throws CliError(2) otherwise.
+  uint64_t Count(const std::string& name, uint64_t fallback) const;
+  double Real(const std::string& name, double fallback) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+
+ private:
+  std::string command_;
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+};
+
+}  // namespace cli
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_CLI_OPTIONS_H_

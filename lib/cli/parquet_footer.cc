@@ -1,0 +1,410 @@
+// Thrift compact protocol reader for Parquet footers (see parquet_footer.h).
+#include "lib/cli/parquet_footer.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+namespace cli {
+namespace {
+
+// Thrift compact type ids.
+enum : uint8_t {
+  kStop = 0,
+  kTrue = 1,
+  kFalse = 2,
+  kI8 = 3,
+  kI16 = 4,
+  kI32 = 5,
+  kI64 = 6,
+  kDouble = 7,
+  kBinary = 8,
+  kList = 9,
+  kSet = 10,
+  kMap = 11,
+  kStruct = 12,
+};
+constexpr int kMaxDepth = 32;
+
+class Reader {
+ public:
+  Reader(const uint8_t* p, size_t n) : p_(p), end_(p + n), begin_(p) {}
+  size_t consumed() const { return static_cast<size_t>(p_ - begin_); }
+  size_t left() const { return static_cast<size_t>(end_ - p_); }
+
+  uint8_t Byte() {
+    if (p_ == end_) Fail("footer ends inside a value");
+    return *p_++;
+  }
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      const uint8_t b = Byte();
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) return v;
+    }
+    Fail("varint longer than 10 bytes");
+  }
+  int64_t Zigzag() {
+    const uint64_t v = Varint();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  int32_t I32() {
+    const int64_t v = Zigzag();
+    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+      Fail("i32 field out of range");
+    }
+    return static_cast<int32_t>(v);
+  }
+  std::string Binary() {
+    const uint64_t n = Varint();
+    if (n > left()) Fail("string length past the end of the footer");
+    std::string s(reinterpret_cast<const char*>(p_), static_cast<size_t>(n));
+    p_ += n;
+    return s;
+  }
+  // Reads a field header; returns false at STOP. `id` carries the previous field id in and the
+  // new one out (compact protocol field ids are deltas).
+  bool Field(int16_t& id, uint8_t& type) {
+    const uint8_t b = Byte();
+    type = b & 0x0f;
+    if (type == kStop) return false;
+    const uint8_t delta = b >> 4;
+    if (delta != 0) {
+      id = static_cast<int16_t>(id + delta);
+    } else {
+      const int64_t v = Zigzag();
+      if (v < std::numeric_limits<int16_t>::min() || v > std::numeric_limits<int16_t>::max()) {
+        Fail("field id out of range");
+      }
+      id = static_cast<int16_t>(v);
+    }
+    if (type > kStruct) Fail("unknown Thrift type " + std::to_string(type));
+    return true;
+  }
+  // A list or set header: element count (checked: every element takes at least one byte) and
+  // element type.
+  uint64_t ListHeader(uint8_t& elem) {
+    const uint8_t b = Byte();
+    elem = b & 0x0f;
+    uint64_t n = b >> 4;
+    if (n == 15) n = Varint();
+    if (n > left()) Fail("list of " + std::to_string(n) + " elements past the end of the footer");
+    if (n > 0 && (elem == kStop || elem > kStruct)) Fail("bad list element type");
+    return n;
+  }
+  void Skip(uint8_t type, int depth) {
+    if (depth > kMaxDepth) Fail("Thrift nesting deeper than 32");
+    switch (type) {
+      case kTrue:
+      case kFalse:
+        return;
+      case kI8:
+        Byte();
+        return;
+      case kI16:
+      case kI32:
+      case kI64:
+        Varint();
+        return;
+      case kDouble:
+        if (left() < 8) Fail("footer ends inside a double");
+        p_ += 8;
+        return;
+      case kBinary: {
+        const uint64_t n = Varint();
+        if (n > left()) Fail("string length past the end of the footer");
+        p_ += n;
+        return;
+      }
+      case kList:
+      case kSet: {
+        uint8_t elem;
+        const uint64_t n = ListHeader(elem);
+        for (uint64_t i = 0; i < n; ++i) {
+          if (elem == kTrue || elem == kFalse) {
+            Byte();  // booleans inside collections are one byte each
+          } else {
+            Skip(elem, depth + 1);
+          }
+        }
+        return;
+      }
+      case kMap: {
+        const uint64_t n = Varint();
+        if (n == 0) return;
+        if (n > left()) Fail("map past the end of the footer");
+        const uint8_t kv = Byte();
+        const uint8_t kt = kv >> 4, vt = kv & 0x0f;
+        if (kt == kStop || kt > kStruct || vt == kStop || vt > kStruct) Fail("bad map types");
+        for (uint64_t i = 0; i < n; ++i) {
+          for (const uint8_t t : {kt, vt}) {
+            if (t == kTrue || t == kFalse) {
+              Byte();
+            } else {
+              Skip(t, depth + 1);
+            }
+          }
+        }
+        return;
+      }
+      case kStruct: {
+        int16_t id = 0;
+        uint8_t t;
+        while (Field(id, t)) Skip(t, depth + 1);
+        return;
+      }
+      default:
+        Fail("unknown Thrift type " + std::to_string(type));
+    }
+  }
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw ParquetError("bad footer (Thrift compact) at byte " + std::to_string(consumed()) + ": " +
+                       what);
+  }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+  const uint8_t* begin_;
+};
+
+bool IsInt(uint8_t t) { return t == kI8 || t == kI16 || t == kI32 || t == kI64; }
+
+ParquetColumnChunk ParseColumnMetaData(Reader& r, int depth) {
+  ParquetColumnChunk c;
+  int16_t id = 0;
+  uint8_t t;
+  while (r.Field(id, t)) {
+    if (id == 1 && t == kI32) {
+      const int32_t v = r.I32();
+      c.type = v >= 0 && v <= 7 ? static_cast<ParquetType>(v) : ParquetType::kUnknown;
+    } else if (id == 3 && t == kList) {
+      uint8_t elem;
+      const uint64_t n = r.ListHeader(elem);
+      if (n > 0 && elem != kBinary) r.Fail("path_in_schema is not a list of strings");
+      for (uint64_t i = 0; i < n; ++i) {
+        if (i > 0) c.path += '.';
+        c.path += r.Binary();
+      }
+    } else if (id == 14 && IsInt(t)) {
+      c.bloom_offset = r.Zigzag();
+      if (c.bloom_offset < 0) r.Fail("negative bloom_filter_offset");
+    } else if (id == 15 && IsInt(t)) {
+      c.bloom_length = r.I32();
+      if (c.bloom_length < 0) r.Fail("negative bloom_filter_length");
+    } else {
+      r.Skip(t, depth + 1);
+    }
+  }
+  return c;
+}
+
+ParquetColumnChunk ParseColumnChunk(Reader& r, int depth) {
+  ParquetColumnChunk c;
+  bool external = false;
+  int16_t id = 0;
+  uint8_t t;
+  while (r.Field(id, t)) {
+    if (id == 1 && t == kBinary) {
+      external = !r.Binary().empty();  // data (and filter) in another file: not followed
+    } else if (id == 3 && t == kStruct) {
+      c = ParseColumnMetaData(r, depth + 1);
+    } else {
+      r.Skip(t, depth + 1);
+    }
+  }
+  if (external) c.bloom_offset = -1;
+  return c;
+}
+
+ParquetRowGroup ParseRowGroup(Reader& r, int depth) {
+  ParquetRowGroup g;
+  int16_t id = 0;
+  uint8_t t;
+  while (r.Field(id, t)) {
+    if (id == 1 && t == kList) {
+      uint8_t elem;
+      const uint64_t n = r.ListHeader(elem);
+      if (n > 0 && elem != kStruct) r.Fail("row group columns are not structs");
+      for (uint64_t i = 0; i < n; ++i) g.columns.push_back(ParseColumnChunk(r, depth + 1));
+    } else if (id == 3 && IsInt(t)) {
+      g.num_rows = r.Zigzag();
+    } else {
+      r.Skip(t, depth + 1);
+    }
+  }
+  return g;
+}
+
+uint32_t LoadLe32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+
+}  // namespace
+
+const char* ParquetTypeName(ParquetType t) {
+  switch (t) {
+    case ParquetType::kBoolean:
+      return "BOOLEAN";
+    case ParquetType::kInt32:
+      return "INT32";
+    case ParquetType::kInt64:
+      return "INT64";
+    case ParquetType::kInt96:
+      return "INT96";
+    case ParquetType::kFloat:
+      return "FLOAT";
+    case ParquetType::kDouble:
+      return "DOUBLE";
+    case ParquetType::kByteArray:
+      return "BYTE_ARRAY";
+    case ParquetType::kFixedLenByteArray:
+      return "FIXED_LEN_BYTE_ARRAY";
+    default:
+      return "unknown type";
+  }
+}
+
+ParquetFooter ParseFileMetaData(const uint8_t* data, size_t size) {
+  Reader r(data, size);
+  ParquetFooter f;
+  int16_t id = 0;
+  uint8_t t;
+  while (r.Field(id, t)) {
+    if (id == 3 && IsInt(t)) {
+      f.num_rows = r.Zigzag();
+    } else if (id == 4 && t == kList) {
+      uint8_t elem;
+      const uint64_t n = r.ListHeader(elem);
+      if (n > 0 && elem != kStruct) r.Fail("row_groups is not a list of structs");
+      for (uint64_t i = 0; i < n; ++i) f.row_groups.push_back(ParseRowGroup(r, 1));
+    } else {
+      r.Skip(t, 1);
+    }
+  }
+  return f;
+}
+
+ParquetFooter ReadFooter(const ParquetSource& file) {
+  const uint64_t size = file.size();
+  if (size < 12) throw ParquetError("not a Parquet file: " + std::to_string(size) + " bytes");
+  uint8_t head[4], tail[8];
+  file.Read(0, 4, head);
+  file.Read(size - 8, 8, tail);
+  if (std::memcmp(tail + 4, "PARE", 4) == 0) {
+    throw ParquetError("encrypted footer (PARE): not supported");
+  }
+  if (std::memcmp(head, "PAR1", 4) != 0 || std::memcmp(tail + 4, "PAR1", 4) != 0) {
+    throw ParquetError("not a Parquet file (no PAR1 magic at both ends)");
+  }
+  const uint32_t len = LoadLe32(tail);
+  if (len > size - 12) {
+    throw ParquetError("footer length " + std::to_string(len) + " is past the file (" +
+                       std::to_string(size) + " bytes)");
+  }
+  if (len > (uint32_t{256} << 20)) throw ParquetError("footer larger than 256 MiB");
+  std::vector<uint8_t> footer(len);
+  file.Read(size - 8 - len, len, footer.data());
+  return ParseFileMetaData(footer.data(), footer.size());
+}
+
+Filter ReadBloomFilter(const ParquetSource& file, const ParquetColumnChunk& chunk) {
+  const uint64_t size = file.size();
+  const auto offset = static_cast<uint64_t>(chunk.bloom_offset);
+  if (chunk.bloom_offset < 4 || offset >= size) {
+    throw ParquetError("bloom_filter_offset " + std::to_string(chunk.bloom_offset) +
+                       " is outside the file (" + std::to_string(size) + " bytes)");
+  }
+  uint64_t total;
+  if (chunk.bloom_length > 0) {
+    total = static_cast<uint64_t>(chunk.bloom_length);
+    if (total > size - offset) {
+      throw ParquetError("bloom filter at " + std::to_string(offset) + " of " +
+                         std::to_string(total) + " bytes runs past the file");
+    }
+  } else {
+    // No length recorded: the header says how long the bitset is.
+    uint8_t head[64];
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(sizeof(head), size - offset));
+    file.Read(offset, n, head);
+    Reader r(head, n);
+    int64_t num_bytes = -1;
+    int16_t id = 0;
+    uint8_t t;
+    while (r.Field(id, t)) {
+      if (id == 1 && t == kI32) {
+        num_bytes = r.I32();
+      } else {
+        r.Skip(t, 1);
+      }
+    }
+    if (num_bytes <= 0) throw ParquetError("bloom filter header without a positive numBytes");
+    total = r.consumed() + static_cast<uint64_t>(num_bytes);
+    if (total > size - offset) {
+      throw ParquetError("bloom filter at " + std::to_string(offset) + " of " +
+                         std::to_string(total) + " bytes runs past the file");
+    }
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(total));
+  file.Read(offset, bytes.size(), bytes.data());
+  return Filter::from_parquet(bytes.data(), bytes.size());
+}
+
+std::string ParquetValueBytes(ParquetType type, const std::string& value) {
+  std::string out;
+  auto put = [&out](uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  auto bad = [&](const char* what) { return ParquetError("value '" + value + "' is not " + what); };
+  switch (type) {
+    case ParquetType::kInt32:
+    case ParquetType::kInt64: {
+      errno = 0;
+      char* end = nullptr;
+      const long long v = std::strtoll(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || errno == ERANGE) throw bad("an integer");
+      if (type == ParquetType::kInt32) {
+        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+          throw bad("a 32-bit integer");
+        }
+        put(static_cast<uint32_t>(static_cast<int32_t>(v)), 4);
+      } else {
+        put(static_cast<uint64_t>(v), 8);
+      }
+      return out;
+    }
+    case ParquetType::kFloat:
+    case ParquetType::kDouble: {
+      char* end = nullptr;
+      const double d = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0') throw bad("a number");
+      if (type == ParquetType::kFloat) {
+        const float f = static_cast<float>(d);
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        put(bits, 4);
+      } else {
+        uint64_t bits;
+        std::memcpy(&bits, &d, 8);
+        put(bits, 8);
+      }
+      return out;
+    }
+    case ParquetType::kByteArray:
+    case ParquetType::kFixedLenByteArray:
+      return value;
+    default:
+      throw ParquetError(std::string("columns of type ") + ParquetTypeName(type) +
+                         " have no Bloom filter to probe");
+  }
+}
+
+}  // namespace cli
+}  // namespace simdbloom

@@ -1,0 +1,844 @@
+// ScalableFilter: a chain of Filter stages (Almeida et al. 2007). Growth (capacity split at stage
+// boundaries), queries newest stage first over tiles on the stack, statistics, merge and the
+// chain's file format (lib/FORMAT.md, "Scalable chains"). The stages are plain Filters: every
+// SIMD path, layout and the stage file format are theirs.
+#include "simdbloom/scalable.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/reference.h"
+#include "lib/layout.h"
+
+namespace simdbloom {
+namespace {
+
+using detail::Invalid;
+
+constexpr size_t kHeaderSize = 64;
+constexpr size_t kEntrySize = 16;  // per stage: count, stage bytes
+constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'C', 'L'};
+constexpr uint32_t kVersion = 1;
+constexpr double kMinStageFpp = 1e-9;  // what size_for() sizes
+// Capacities stay below 2^62 (a stage that large could not be allocated anyway).
+constexpr double kMaxCapacity = 4611686018427387904.0;
+// Keys per tile of a multi-stage query: hashes, unfound hashes, result bytes and selections on
+// the stack (26 KiB).
+constexpr size_t kTile = 1024;
+
+[[noreturn]] void Bad(const std::string& what) {
+  throw Error(ErrorCode::kFormat, "not a valid simdbloom scalable chain: " + what);
+}
+
+// Why (initial, fpp, growth, tightening, layout) cannot make a chain; empty if they can.
+std::string ParameterProblem(uint64_t initial, double fpp, double growth, double tightening,
+                             Layout layout) {
+  if (initial == 0) return "initial_capacity must be > 0";
+  if (static_cast<double>(initial) > kMaxCapacity) return "initial_capacity beyond 2^62";
+  if (!(fpp > 0 && fpp < 1)) return "fpp must be in (0, 1), got " + std::to_string(fpp);
+  if (!(growth >= 1 && growth <= 16)) {
+    return "growth must be in [1, 16], got " + std::to_string(growth);
+  }
+  if (!(tightening > 0 && tightening < 1)) {
+    return "tightening must be in (0, 1), got " + std::to_string(tightening);
+  }
+  if (!(fpp * (1 - tightening) >= kMinStageFpp)) {
+    return "the first stage's rate fpp * (1 - tightening) = " +
+           std::to_string(fpp * (1 - tightening)) + " is below 1e-9";
+  }
+  if (!detail::KnownLayout(layout)) {
+    return "unknown layout " + std::to_string(static_cast<int>(static_cast<uint8_t>(layout)));
+  }
+  return std::string();
+}
+
+// The capacity after `cap`: cap * growth rounded up (exact IEEE arithmetic, the same on every
+// machine), or 0 beyond kMaxCapacity.
+uint64_t NextCapacity(uint64_t cap, double growth) {
+  const double next = std::ceil(static_cast<double>(cap) * growth);
+  return next > kMaxCapacity ? 0 : static_cast<uint64_t>(next);
+}
+
+// fpp * (1 - r) * r^i, one multiplication per stage (no pow: the same on every machine).
+double StageFpp(double fpp, double r, size_t i) {
+  double p = fpp * (1 - r);
+  for (size_t j = 0; j < i; ++j) p *= r;
+  return p;
+}
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutF64(uint8_t* p, double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  PutU64(p, bits);
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+double GetF64(const uint8_t* p) {
+  const uint64_t bits = GetU64(p);
+  double v;
+  std::memcpy(&v, &bits, 8);
+  return v;
+}
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
+
+// The header, stage table and their checksum: what precedes the stages in a file.
+struct ChainHeader {
+  Layout layout;
+  uint32_t stages;
+  uint64_t initial;
+  double fpp, growth, tightening;
+  uint64_t seed;
+  std::vector<uint64_t> counts, bytes, capacities;
+  uint64_t stage_bytes_total;  // sum of bytes
+};
+
+size_t PrefixSize(uint32_t stages) { return kHeaderSize + kEntrySize * stages + 8; }
+
+// Validates the fixed 64 bytes (everything but what the checksum alone can tell) and returns the
+// stage count.
+uint32_t DecodeFixed(const uint8_t* h) {
+  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic");
+  const uint32_t version = GetU32(h + 8);
+  if (version != kVersion) {
+    Bad("format version " + std::to_string(version) + " (this library reads version 1)");
+  }
+  if (GetU32(h + 12) != kHeaderSize) Bad("header size " + std::to_string(GetU32(h + 12)));
+  if (!detail::KnownLayout(static_cast<Layout>(h[16]))) {
+    Bad("unknown layout " + std::to_string(h[16]));
+  }
+  if (h[17] != 0 || h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
+  const uint32_t stages = GetU32(h + 20);
+  if (stages == 0 || stages > ScalableFilter::kMaxStages) {
+    Bad("stage count " + std::to_string(stages));
+  }
+  return stages;
+}
+
+// Validates header + table + checksum (PrefixSize(stages) bytes at h); `available`: bytes that
+// follow them. Nothing is allocated beyond the 64-entry table.
+ChainHeader DecodePrefix(const uint8_t* h, uint64_t available) {
+  ChainHeader c;
+  c.stages = DecodeFixed(h);
+  const size_t table_end = kHeaderSize + kEntrySize * c.stages;
+  if (ref::Checksum(h, table_end) != GetU64(h + table_end)) Bad("header checksum mismatch");
+  c.layout = static_cast<Layout>(h[16]);
+  c.initial = GetU64(h + 24);
+  c.fpp = GetF64(h + 32);
+  c.growth = GetF64(h + 40);
+  c.tightening = GetF64(h + 48);
+  c.seed = GetU64(h + 56);
+  const std::string problem = ParameterProblem(c.initial, c.fpp, c.growth, c.tightening, c.layout);
+  if (!problem.empty()) Bad(problem);
+  c.stage_bytes_total = 0;
+  uint64_t cap = c.initial;
+  for (uint32_t i = 0; i < c.stages; ++i) {
+    if (i > 0) cap = NextCapacity(cap, c.growth);
+    if (cap == 0) Bad("stage " + std::to_string(i) + " capacity beyond 2^62");
+    const uint8_t* e = h + kHeaderSize + kEntrySize * i;
+    const uint64_t count = GetU64(e), bytes = GetU64(e + 8);
+    if (count > cap) {
+      Bad("stage " + std::to_string(i) + " holds " + std::to_string(count) +
+          " keys, its capacity is " + std::to_string(cap));
+    }
+    if (bytes < kHeaderSize || bytes > available - c.stage_bytes_total) {
+      Bad("stage " + std::to_string(i) + " of " + std::to_string(bytes) + " bytes, " +
+          std::to_string(available - c.stage_bytes_total) + " left in the input");
+    }
+    c.stage_bytes_total += bytes;
+    c.counts.push_back(count);
+    c.bytes.push_back(bytes);
+    c.capacities.push_back(cap);
+  }
+  if (c.stage_bytes_total != available) {
+    Bad(std::to_string(available - c.stage_bytes_total) + " trailing bytes after the stages");
+  }
+  return c;
+}
+
+// A std::streambuf that appends to a vector (to_bytes reuses Filter::save).
+class AppendBuf : public std::streambuf {
+ public:
+  explicit AppendBuf(std::vector<uint8_t>* out) : out_(out) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_->insert(out_->end(), reinterpret_cast<const uint8_t*>(s),
+                 reinterpret_cast<const uint8_t*>(s) + n);
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      out_->push_back(static_cast<uint8_t>(c));
+    }
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::vector<uint8_t>* out_;
+};
+
+}  // namespace
+
+ScalableFilter ScalableFilter::create(uint64_t initial_capacity, double fpp,
+                                      ScalableOptions options) {
+  const std::string problem =
+      ParameterProblem(initial_capacity, fpp, options.growth, options.tightening, options.layout);
+  if (!problem.empty()) Invalid("ScalableFilter::create: " + problem);
+  ScalableFilter s;
+  s.initial_capacity_ = initial_capacity;
+  s.fpp_ = fpp;
+  s.growth_ = options.growth;
+  s.tightening_ = options.tightening;
+  s.layout_ = options.layout;
+  s.seed_ = options.seed;
+  s.stages_.reserve(4);
+  s.stages_.push_back(
+      Filter::create(initial_capacity, s.stage_fpp(0), options.layout, options.seed));
+  s.counts_.push_back(0);
+  s.capacities_.push_back(initial_capacity);
+  return s;
+}
+
+ScalableFilter::ScalableFilter(ScalableFilter&& other) noexcept
+    : stages_(std::move(other.stages_)),
+      counts_(std::move(other.counts_)),
+      capacities_(std::move(other.capacities_)),
+      initial_capacity_(other.initial_capacity_),
+      fpp_(other.fpp_),
+      growth_(other.growth_),
+      tightening_(other.tightening_),
+      layout_(other.layout_),
+      seed_(other.seed_) {
+  other.stages_.clear();
+  other.counts_.clear();
+  other.capacities_.clear();
+}
+
+ScalableFilter& ScalableFilter::operator=(ScalableFilter&& other) noexcept {
+  if (this != &other) {
+    stages_ = std::move(other.stages_);
+    counts_ = std::move(other.counts_);
+    capacities_ = std::move(other.capacities_);
+    initial_capacity_ = other.initial_capacity_;
+    fpp_ = other.fpp_;
+    growth_ = other.growth_;
+    tightening_ = other.tightening_;
+    layout_ = other.layout_;
+    seed_ = other.seed_;
+    other.stages_.clear();
+    other.counts_.clear();
+    other.capacities_.clear();
+  }
+  return *this;
+}
+
+void ScalableFilter::CheckUsable(const char* who) const {
+  if (stages_.empty())
+    Invalid(std::string("ScalableFilter::") + who + ": the chain was moved from");
+}
+
+namespace {
+
+[[noreturn]] void StageFull(size_t i, const std::string& why) {
+  throw Error(ErrorCode::kOutOfMemory,
+              "ScalableFilter::insert: cannot add stage " + std::to_string(i) + ": " + why);
+}
+
+}  // namespace
+
+void ScalableFilter::AddStage() {
+  CheckUsable("insert");
+  const size_t i = stages_.size();
+  if (i >= kMaxStages) StageFull(i, "the chain has kMaxStages = 64 stages");
+  const uint64_t cap = NextCapacity(capacities_.back(), growth_);
+  if (cap == 0) StageFull(i, "its capacity would exceed 2^62 keys");
+  const double p = stage_fpp(i);
+  if (p < kMinStageFpp) StageFull(i, "its rate " + std::to_string(p) + " would be below 1e-9");
+  // Room first, so that nothing below can fail after the new stage exists.
+  stages_.reserve(i + 1);
+  counts_.reserve(i + 1);
+  capacities_.reserve(i + 1);
+  Filter next = [&] {
+    try {
+      return Filter::create(cap, p, layout_, seed_);
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::kInvalidArgument) throw;
+      StageFull(i, e.what());  // beyond the layout's 2^32 - 1 blocks
+    }
+  }();
+  stages_.push_back(std::move(next));
+  counts_.push_back(0);
+  capacities_.push_back(cap);
+}
+
+uint64_t ScalableFilter::hash(std::string_view key) const noexcept {
+  return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
+}
+
+// ---- Insert ----
+
+uint64_t ScalableFilter::InsertImpl(const Keys& keys, uint8_t* fresh) {
+  CheckUsable("insert");
+  const size_t n = keys.size();
+  if (n == 0) return 0;
+  detail::ValidateBulkKeys("ScalableFilter::insert", keys);  // before anything is written
+  uint64_t total = 0;
+  size_t done = 0;
+  while (done < n) {
+    if (counts_.back() >= capacities_.back()) AddStage();
+    // At most the stage's remaining capacity per call: even if every key is new, the stage ends
+    // at exactly its capacity. Repeats leave room, filled by the next piece.
+    const uint64_t room = capacities_.back() - counts_.back();
+    const size_t take = static_cast<size_t>(std::min<uint64_t>(room, n - done));
+    const Keys part = detail::SliceKeys(keys, done, take);
+    const uint64_t got =
+        fresh != nullptr ? stages_.back().insert(part, fresh + done) : stages_.back().insert(part);
+    counts_.back() += got;
+    total += got;
+    done += take;
+  }
+  return total;
+}
+
+uint64_t ScalableFilter::insert(Keys keys) { return InsertImpl(keys, nullptr); }
+
+uint64_t ScalableFilter::insert(Keys keys, uint8_t* fresh) {
+  if (fresh == nullptr && keys.size() != 0) {
+    Invalid("ScalableFilter::insert: null fresh output with non-zero size");
+  }
+  return InsertImpl(keys, fresh);
+}
+
+// ---- Queries ----
+
+void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, size_t m, uint8_t* hit,
+                                  bool newest_done) const {
+  // pos: positions (0..m) of the entries not found yet. With `entries` (refine), val holds their
+  // key indices, handed to Filter::refine, which keeps (in order) those the stage may hold.
+  uint32_t pos[kTile], val[kTile];
+  size_t w = 0;
+  size_t stage = stages_.size();
+  if (newest_done) {
+    for (size_t j = 0; j < m; ++j) {
+      pos[w] = static_cast<uint32_t>(j);
+      w += hit[j] == 0;
+    }
+    --stage;
+  } else {
+    for (size_t j = 0; j < m; ++j) pos[j] = static_cast<uint32_t>(j);
+    w = m;
+  }
+  while (w > 0 && stage-- > 0) {
+    if (entries == nullptr) {
+      const uint64_t* h = static_cast<const uint64_t*>(keys.keys());
+      alignas(64) uint8_t more[kTile];
+      if (w * 2 >= m) {
+        // Half the tile or more unfound (absent keys): the stage answers for the whole tile and
+        // the answers are ORed in, two passes that vectorize, instead of a gather and a scatter
+        // per key.
+        stages_[stage].contains(keys, more);
+        size_t found = 0;
+        for (size_t j = 0; j < m; ++j) {
+          hit[j] = static_cast<uint8_t>(hit[j] | more[j]);
+          found += hit[j];
+        }
+        w = m - found;
+        if (w > 0 && w * 2 < m) {  // the next stage gathers: list the unfound positions
+          size_t at = 0;
+          for (size_t j = 0; j < m; ++j) {
+            pos[at] = static_cast<uint32_t>(j);
+            at += hit[j] == 0;
+          }
+        }
+        continue;
+      }
+      // Few unfound: their hashes are gathered into a contiguous array for Filter::contains (the
+      // plain pipeline, no selection), and the answers scattered back.
+      alignas(64) uint64_t unfound[kTile];
+      for (size_t i = 0; i < w; ++i) unfound[i] = h[pos[i]];
+      stages_[stage].contains(Prehashed{unfound, w}, more);
+      size_t still = 0;
+      for (size_t i = 0; i < w; ++i) {
+        const uint32_t p = pos[i];
+        hit[p] = more[i];
+        pos[still] = p;
+        still += more[i] == 0;
+      }
+      w = still;
+      continue;
+    }
+    for (size_t i = 0; i < w; ++i) val[i] = entries[pos[i]];
+    const size_t kept = static_cast<size_t>(stages_[stage].refine(keys, val, w));
+    // val[0 .. kept) is the subsequence of the queried values the stage may hold; whether a value
+    // is kept depends on the value alone, so a greedy walk matches it position by position.
+    size_t j = 0, still = 0;
+    for (size_t i = 0; i < w; ++i) {
+      const uint32_t p = pos[i];
+      const uint32_t v = entries[p];
+      if (j < kept && val[j] == v) {
+        hit[p] = 1;
+        ++j;
+      } else {
+        pos[still++] = p;
+      }
+    }
+    w = still;
+  }
+}
+
+template <class Emit>
+uint64_t ScalableFilter::QueryTiles(const char* who, const Keys& keys, Emit&& emit) const {
+  const size_t n = keys.size();
+  detail::ValidateBulkKeys(who, keys);
+  const bool prehashed = keys.kind() == Keys::Kind::kPrehashed;
+  alignas(64) uint64_t hashes[kTile];
+  alignas(64) uint8_t hit[kTile];
+  uint64_t total = 0;
+  for (size_t base = 0; base < n; base += kTile) {
+    const size_t m = std::min(kTile, n - base);
+    // One hash per key for the whole chain: every stage has the chain's layout and seed.
+    const uint64_t* h = static_cast<const uint64_t*>(keys.keys()) + base;
+    if (!prehashed) {
+      stages_.front().hash(detail::SliceKeys(keys, base, m), hashes);
+      h = hashes;
+    }
+    const Keys tile = Prehashed{h, m};
+    stages_.back().contains(tile, hit);
+    QueryEntries(tile, nullptr, m, hit, /*newest_done=*/true);
+    total += emit(base, m, hit);
+  }
+  return total;
+}
+
+uint64_t ScalableFilter::contains(Keys keys, uint8_t* out) const {
+  CheckUsable("contains");
+  if (stages_.size() == 1 || keys.size() == 0) return stages_.front().contains(keys, out);
+  if (out == nullptr) Invalid("ScalableFilter::contains: null output with non-zero size");
+  return QueryTiles("ScalableFilter::contains", keys,
+                    [&](size_t base, size_t m, const uint8_t* hit) {
+                      uint64_t ones = 0;
+                      for (size_t j = 0; j < m; ++j) {
+                        out[base + j] = hit[j];
+                        ones += hit[j];
+                      }
+                      return ones;
+                    });
+}
+
+uint64_t ScalableFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
+  CheckUsable("contains_bitmap");
+  if (stages_.size() == 1 || keys.size() == 0) {
+    return stages_.front().contains_bitmap(keys, bitmap);
+  }
+  if (bitmap == nullptr) Invalid("ScalableFilter::contains_bitmap: null output with non-zero size");
+  // Tiles are whole bytes of the bitmap (kTile is a multiple of 8).
+  return QueryTiles("ScalableFilter::contains_bitmap", keys,
+                    [&](size_t base, size_t m, const uint8_t* hit) {
+                      uint64_t ones = 0;
+                      for (size_t b = 0; b < m; b += 8) {
+                        uint8_t byte = 0;
+                        for (size_t j = b; j < std::min(b + 8, m); ++j) {
+                          byte = static_cast<uint8_t>(byte | (hit[j] << (j - b)));
+                          ones += hit[j];
+                        }
+                        bitmap[(base + b) / 8] = byte;
+                      }
+                      return ones;
+                    });
+}
+
+uint64_t ScalableFilter::select(Keys keys, uint32_t* selection) const {
+  CheckUsable("select");
+  if (stages_.size() == 1 || keys.size() == 0) return stages_.front().select(keys, selection);
+  if (keys.size() > (uint64_t{1} << 32)) {
+    Invalid("ScalableFilter::select: more than 2^32 keys do not fit 32-bit selection indices");
+  }
+  if (selection == nullptr) Invalid("ScalableFilter::select: null output with non-zero size");
+  uint64_t count = 0;
+  QueryTiles("ScalableFilter::select", keys, [&](size_t base, size_t m, const uint8_t* hit) {
+    for (size_t j = 0; j < m; ++j) {
+      selection[count] = static_cast<uint32_t>(base + j);
+      count += hit[j];
+    }
+    return uint64_t{0};
+  });
+  return count;
+}
+
+uint64_t ScalableFilter::refine(Keys keys, uint32_t* selection, size_t count) const {
+  CheckUsable("refine");
+  if (stages_.size() == 1 || count == 0) return stages_.front().refine(keys, selection, count);
+  if (selection == nullptr) Invalid("ScalableFilter::refine: null selection with non-zero count");
+  for (size_t i = 0; i < count; ++i) {
+    if (selection[i] >= keys.size()) {
+      Invalid("ScalableFilter::refine: selection[" + std::to_string(i) +
+              "] = " + std::to_string(selection[i]) + " is not below the number of keys, " +
+              std::to_string(keys.size()));
+    }
+  }
+  detail::ValidateBulkKeys("ScalableFilter::refine", keys);
+  alignas(64) uint8_t hit[kTile];
+  size_t kept = 0;
+  for (size_t base = 0; base < count; base += kTile) {
+    const size_t m = std::min(kTile, count - base);
+    std::memset(hit, 0, m);
+    QueryEntries(keys, selection + base, m, hit, /*newest_done=*/false);
+    // In place: the write position never passes the read position.
+    for (size_t j = 0; j < m; ++j) {
+      selection[kept] = selection[base + j];
+      kept += hit[j];
+    }
+  }
+  return kept;
+}
+
+// ---- The chain ----
+
+const Filter& ScalableFilter::stage(size_t i) const {
+  if (i >= stages_.size()) {
+    Invalid("ScalableFilter::stage: " + std::to_string(i) +
+            " is not below stages() = " + std::to_string(stages_.size()));
+  }
+  return stages_[i];
+}
+
+uint64_t ScalableFilter::stage_count(size_t i) const {
+  stage(i);  // checks i
+  return counts_[i];
+}
+
+uint64_t ScalableFilter::stage_capacity(size_t i) const {
+  if (i < capacities_.size()) return capacities_[i];
+  if (i >= kMaxStages) {
+    Invalid("ScalableFilter::stage_capacity: " + std::to_string(i) + " is not below kMaxStages");
+  }
+  uint64_t cap = initial_capacity_;
+  for (size_t j = 1; j <= i && cap != 0; ++j) cap = NextCapacity(cap, growth_);
+  return cap;
+}
+
+double ScalableFilter::stage_fpp(size_t i) const { return StageFpp(fpp_, tightening_, i); }
+
+uint64_t ScalableFilter::count() const noexcept {
+  uint64_t total = 0;
+  for (uint64_t c : counts_) total += c;
+  return total;
+}
+
+double ScalableFilter::approximate_count() const noexcept {
+  double total = 0;
+  for (const Filter& f : stages_) total += f.approximate_count();
+  return total;
+}
+
+size_t ScalableFilter::size_bytes() const noexcept {
+  size_t total = 0;
+  for (const Filter& f : stages_) total += f.size_bytes();
+  return total;
+}
+
+double ScalableFilter::bits_per_key() const noexcept {
+  const uint64_t n = count();
+  return n == 0 ? 0 : 8.0 * static_cast<double>(size_bytes()) / static_cast<double>(n);
+}
+
+double ScalableFilter::expected_fpp() const noexcept {
+  double none = 1;
+  for (const Filter& f : stages_) none *= 1 - f.expected_fpp();
+  return 1 - none;
+}
+
+void ScalableFilter::clear() {
+  CheckUsable("clear");
+  stages_.erase(stages_.begin() + 1, stages_.end());
+  counts_.resize(1);
+  capacities_.resize(1);
+  stages_.front().clear();
+  counts_.front() = 0;
+}
+
+// ---- Merge ----
+
+namespace {
+
+// Why `a` and `b` cannot be merged soundly; empty if they can.
+std::string MergeProblem(const ScalableFilter& a, const ScalableFilter& b) {
+  if (a.stages() == 0 || b.stages() == 0) return "a chain was moved from";
+  if (a.initial_capacity() != b.initial_capacity()) return "initial capacities differ";
+  if (!SameBits(a.fpp(), b.fpp())) return "fpp differs";
+  if (!SameBits(a.growth(), b.growth())) return "growth differs";
+  if (!SameBits(a.tightening(), b.tightening())) return "tightening differs";
+  if (a.layout() != b.layout()) return "layouts differ";
+  if (a.seed() != b.seed()) return "seeds differ";
+  for (size_t i = 0; i < std::max(a.stages(), b.stages()); ++i) {
+    const uint64_t ca = i < a.stages() ? a.stage_count(i) : 0;
+    const uint64_t cb = i < b.stages() ? b.stage_count(i) : 0;
+    const uint64_t cap = a.stage_capacity(i);
+    if (ca > cap || cb > cap - ca) {
+      return "stage " + std::to_string(i) + " would hold " + std::to_string(ca) + " + " +
+             std::to_string(cb) + " keys, above its capacity " + std::to_string(cap) +
+             " (its false-positive rate would exceed its share of fpp)";
+    }
+  }
+  return std::string();
+}
+
+}  // namespace
+
+bool ScalableFilter::can_merge(const ScalableFilter& other) const noexcept {
+  try {
+    return MergeProblem(*this, other).empty();
+  } catch (...) {
+    return false;  // only std::bad_alloc from building a message
+  }
+}
+
+void ScalableFilter::merge(const ScalableFilter& other) {
+  const std::string problem = MergeProblem(*this, other);
+  if (!problem.empty()) throw Error(ErrorCode::kIncompatible, "ScalableFilter::merge: " + problem);
+  // Copies of the stages only `other` has come first: if one cannot be allocated, this chain is
+  // unchanged.
+  std::vector<Filter> extra(other.stages_.begin() + std::min(stages_.size(), other.stages_.size()),
+                            other.stages_.end());
+  stages_.reserve(stages_.size() + extra.size());
+  counts_.reserve(stages_.size() + extra.size());
+  capacities_.reserve(stages_.size() + extra.size());
+  const size_t common = std::min(stages_.size(), other.stages_.size());
+  for (size_t i = 0; i < common; ++i) {
+    stages_[i].merge(other.stages_[i]);
+    counts_[i] += other.counts_[i];
+  }
+  for (size_t i = 0; i < extra.size(); ++i) {
+    stages_.push_back(std::move(extra[i]));
+    counts_.push_back(other.counts_[common + i]);
+    capacities_.push_back(other.capacities_[common + i]);
+  }
+}
+
+// ---- Persistence ----
+
+size_t ScalableFilter::serialized_size() const noexcept {
+  size_t total = PrefixSize(static_cast<uint32_t>(stages_.size()));
+  for (const Filter& f : stages_) total += f.serialized_size();
+  return total;
+}
+
+namespace {
+
+std::vector<uint8_t> EncodePrefix(const ScalableFilter& s) {
+  const uint32_t n = static_cast<uint32_t>(s.stages());
+  std::vector<uint8_t> h(PrefixSize(n), 0);
+  std::memcpy(h.data(), kMagic, 8);
+  PutU32(&h[8], kVersion);
+  PutU32(&h[12], static_cast<uint32_t>(kHeaderSize));
+  h[16] = static_cast<uint8_t>(s.layout());
+  PutU32(&h[20], n);
+  PutU64(&h[24], s.initial_capacity());
+  PutF64(&h[32], s.fpp());
+  PutF64(&h[40], s.growth());
+  PutF64(&h[48], s.tightening());
+  PutU64(&h[56], s.seed());
+  for (uint32_t i = 0; i < n; ++i) {
+    PutU64(&h[kHeaderSize + kEntrySize * i], s.stage_count(i));
+    PutU64(&h[kHeaderSize + kEntrySize * i + 8], s.stage(i).serialized_size());
+  }
+  const size_t table_end = kHeaderSize + kEntrySize * n;
+  PutU64(&h[table_end], ref::Checksum(h.data(), table_end));
+  return h;
+}
+
+}  // namespace
+
+void ScalableFilter::save(std::ostream& out) const {
+  CheckUsable("save");
+  const std::vector<uint8_t> prefix = EncodePrefix(*this);
+  out.write(reinterpret_cast<const char*>(prefix.data()),
+            static_cast<std::streamsize>(prefix.size()));
+  if (!out) throw Error(ErrorCode::kIo, "ScalableFilter::save: the stream failed while writing");
+  for (const Filter& f : stages_) f.save(out);
+}
+
+void ScalableFilter::save_file(const std::string& path) const {
+  CheckUsable("save_file");
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    throw Error(ErrorCode::kIo, "ScalableFilter::save_file: cannot open " + path + " for writing");
+  }
+  save(out);
+  out.close();
+  if (!out) throw Error(ErrorCode::kIo, "ScalableFilter::save_file: cannot write " + path);
+}
+
+std::vector<uint8_t> ScalableFilter::to_bytes() const {
+  CheckUsable("to_bytes");
+  std::vector<uint8_t> out = EncodePrefix(*this);
+  out.reserve(serialized_size());
+  AppendBuf buf(&out);
+  std::ostream stream(&buf);
+  for (const Filter& f : stages_) f.save(stream);
+  return out;
+}
+
+// The loaders' access to a chain under construction (declared a friend by ScalableFilter).
+struct ScalableAccess {
+  static ScalableFilter Empty(const ChainHeader& c) {
+    ScalableFilter s;
+    s.initial_capacity_ = c.initial;
+    s.fpp_ = c.fpp;
+    s.growth_ = c.growth;
+    s.tightening_ = c.tightening;
+    s.layout_ = c.layout;
+    s.seed_ = c.seed;
+    s.stages_.reserve(c.stages);
+    s.counts_.reserve(c.stages);
+    s.capacities_.reserve(c.stages);
+    return s;
+  }
+  // Loads stage i from exactly its `size` bytes and checks it belongs to the chain.
+  static void Adopt(ScalableFilter* s, const ChainHeader& c, uint32_t i, const uint8_t* data,
+                    size_t size) {
+    const std::string which = "stage " + std::to_string(i) + ": ";
+    Filter f = [&] {
+      try {
+        return Filter::load(data, size);
+      } catch (const Error& e) {
+        if (e.code() != ErrorCode::kFormat) throw;
+        Bad(which + e.what());
+      }
+    }();
+    if (f.layout() != c.layout) Bad(which + "layout differs from the chain's");
+    if (f.seed() != c.seed) Bad(which + "seed differs from the chain's");
+    // Sized for its share of fpp at its capacity (create() aims at 0.97 of it).
+    const double share = StageFpp(c.fpp, c.tightening, i);
+    if (!(f.predicted_fpp(c.capacities[i]) <= share)) {
+      Bad(which + "too small for its capacity " + std::to_string(c.capacities[i]) + " at rate " +
+          std::to_string(share));
+    }
+    s->stages_.push_back(std::move(f));
+    s->counts_.push_back(c.counts[i]);
+    s->capacities_.push_back(c.capacities[i]);
+  }
+};
+
+ScalableFilter ScalableFilter::from_bytes(const uint8_t* data, size_t size) {
+  if (data == nullptr && size > 0) {
+    Invalid("ScalableFilter::from_bytes: null data with non-zero size");
+  }
+  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
+  const uint32_t n = DecodeFixed(data);
+  if (size < PrefixSize(n)) Bad("truncated stage table (" + std::to_string(size) + " bytes)");
+  // Every size is checked against the input here, before any stage is allocated.
+  const ChainHeader c = DecodePrefix(data, size - PrefixSize(n));
+  ScalableFilter s = ScalableAccess::Empty(c);
+  size_t at = PrefixSize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    ScalableAccess::Adopt(&s, c, i, data + at, static_cast<size_t>(c.bytes[i]));
+    at += static_cast<size_t>(c.bytes[i]);
+  }
+  return s;
+}
+
+ScalableFilter ScalableFilter::load(std::istream& in) {
+  const auto check_readable = [&] {
+    if (in.bad())
+      throw Error(ErrorCode::kIo, "ScalableFilter::load: the stream failed while reading");
+  };
+  uint8_t prefix[kHeaderSize + kEntrySize * kMaxStages + 8];
+  in.read(reinterpret_cast<char*>(prefix), kHeaderSize);
+  check_readable();
+  if (in.gcount() != static_cast<std::streamsize>(kHeaderSize)) {
+    Bad("truncated header (" + std::to_string(in.gcount()) + " bytes)");
+  }
+  const uint32_t n = DecodeFixed(prefix);
+  const size_t rest = PrefixSize(n) - kHeaderSize;
+  in.read(reinterpret_cast<char*>(prefix + kHeaderSize), static_cast<std::streamsize>(rest));
+  check_readable();
+  if (in.gcount() != static_cast<std::streamsize>(rest)) Bad("truncated stage table");
+  // The stage sizes come from the checksummed table; a seekable stream must hold exactly them.
+  // Any other is read a stage at a time into a buffer that grows with the bytes received, so a
+  // table claiming gigabytes costs no more memory than the stream delivers.
+  const std::istream::pos_type start = in.tellg();
+  uint64_t available = UINT64_MAX;
+  if (start != std::istream::pos_type(-1)) {
+    in.seekg(0, std::ios::end);
+    const std::istream::pos_type end = in.tellg();
+    in.seekg(start);
+    if (end == std::istream::pos_type(-1) || !in) Bad("stream cannot be measured");
+    available = static_cast<uint64_t>(end - start);
+  }
+  // With an unmeasured stream, `available` is taken as the table's own total; the reads below
+  // then find out whether the stream holds it.
+  uint64_t claimed = 0;
+  if (available == UINT64_MAX) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t b = GetU64(prefix + kHeaderSize + kEntrySize * i + 8);
+      claimed = b > UINT64_MAX - claimed ? UINT64_MAX - 1 : claimed + b;
+    }
+    available = claimed;
+  }
+  const ChainHeader c = DecodePrefix(prefix, available);
+  ScalableFilter s = ScalableAccess::Empty(c);
+  std::vector<uint8_t> staged;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t want = c.bytes[i];
+    staged.clear();
+    const uint64_t kChunk = uint64_t{1} << 24;
+    while (staged.size() < want) {
+      const size_t at = staged.size();
+      const size_t chunk = static_cast<size_t>(std::min<uint64_t>(kChunk, want - at));
+      staged.resize(at + chunk);
+      in.read(reinterpret_cast<char*>(staged.data() + at), static_cast<std::streamsize>(chunk));
+      if (static_cast<size_t>(in.gcount()) != chunk) {
+        check_readable();
+        Bad("stage " + std::to_string(i) + " truncated (" +
+            std::to_string(at + static_cast<size_t>(in.gcount())) + " of " + std::to_string(want) +
+            " bytes)");
+      }
+    }
+    ScalableAccess::Adopt(&s, c, i, staged.data(), staged.size());
+  }
+  if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the stages");
+  check_readable();
+  return s;
+}
+
+ScalableFilter ScalableFilter::load_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorCode::kIo, "ScalableFilter::load_file: " + path + " is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::kIo, "ScalableFilter::load_file: cannot open " + path);
+  try {
+    return load(in);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kIo) throw;
+    throw Error(ErrorCode::kIo, "ScalableFilter::load_file: cannot read " + path);
+  }
+}
+
+}  // namespace simdbloom

@@ -1,0 +1,733 @@
+"""Tests of the `simdbloom` command, driven as a subprocess (ctest: cli.<name>).
+
+    /usr/bin/python3 cli_test.py NAME --bin PATH --work DIR [--data DIR] [--build DIR]
+        [--emulator=CMD|ARG|...]
+
+Every answer is computed here from the generated inputs: the exact set membership for
+intersect/dedup/query (no false negatives allowed), and false positives bounded by the binomial
+bound of the filter's fpp (mean + 5 standard deviations, fixed seeds). Standard library only.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import parquet_writer  # noqa: E402
+
+ARGS = None
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def run(args, stdin=None, input_bytes=None, expect=0, env=None):
+    """Runs simdbloom with args; returns (stdout bytes, stderr text)."""
+    cmd = ARGS.emulator + [ARGS.bin] + args
+    p = subprocess.run(cmd, input=input_bytes, stdin=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env)
+    err = p.stderr.decode("utf-8", "replace")
+    if expect is not None and p.returncode != expect:
+        fail("%s: exit %d, expected %d\nstderr: %s" % (" ".join(args), p.returncode, expect, err))
+    return p.stdout, err
+
+
+def lines_of(data):
+    return data.decode("utf-8", "surrogateescape").split("\n")[:-1] if data else []
+
+
+def fp_bound(trials, p):
+    """Upper bound on false positives among `trials` absent keys at rate p: mean + 5 sigma + 3."""
+    return trials * p + 5 * math.sqrt(trials * p * (1 - p)) + 3
+
+
+def urls(rnd, n, tag):
+    return ["https://%s.example.com/%s/%d/%016x" % (tag, rnd.choice(["a", "bb", "ccc", "d/e"]), i,
+                                                     rnd.getrandbits(64)) for i in range(n)]
+
+
+def write_lines(path, items, crlf=False, final_newline=True):
+    end = "\r\n" if crlf else "\n"
+    text = end.join(items) + (end if final_newline and items else "")
+    with open(path, "wb") as f:
+        f.write(text.encode())
+
+
+def w(name):
+    return os.path.join(ARGS.work, name)
+
+
+def summary(out):
+    """The --json object: the last line of stdout."""
+    return json.loads(lines_of(out)[-1])
+
+
+def is_subsequence(sub, seq):
+    it = iter(seq)
+    return all(any(x == y for y in it) for x in sub)
+
+
+# ---------------------------------------------------------------------------------------------
+def test_build_query():
+    rnd = random.Random(21)
+    members = urls(rnd, 20000, "member")
+    absent = urls(rnd, 20000, "absent")
+    write_lines(w("members.txt"), members)
+    probe = members[:10000] + absent
+    rnd.shuffle(probe)
+    write_lines(w("probe.txt"), probe)
+    member_set = set(members)
+    for layout in ["block512", "register64", "split_block256", "classic"]:
+        for fpp in [0.01, 0.001]:
+            out, err = run(["build", "--layout", layout, "--fpp", str(fpp), "-o", w("f.sbf"),
+                            w("members.txt"), "--json"])
+            s = summary(out)
+            check(s["keys"] == 20000 and s["sizing"] == "counted", "build summary: %s" % s)
+            check(s["filter"]["layout"] == layout, "layout in summary: %s" % s)
+            check("counted the lines" in err, "build says how it sized: %r" % err)
+            out, _ = run(["query", w("f.sbf"), w("probe.txt")])
+            got = lines_of(out)
+            check(is_subsequence(got, probe), "query output keeps input order")
+            present = [x for x in got if x in member_set]
+            check(len(present) == 10000,
+                  "%s: %d of 10000 members found (false negatives)" % (layout, len(present)))
+            fps = len(got) - len(present)
+            check(fps <= fp_bound(20000, fpp),
+                  "%s fpp %g: %d false positives of 20000" % (layout, fpp, fps))
+            out, _ = run(["query", "--absent", w("f.sbf"), w("probe.txt")])
+            check(sorted(lines_of(out) + got) == sorted(probe), "--absent is the complement")
+            out, _ = run(["query", "--count", w("f.sbf"), w("probe.txt")])
+            check(lines_of(out) == [str(len(got))], "--count: %r" % out)
+    # The same through stdin, with -n given, and with 2 threads.
+    out, err = run(["build", "-n", "20000", "-o", w("g.sbf"), "--json"],
+                   input_bytes=open(w("members.txt"), "rb").read())
+    check(summary(out)["sizing"] == "given" and summary(out)["keys"] == 20000, "stdin build")
+    check(err == "", "no note when -n is given: %r" % err)
+    a, _ = run(["query", w("g.sbf"), w("probe.txt")])
+    b, _ = run(["query", w("g.sbf"), "-"], input_bytes=open(w("probe.txt"), "rb").read())
+    c, _ = run(["query", "--threads", "2", w("g.sbf"), w("probe.txt")])
+    check(a == b == c, "file, stdin and --threads 2 give the same lines")
+    # --count with threads: each thread counts a byte range of the file.
+    for absent_flag in [[], ["--absent"]]:
+        one, _ = run(["query", "--count", w("g.sbf"), w("probe.txt")] + absent_flag)
+        for t in ["2", "3", "7"]:
+            many, _ = run(["query", "--count", "--threads", t, w("g.sbf"), w("probe.txt")]
+                          + absent_flag)
+            check(one == many, "--count --threads %s: %r vs %r" % (t, many, one))
+        expected = len(a.split(b"\n")) - 1
+        if not absent_flag:
+            check(one == b"%d\n" % expected, "--count matches the printed lines")
+    run(["build", "-n", "20000", "--threads", "2", "-o", w("t.sbf"), w("members.txt")])
+    check(open(w("t.sbf"), "rb").read() == open(w("g.sbf"), "rb").read(),
+          "--threads 2 builds the same bytes")
+    # A pipe without -n: a scalable chain, said on stderr and in the JSON.
+    out, err = run(["build", "-o", w("p.sbf"), "--json"], input_bytes=b"x\ny\n")
+    check(summary(out)["sizing"] == "scalable" and "scalable" in err and "-n" in err,
+          "pipe sizing note: %r" % err)
+    check(summary(out)["filter"]["kind"] == "scalable", "pipe build makes a chain")
+    # info
+    out, _ = run(["info", w("g.sbf")])
+    info = dict(l.split(": ", 1) for l in lines_of(out))
+    check(info["layout"] == "block512" and info["inserted"] == "20000", "info: %s" % info)
+    check(abs(float(info["approximate count"]) - 20000) < 600, "approximate count: %s" % info)
+    check(0 < float(info["expected FPR"]) < 0.012, "expected FPR: %s" % info)
+    out, _ = run(["info", "--json", "--quiet", w("g.sbf")])
+    j = summary(out)
+    check(j["inserted"] == 20000 and j["filter"]["k"] == int(info["k"]), "info --json: %s" % j)
+    check(len(lines_of(out)) == 1, "--quiet --json prints only the summary")
+    # Line rules: \r kept unless --strip-cr, last line without newline, empty lines are keys.
+    write_lines(w("crlf.txt"), ["alpha", "beta", "gamma"], crlf=True, final_newline=False)
+    run(["build", "-n", "100", "-o", w("cr.sbf"), w("crlf.txt")])
+    run(["build", "-n", "100", "--strip-cr", "-o", w("nocr.sbf"), w("crlf.txt")])
+    out, _ = run(["query", w("nocr.sbf")], input_bytes=b"alpha\nbeta\ngamma\ndelta\n")
+    check(lines_of(out)[:3] == ["alpha", "beta", "gamma"], "--strip-cr keys: %r" % out)
+    out, _ = run(["query", w("cr.sbf")], input_bytes=b"alpha\r\nbeta\r\ngamma\n")
+    check(lines_of(out) == ["alpha\r", "beta\r", "gamma"], "\\r kept by default: %r" % out)
+    out, _ = run(["build", "-n", "10", "-o", w("e.sbf"), "--json"], input_bytes=b"\n\nx")
+    check(summary(out)["keys"] == 3, "empty lines are keys")
+    out, _ = run(["query", w("e.sbf")], input_bytes=b"\nx\n")
+    check(out == b"\nx\n", "empty line found: %r" % out)
+    out, _ = run(["build", "-o", w("empty.sbf"), "--json", w("empty.txt")], expect=1)
+    open(w("empty.txt"), "w").close()
+    out, _ = run(["build", "-o", w("empty.sbf"), "--json", w("empty.txt")])
+    check(summary(out)["keys"] == 0, "empty file: no keys")
+    # A line longer than the 4 MiB read block.
+    long_line = "L" * (9 << 20)
+    write_lines(w("long.txt"), ["a", long_line, "b"])
+    run(["build", "-n", "10", "-o", w("long.sbf"), w("long.txt")])
+    out, _ = run(["query", "--count", w("long.sbf"), w("long.txt")])
+    check(out == b"3\n", "long line: %r" % out[:50])
+
+
+def test_lines():
+    """Line cutting against Python's split on random inputs of \\n, \\r and text, from a file
+    (mapped windows) and a pipe (read buffer), with tiny blocks (SIMDBLOOM_CLI_BLOCK_BYTES) so
+    window and buffer edges fall everywhere; dedup at fpp 1e-9 prints exactly the first
+    occurrences."""
+    rnd = random.Random(99)
+    for trial in range(80):
+        n = rnd.choice([0, 1, 5, 63, 64, 65, 127, 300, 2000])
+        data = b"".join(bytes(rnd.choice(b"ab\r\n") for _ in range(
+            rnd.choice([0, 1, 2, 10, 63, 64, 65, 200]))) for _ in range(n))
+        with open(w("r.txt"), "wb") as f:
+            f.write(data)
+        strip = rnd.random() < 0.5
+        keys = data.split(b"\n")
+        if keys and keys[-1] == b"":
+            keys.pop()
+        if strip:
+            keys = [k[:-1] if k.endswith(b"\r") else k for k in keys]
+        first, seen = [], set()
+        for k in keys:
+            if k not in seen:
+                seen.add(k)
+                first.append(k)
+        env = dict(os.environ, SIMDBLOOM_CLI_BLOCK_BYTES=str(rnd.choice([16, 100, 4096, 0])))
+        args = ["dedup", "-n", "100000", "--fpp", "1e-9"] + (["--strip-cr"] if strip else [])
+        for source in ["file", "pipe"]:
+            if source == "file":
+                out, _ = run(args + [w("r.txt")], env=env)
+            else:
+                out, _ = run(args, input_bytes=data, env=env)
+            check(out.split(b"\n")[:-1] == first, "trial %d (%s, %s): lines differ"
+                  % (trial, source, env["SIMDBLOOM_CLI_BLOCK_BYTES"]))
+        # build --threads T cuts the file into T byte ranges (a line belongs to the range it
+        # starts in): the filter file is byte-identical to one thread's.
+        if trial % 4 == 0 and data:
+            threads = str(rnd.choice([2, 3, 5, 8]))
+            cr = ["--strip-cr"] if strip else []
+            run(["build", "-n", "5000", "-o", w("one.sbf"), w("r.txt")] + cr, env=env)
+            run(["build", "-n", "5000", "--threads", threads, "-o", w("many.sbf"), w("r.txt")]
+                + cr, env=env)
+            check(open(w("one.sbf"), "rb").read() == open(w("many.sbf"), "rb").read(),
+                  "trial %d: --threads %s built other bytes" % (trial, threads))
+
+
+def test_scalable():
+    """Pipes without -n: the set is a ScalableFilter chain (first stage
+    SIMDBLOOM_CLI_SCALABLE_INITIAL keys here, so 30000 keys make several stages). No false
+    negatives; false positives within the binomial bound of fpp (the chain keeps its overall rate
+    at or below fpp); dedup never prints a line twice across stage boundaries."""
+    rnd = random.Random(19)
+    env = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="1000")
+    members = urls(rnd, 30000, "grow")
+    absent = urls(rnd, 30000, "other")
+    data = ("\n".join(members) + "\n").encode()
+    write_lines(w("absent.txt"), absent)
+    write_lines(w("members.txt"), members)
+    out, err = run(["build", "-o", w("chain.sbf"), "--json"], input_bytes=data, env=env)
+    s = summary(out)
+    check(s["filter"]["kind"] == "scalable" and s["filter"]["stages"] >= 4 and
+          s["keys"] == 30000, "chain summary: %s" % s)
+    out, _ = run(["query", "--count", w("chain.sbf"), w("members.txt")])
+    check(out == b"30000\n", "chain: every member found: %r" % out)
+    out, _ = run(["query", "--count", w("chain.sbf"), w("absent.txt")])
+    check(int(out) <= fp_bound(30000, 0.01), "chain false positives: %r" % out)
+    out, _ = run(["info", w("chain.sbf")])
+    check(b"kind: scalable" in out and b"stage 3:" in out, "info on a chain: %r" % out[:200])
+    out, _ = run(["info", "--json", "--quiet", w("chain.sbf")])
+    check(summary(out)["count"] <= 30000 and summary(out)["count"] > 29000, "chain count")
+    # dedup through a pipe: duplicates spread over many stages.
+    stream = []
+    for u in members:
+        stream += [u] * rnd.choice([1, 2, 3])
+    rnd.shuffle(stream)
+    first, seen = [], set()
+    for u in stream:
+        if u not in seen:
+            seen.add(u)
+            first.append(u)
+    for fpp in ["0.01", "0.001"]:
+        out, err = run(["dedup", "--fpp", fpp, "--json"],
+                       input_bytes=("\n".join(stream) + "\n").encode(), env=env)
+        got = lines_of(out)[:-1]
+        s = summary(out)
+        check(s["sizing"] == "scalable" and s["filter"]["stages"] >= 4, "dedup chain: %s" % s)
+        check(len(got) == len(set(got)), "chain dedup printed a line twice")
+        check(is_subsequence(got, first), "chain dedup keeps first occurrences in order")
+        missed = len(first) - len(got)
+        check(missed <= fp_bound(len(first), float(fpp)), "chain dedup dropped %d" % missed)
+        check(s["unique"] == len(got), "chain dedup counts: %s" % s)
+    # intersect with A from a pipe.
+    probe = members[:5000] + absent[:20000]
+    write_lines(w("probe.txt"), probe)
+    out, _ = run(["intersect", "-", w("probe.txt")], input_bytes=data, env=env)
+    got = lines_of(out)
+    check(set(members[:5000]) <= set(got), "chain intersect: no false negatives")
+    check(len(got) - 5000 <= fp_bound(20000, 0.01), "chain intersect false positives")
+    # merge: two one-stage chains whose counts fit the first stage merge; grown chains do not;
+    # a chain and a plain filter do not.
+    small = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="100000")
+    run(["build", "-o", w("c1.sbf")], input_bytes=("\n".join(members[:1000]) + "\n").encode(),
+        env=small)
+    run(["build", "-o", w("c2.sbf")], input_bytes=("\n".join(absent[:1000]) + "\n").encode(),
+        env=small)
+    run(["merge", w("c1.sbf"), w("c2.sbf"), "-o", w("c12.sbf")])
+    write_lines(w("both.txt"), members[:1000] + absent[:1000])
+    out, _ = run(["query", "--count", w("c12.sbf"), w("both.txt")])
+    check(out == b"2000\n", "merged chains hold both: %r" % out)
+    _, err = run(["merge", w("chain.sbf"), w("chain.sbf"), "-o", w("cc.sbf")], expect=1)
+    check(err.count("\n") == 1 and "chain.sbf" in err, "grown chains: %r" % err)
+    run(["build", "-n", "1000", "-o", w("plain.sbf"), w("members.txt")])
+    _, err = run(["merge", w("c1.sbf"), w("plain.sbf"), "-o", w("cp.sbf")], expect=1)
+    check("scalable" in err and "plain" in err, "chain + plain: %r" % err)
+    check(not os.path.exists(w("cc.sbf")) and not os.path.exists(w("cp.sbf")),
+          "no output after refused merges")
+
+
+def test_dedup():
+    rnd = random.Random(7)
+    distinct = urls(rnd, 30000, "dedup")
+    stream = []
+    for u in distinct:
+        stream += [u] * rnd.choice([1, 1, 2, 3])
+    rnd.shuffle(stream)
+    write_lines(w("stream.txt"), stream)
+    first = []
+    seen = set()
+    for u in stream:
+        if u not in seen:
+            seen.add(u)
+            first.append(u)
+    for fpp in [0.01, 0.001]:
+        out, err = run(["dedup", "--fpp", str(fpp), "--json", w("stream.txt")])
+        got = lines_of(out)[:-1]
+        s = summary(out)
+        check(len(got) == len(set(got)), "dedup printed a line twice")
+        check(is_subsequence(got, first), "dedup prints first occurrences in input order")
+        missed = len(first) - len(got)
+        check(missed <= fp_bound(len(first), fpp),
+              "fpp %g: %d of %d distinct lines dropped" % (fpp, missed, len(first)))
+        check(s["unique"] == len(got) and s["unique"] + s["duplicates"] == len(stream),
+              "dedup counts: %s" % s)
+        check(s["sizing"] == "counted" and s["expected_items"] == len(stream), "sizing: %s" % s)
+    out, err = run(["dedup", "-n", "30000"], input_bytes=open(w("stream.txt"), "rb").read())
+    check(len(lines_of(out)) == len(set(lines_of(out))), "dedup from stdin")
+    out, _ = run(["dedup", "--quiet", "--json", w("stream.txt")])
+    check(len(lines_of(out)) == 1, "--quiet --json: the summary alone")
+
+
+def test_intersect():
+    rnd = random.Random(3)
+    a_only = urls(rnd, 15000, "a")
+    both = urls(rnd, 5000, "both")
+    b_only = urls(rnd, 25000, "b")
+    a = a_only + both
+    b = b_only + both
+    rnd.shuffle(a)
+    rnd.shuffle(b)
+    write_lines(w("a.txt"), a)
+    write_lines(w("b.txt"), b)
+    both_set = set(both)
+    for fpp, threads in [(0.01, "1"), (0.001, "1"), (0.01, "2")]:
+        out, err = run(["intersect", "--fpp", str(fpp), "--threads", threads, "--json",
+                        w("a.txt"), w("b.txt")])
+        got = lines_of(out)[:-1]
+        s = summary(out)
+        check(is_subsequence(got, b), "intersect prints lines of B in order")
+        true_hits = [x for x in got if x in both_set]
+        check(len(true_hits) == len(both), "intersect: %d of %d common lines (false negatives)"
+              % (len(true_hits), len(both)))
+        fps = len(got) - len(true_hits)
+        check(fps <= fp_bound(len(b_only), fpp), "fpp %g: %d false positives" % (fpp, fps))
+        check(s["keys_a"] == len(a) and s["keys_b"] == len(b) and s["matches"] == len(got),
+              "intersect counts: %s" % s)
+    # B from stdin.
+    out, _ = run(["intersect", "-n", "20000", w("a.txt"), "-"],
+                 input_bytes=open(w("b.txt"), "rb").read())
+    check(set(both) <= set(lines_of(out)), "intersect with B on stdin")
+
+
+def test_merge():
+    rnd = random.Random(5)
+    x = urls(rnd, 8000, "x")
+    y = urls(rnd, 8000, "y")
+    z = urls(rnd, 20000, "z")
+    write_lines(w("x.txt"), x)
+    write_lines(w("y.txt"), y)
+    write_lines(w("z.txt"), z)
+    run(["build", "-n", "16000", "-o", w("x.sbf"), w("x.txt")])
+    run(["build", "-n", "16000", "-o", w("y.sbf"), w("y.txt")])
+    run(["build", "-n", "16000", "-o", w("xy_direct.sbf"), w("x.txt"), w("y.txt")])
+    out, _ = run(["merge", w("x.sbf"), w("y.sbf"), "-o", w("xy.sbf"), "--json"])
+    check(summary(out)["filter"]["layout"] == "block512", "merge summary")
+    merged = open(w("xy.sbf"), "rb").read()
+    direct = open(w("xy_direct.sbf"), "rb").read()
+    check(merged == direct, "merge of two filters == one filter built from both files")
+    out, _ = run(["query", "--count", w("xy.sbf"), w("x.txt"), w("y.txt")])
+    check(out == b"16000\n", "merged filter holds both: %r" % out)
+    out, _ = run(["query", "--count", w("xy.sbf"), w("z.txt")])
+    check(int(out) <= fp_bound(len(z), 0.01), "merged false positives: %r" % out)
+    # Incompatible: different sizes; no output file is left.
+    run(["build", "-n", "1000", "-o", w("small.sbf"), w("x.txt")])
+    _, err = run(["merge", w("x.sbf"), w("small.sbf"), "-o", w("bad.sbf")], expect=1)
+    check(len(err.strip().split("\n")) == 1 and "x.sbf" in err and "small.sbf" in err,
+          "incompatible merge message: %r" % err)
+    check(not os.path.exists(w("bad.sbf")), "no output after a failed merge")
+
+
+def probe(path, column, values, expect=0):
+    out, err = run(["parquet", path, "--column", column] + values, expect=expect)
+    return [tuple(l.split("\t")) for l in lines_of(out)], err
+
+
+def test_parquet():
+    data = ARGS.data
+    # The parquet-mr file: one row group, column String.
+    real = os.path.join(data, "data_index_bloom_encoding_stats.parquet")
+    present = ["Hello", "This is", "a", "test", "How", "today"]
+    absent = ["hello", "world", "are"]
+    rows, _ = probe(real, "String", present + absent)
+    check(rows == [("0", v, "maybe") for v in present] + [("0", v, "no") for v in absent],
+          "parquet-mr file: %s" % rows)
+    # Our own files: three row groups, three columns (url and id filtered, note not); one with
+    # bloom_filter_length recorded, one without (the header gives the length). The checked-in
+    # files are what the writer makes.
+    columns, groups = parquet_writer.sample_table()
+    for name, kwargs in [("multi_rowgroup.parquet", {}),
+                         ("multi_rowgroup_nolength.parquet",
+                          {"filter_bytes": 2048, "record_length": False})]:
+        made = parquet_writer.write_parquet(columns, groups, {"url", "id"}, **kwargs)
+        checked_in = os.path.join(data, name)
+        check(open(checked_in, "rb").read() == made, "%s is what parquet_writer.py writes" % name)
+        rnd = random.Random(11)
+        for ci, column in [(0, "url"), (1, "id")]:
+            values = [groups[g][ci][rnd.randrange(200)] for g in range(3)]
+            values = [v.decode() if isinstance(v, bytes) else str(v) for v in values]
+            misses = ["https://nowhere.example/%d" % i for i in range(200)] if ci == 0 else \
+                [str(v) for v in range(1000, 1200)]
+            rows, err = probe(checked_in, column, values + misses)
+            check(len(rows) == 3 * (len(values) + len(misses)), "one row per group and value")
+            fps = 0
+            for g, v, answer in rows:
+                g = int(g)
+                if v in values:
+                    expected_here = values.index(v) == g
+                    if expected_here:
+                        check(answer == "maybe", "false negative: group %d %s" % (g, v))
+                    else:
+                        fps += answer == "maybe"
+                else:
+                    fps += answer == "maybe"
+            # 200 keys in 1024 (2048) bytes: about 0.1% (0.004%) predicted.
+            check(fps <= fp_bound(3 * (len(values) + len(misses)), 0.005),
+                  "%s %s: %d false positives" % (name, column, fps))
+            check(err == "", "no notes for filtered columns: %r" % err)
+        rows, err = probe(checked_in, "note", ["note 5", "x"])
+        check(all(r[2] == "maybe" for r in rows) and len(rows) == 6, "unfiltered column: maybe")
+        check(err.count("has no Bloom filter") == 3, "says which row groups have no filter: %r"
+              % err)
+    # An INT64 value that does not parse, a missing column.
+    _, err = probe(os.path.join(data, "multi_rowgroup.parquet"), "id", ["abc"], expect=2)
+    check("abc" in err, "bad INT64 value: %r" % err)
+    _, err = probe(os.path.join(data, "multi_rowgroup.parquet"), "nope", ["x"], expect=2)
+    check("url" in err and "id" in err and "note" in err, "lists the columns: %r" % err)
+    # --json summary
+    out, _ = run(["parquet", os.path.join(data, "multi_rowgroup.parquet"), "--column", "id",
+                  "0", "--json", "--quiet"])
+    s = summary(out)
+    check(s["row_groups"] == 3 and s["maybe"] >= 1 and s["maybe"] + s["no"] == 3, "json %s" % s)
+    hostile_parquet()
+
+
+def hostile_parquet():
+    """Malformed files: exit code 2, one line on stderr naming the file, never a crash."""
+    columns, groups = parquet_writer.sample_table(groups=2, rows=20)
+    good = parquet_writer.write_parquet(columns, groups, {"url", "id"})
+    size = len(good)
+    T = parquet_writer
+    cases = {
+        "too_short": b"PAR1PAR1",
+        "no_magic": b"XXXX" + good[4:],
+        "footer_len_past_file": good[:-8] + (size * 2).to_bytes(4, "little") + b"PAR1",
+        "footer_len_huge": good[:-8] + b"\xff\xff\xff\xff" + b"PAR1",
+        "truncated_start": b"PAR1" + good[size // 2:],
+        "garbage_footer": good[:-8 - 64] + bytes(range(200, 255)) + b"\x01" * 9
+        + (64).to_bytes(4, "little") + b"PAR1",
+        "bloom_offset_past_end": T.write_parquet(columns, groups, {"url"}, overrides={
+            (0, "url"): {14: (T.T_I64, size * 10)}}),
+        "bloom_offset_negative": T.write_parquet(columns, groups, {"url"}, overrides={
+            (0, "url"): {14: (T.T_I64, -5)}}),
+        "bloom_length_past_end": T.write_parquet(columns, groups, {"url"}, overrides={
+            (1, "url"): {15: (T.T_I32, 1 << 30)}}),
+        "bloom_offset_into_data": T.write_parquet(columns, groups, {"url"}, overrides={
+            (0, "url"): {14: (T.T_I64, 4)}}),
+        "path_not_strings": T.write_parquet(columns, groups, {"url"}, overrides={
+            (0, "url"): {3: (T.T_LIST, (T.T_I32, [1, 2]))}}),
+    }
+    # A list claiming 2^40 elements, and nesting 1000 deep, in the footer.
+    deep = b"\x1c" * 1000 + b"\x00" * 1000
+    huge = b"\x19" + b"\xfc" + T.varint(1 << 40)
+    for name, footer in [("deep_nesting", deep), ("huge_list", huge)]:
+        cases[name] = b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+    for name, blob in cases.items():
+        path = w("hostile_%s.parquet" % name)
+        with open(path, "wb") as f:
+            f.write(blob)
+        p = subprocess.run(ARGS.emulator + [ARGS.bin, "parquet", path, "--column", "url", "x"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        err = p.stderr.decode()
+        check(p.returncode == 2, "%s: exit %d, expected 2 (%s)" % (name, p.returncode, err))
+        check(err.count("\n") == 1 and path in err, "%s: one line naming the file: %r"
+              % (name, err))
+
+
+def test_errors():
+    write_lines(w("keys.txt"), ["a", "b", "c"])
+    run(["build", "-n", "10", "-o", w("ok.sbf"), w("keys.txt")])
+    ok = open(w("ok.sbf"), "rb").read()
+
+    def one_line(err, *needles):
+        check(err.count("\n") == 1 and err.startswith("simdbloom: "), "one line: %r" % err)
+        for n in needles:
+            check(n in err, "%r names %r" % (err, n))
+
+    # Usage errors: exit 2.
+    for args, needle in [([], "usage"), (["frobnicate"], "frobnicate"),
+                         (["build", w("keys.txt")], "-o"),
+                         (["build", "--bogus", "-o", w("x.sbf")], "--bogus"),
+                         (["build", "--fpp", "2", "-o", w("x.sbf"), w("keys.txt")], "fpp"),
+                         (["build", "-n", "ten", "-o", w("x.sbf"), w("keys.txt")], "ten"),
+                         (["build", "--layout", "nope", "-o", w("x.sbf"), w("keys.txt")],
+                          "block512"),
+                         (["query"], "FILTER"), (["intersect", w("keys.txt")], "two"),
+                         (["merge", w("ok.sbf"), w("ok.sbf")], "-o"),
+                         (["parquet", w("keys.txt"), "x"], "--column")]:
+        _, err = run(args, expect=2)
+        if args:
+            one_line(err, needle)
+        else:
+            check("usage" in err, "usage text")
+    # Failures: exit 1, one line naming the file.
+    missing = w("missing.txt")
+    for args, needle in [(["build", "-o", w("x.sbf"), missing], missing),
+                         (["query", w("ok.sbf"), missing], missing),
+                         (["query", w("missing.sbf"), w("keys.txt")], "missing.sbf"),
+                         (["dedup", missing], missing), (["intersect", missing, w("keys.txt")],
+                                                         missing),
+                         (["intersect", w("keys.txt"), missing], missing),
+                         (["info", w("keys.txt")], "keys.txt"),
+                         (["build", "-o", w("x.sbf"), ARGS.work], ARGS.work),
+                         (["build", "-o", w("no/such/dir/x.sbf"), w("keys.txt")], "x.sbf"),
+                         (["parquet", missing, "--column", "c", "v"], missing)]:
+        _, err = run(args, expect=1)
+        one_line(err, needle)
+    _, err = run(["info", w("keys.txt")], expect=1)
+    one_line(err, "not a simdbloom filter")
+    # Truncated and corrupted filter files.
+    for name, blob in [("trunc_header.sbf", ok[:40]), ("trunc_payload.sbf", ok[:-1]),
+                       ("corrupt.sbf", ok[:-1] + bytes([ok[-1] ^ 1])),
+                       ("empty.sbf", b"")]:
+        with open(w(name), "wb") as f:
+            f.write(blob)
+        _, err = run(["query", w(name), w("keys.txt")], expect=1)
+        one_line(err, name)
+        _, err = run(["merge", w("ok.sbf"), w(name), "-o", w("m.sbf")], expect=1)
+        one_line(err, name)
+        check(not os.path.exists(w("m.sbf")), "no merge output after an error")
+    if os.geteuid() != 0:  # root reads mode-000 files anyway
+        os.chmod(w("keys.txt"), 0)
+        _, err = run(["build", "-o", w("x.sbf"), w("keys.txt")], expect=1)
+        one_line(err, "keys.txt")
+        os.chmod(w("keys.txt"), 0o644)
+    # No partial output: an existing OUT is untouched by a failed build, and no temporary file
+    # is left behind.
+    with open(w("keep.sbf"), "wb") as f:
+        f.write(ok)
+    run(["build", "-n", "10", "-o", w("keep.sbf"), w("keys.txt"), missing], expect=1)
+    check(open(w("keep.sbf"), "rb").read() == ok, "a failed build left OUT as it was")
+    # Killed while reading a pipe: no OUT, no temporary.
+    before = set(os.listdir(ARGS.work))
+    p = subprocess.Popen(ARGS.emulator + [ARGS.bin, "build", "-n", "1000", "-o",
+                                          w("killed.sbf")], stdin=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdin.write(b"a\nb\n")
+    p.stdin.flush()
+    time.sleep(0.3)
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    check(p.returncode != 0, "killed build fails")
+    check(set(os.listdir(ARGS.work)) == before, "killed build left files: %s"
+          % (set(os.listdir(ARGS.work)) - before))
+    leftovers = [n for n in os.listdir(ARGS.work) if ".tmp." in n]
+    check(not leftovers, "temporary files left: %s" % leftovers)
+
+
+def rss_run(args, stdout):
+    """Runs the command; returns (exit status, peak RSS in bytes, stdout). The peak is the
+    process's own VmHWM (/proc/PID/status), polled every 2 ms while it runs: rusage's ru_maxrss
+    would also count this Python process, whose memory the child inherits up to its exec."""
+    p = subprocess.Popen(ARGS.emulator + [ARGS.bin] + args, stdout=stdout,
+                         stderr=subprocess.DEVNULL)
+    peak = 0
+    chunks = []
+    if stdout == subprocess.PIPE:
+        os.set_blocking(p.stdout.fileno(), False)
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]) * 1024)
+        except OSError:
+            pass
+        if stdout == subprocess.PIPE:
+            data = p.stdout.read()
+            if data:
+                chunks.append(data)
+        time.sleep(0.002)
+    if stdout == subprocess.PIPE:
+        os.set_blocking(p.stdout.fileno(), True)
+        chunks.append(p.stdout.read())
+    check(peak > 0, "no RSS reading of %s" % args)
+    return p.returncode, peak, b"".join(chunks)
+
+
+def test_memory():
+    """Max RSS on a large input (1 GiB; SIMDBLOOM_CLI_MEMORY_BYTES shrinks it) <= filter + 64 MiB
+    for build, query, dedup and intersect: memory does not follow the input."""
+    target = int(os.environ.get("SIMDBLOOM_CLI_MEMORY_BYTES", str(1 << 30)))
+    path = w("big.txt")
+    # One 1 MiB-ish chunk of URL lines with a placeholder, replaced per chunk: distinct lines.
+    chunk = b"".join(b"https://www.example.com/XXXXXXXX/articles/%07d/index.html?ref=feed\n" % i
+                     for i in range(16000))
+    written = 0
+    with open(path, "wb") as f:
+        c = 0
+        while written < target:
+            piece = chunk.replace(b"XXXXXXXX", b"%08x" % c)
+            f.write(piece)
+            written += len(piece)
+            c += 1
+    lines = c * 16000
+    limit_extra = 64 << 20
+    try:
+        rc, rss, out = rss_run(["build", "-o", w("big.sbf"), "--json", "--quiet", path],
+                               subprocess.PIPE)
+        check(rc == 0, "build failed")
+        s = json.loads(out)
+        filt = s["filter"]["bytes"]
+        check(s["keys"] == lines, "keys %d, expected %d" % (s["keys"], lines))
+        print("input %d MiB, %d lines, filter %.1f MiB" % (written >> 20, lines, filt / 2**20))
+        for name, args in [("build", None),
+                           ("query", ["query", w("big.sbf"), path]),
+                           ("dedup", ["dedup", "-n", str(lines), path]),
+                           ("intersect", ["intersect", "-n", str(lines), path, path])]:
+            if args is not None:
+                rc, rss, _ = rss_run(args, subprocess.DEVNULL)
+                check(rc == 0, name + " failed")
+            print("%-9s max RSS %.1f MiB (limit %.1f)" % (name, rss / 2**20,
+                                                          (filt + limit_extra) / 2**20))
+            check(rss <= filt + limit_extra, "%s: max RSS %d > filter %d + 64 MiB"
+                  % (name, rss, filt))
+    finally:
+        os.remove(path)
+
+
+def test_install():
+    prefix = w("prefix")
+    shutil.rmtree(prefix, ignore_errors=True)
+    subprocess.run([ARGS.cmake, "--install", ARGS.build, "--prefix", prefix, "--component", "cli"],
+                   check=True, stdout=subprocess.DEVNULL)
+    exe = os.path.join(prefix, "bin", "simdbloom")
+    check(os.access(exe, os.X_OK), "bin/simdbloom installed by component cli")
+    p = subprocess.run([exe, "--version"], stdout=subprocess.PIPE, check=True)
+    check(p.stdout.startswith(b"simdbloom "), "installed binary runs: %r" % p.stdout)
+    needed = subprocess.run(["readelf", "-d", exe], stdout=subprocess.PIPE).stdout.decode()
+    check("libsimdbloom" not in needed and "libhwy" not in needed,
+          "the installed command needs neither libsimdbloom.so nor libhwy")
+    # A full install (all components) includes it too.
+    full = w("prefix_all")
+    shutil.rmtree(full, ignore_errors=True)
+    subprocess.run([ARGS.cmake, "--install", ARGS.build, "--prefix", full], check=True,
+                   stdout=subprocess.DEVNULL)
+    check(os.access(os.path.join(full, "bin", "simdbloom"), os.X_OK), "full install has it")
+    shutil.rmtree(prefix)
+    shutil.rmtree(full)
+
+
+def through_pty(shell_cmd):
+    """Runs shell_cmd with stdin/stdout/stderr on a pseudo-terminal (util-linux `script`);
+    returns what the terminal received."""
+    p = subprocess.run(["script", "-qfec", shell_cmd, "/dev/null"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+def test_progress():
+    exe = " ".join(ARGS.emulator + [ARGS.bin])
+    # A regular file big enough to take a few hundred ms: the bar shows the total and an ETA.
+    chunk = b"".join(b"https://progress.example.org/XXXXXXXX/%06d\n" % i for i in range(20000))
+    with open(w("p.txt"), "wb") as f:
+        for c in range(160):  # about 130 MB
+            f.write(chunk.replace(b"XXXXXXXX", b"%08x" % c))
+    # A slow pipe (lines over ~1.5 s): the bar shows bytes and keys/s, redrawn <= 10 times/s.
+    slow_t = ("(for i in 1 2 3 4 5 6; do seq 1 20000; sleep 0.25; done) | %s dedup %s-n 200000 "
+              "> %s")
+    slow = slow_t % (exe, "", w("dedup.out"))
+    start = time.time()
+    rc, tty = through_pty(slow)
+    elapsed = time.time() - start
+    check(rc == 0, "dedup under a terminal: rc %d: %r" % (rc, tty))
+    draws = tty.count("keys/s")
+    check(draws >= 3, "progress drawn on a terminal: %r" % tty)
+    check(draws <= elapsed * 10 + 2, "%d redraws in %.1f s (at most ~10/s)" % (draws, elapsed))
+    check("\r" in tty and "\x1b[K" in tty, "one line, redrawn in place")
+    check(len(open(w("dedup.out")).read().split()) == 20000, "data unaffected by the bar")
+    # classic at 1e-6 (k = 20 lines per key): slow enough for several redraws.
+    rc, tty = through_pty("%s build -n 3.2M --layout classic --fpp 1e-6 -o %s %s"
+                          % (exe, w("p.sbf"), w("p.txt")))
+    check(rc == 0 and "%" in tty and "ETA" in tty and "MiB" in tty,
+          "file progress: percentage, total, ETA: %r" % tty[-300:])
+    # --quiet silences it on a terminal.
+    rc, tty = through_pty(slow_t % (exe, "--quiet ", w("dedup.out")))
+    check(rc == 0 and "keys/s" not in tty, "--quiet on a terminal: %r" % tty)
+    # Not a terminal: none, unless --progress.
+    slow_pipe = "(for i in 1 2 3 4 5; do seq 1 1000; sleep 0.25; done)"
+    p = subprocess.run("%s | %s dedup -n 10000 > /dev/null" % (slow_pipe, exe), shell=True,
+                       stderr=subprocess.PIPE)
+    check(b"keys/s" not in p.stderr, "no bar when stderr is not a terminal")
+    p = subprocess.run("%s | %s dedup -n 10000 --progress > /dev/null" % (slow_pipe, exe),
+                       shell=True, stderr=subprocess.PIPE)
+    check(b"keys/s" in p.stderr, "--progress forces the bar: %r" % p.stderr)
+    os.remove(w("p.txt"))
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--data", default=os.path.join(HERE, "..", "data", "parquet"))
+    ap.add_argument("--build", default="")
+    ap.add_argument("--cmake", default="cmake")
+    ap.add_argument("--emulator", default="", help="command prefix, '|'-separated")
+    ARGS = ap.parse_args()
+    ARGS.emulator = [a for a in ARGS.emulator.split("|") if a]
+    ARGS.work = os.path.join(os.path.abspath(ARGS.work), ARGS.test)
+    shutil.rmtree(ARGS.work, ignore_errors=True)
+    os.makedirs(ARGS.work)
+    globals()["test_" + ARGS.test]()
+    shutil.rmtree(ARGS.work, ignore_errors=True)
+    print("ok: cli." + ARGS.test)
+
+
+if __name__ == "__main__":
+    main()
