@@ -1,0 +1,245 @@
+// Per-target counting kernels (kernels/counting/spec.h, lib/FORMAT.md "Counting filters"): the
+// counting cell applied in the tiled pipeline (simd/pipeline-inl.h) over register64's and
+// classic's probe positions. Re-included once per target.
+#if defined(SIMDBLOOM_KERNELS_COUNTING_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDBLOOM_KERNELS_COUNTING_INL_H_
+#undef SIMDBLOOM_KERNELS_COUNTING_INL_H_
+#else
+#define SIMDBLOOM_KERNELS_COUNTING_INL_H_
+#endif
+
+#include <cstring>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "kernels/classic/kernel-inl.h"
+#include "kernels/counting/spec.h"
+#include "kernels/register64/kernel-inl.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
+#include "kernels/simd/pipeline-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Shift of counter word q's 16 mask bits: 16 q.
+struct CountingShifts {
+  HWY_ALIGN uint64_t s[4] = {0, 16, 32, 48};
+};
+static constexpr CountingShifts kCountingShifts{};
+
+// The blocked counting filter: a key's 64 counters are 4 u64 words (32 bytes, half a block) at
+// word 4W; its mask (register64's) picks up to k of them. The per-key work is SWAR on those 4 words
+// in vectors of up to 4 u64 lanes (one AVX2 vector; two SSE4 vectors; 4 steps on HWY_SCALAR):
+// the mask is spread to one 1 per selected nibble, then the counters are tested for 0 and 15 and
+// added to or subtracted from in parallel.
+struct CountingBlocked {
+  static constexpr bool kXxh64 = false;
+  static constexpr size_t kTileKeys = kTile;
+  struct State {
+    explicit State(const detail::Params&) {}
+  };
+  struct Tile {
+    HWY_ALIGN uint64_t index[kTileKeys];  // register64 word W: counters at u64 word 4W
+    HWY_ALIGN uint64_t mask[kTileKeys];
+  };
+  using D = hn::CappedTag<uint64_t, 4>;
+  using V = hn::Vec<D>;
+
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t j0, size_t j1, Tile& tile) {
+    const hn::ScalableTag<uint64_t> d;
+    const auto nw = hn::Set(d, 2 * p.num_blocks);
+    ForEachHashVector(d, hashes, j0, j1, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
+      const auto w = hn::ShiftRight<32>(MulU32ToU64(d, hn::ShiftRight<32>(h), nw));
+      hn::Store(hn::ShiftLeft<2>(w), d, tile.index + j);
+      hn::Store(Register64MaskV(d, h, p.k), d, tile.mask + j);
+    });
+  }
+
+  template <detail::Op kOp>
+  static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params&, const Tile& tile,
+                                  size_t j) {
+    PrefetchLine<kOp>(words + tile.index[j]);
+  }
+
+  // One 1 in each nibble of lanes [c N, c N + N) that the mask selects.
+  static HWY_INLINE V Ones(D d, V mask, size_t c) {
+    V x = hn::And(ShrVar(mask, hn::Load(d, kCountingShifts.s + c * hn::Lanes(d))),
+                  hn::Set(d, uint64_t{0xFFFF}));
+    x = hn::And(hn::Or(x, hn::ShiftLeft<24>(x)), hn::Set(d, uint64_t{0x000000FF000000FFull}));
+    x = hn::And(hn::Or(x, hn::ShiftLeft<12>(x)), hn::Set(d, uint64_t{0x000F000F000F000Full}));
+    x = hn::And(hn::Or(x, hn::ShiftLeft<6>(x)), hn::Set(d, uint64_t{0x0303030303030303ull}));
+    return hn::And(hn::Or(x, hn::ShiftLeft<3>(x)), hn::Set(d, detail::kNibbleLow));
+  }
+  static HWY_INLINE V NonZero(D d, V w) {
+    return hn::And(
+        hn::Or(hn::Or(w, hn::ShiftRight<1>(w)), hn::Or(hn::ShiftRight<2>(w), hn::ShiftRight<3>(w))),
+        hn::Set(d, detail::kNibbleLow));
+  }
+  static HWY_INLINE V Full(D d, V w) {
+    return hn::And(hn::And(hn::And(w, hn::ShiftRight<1>(w)),
+                           hn::And(hn::ShiftRight<2>(w), hn::ShiftRight<3>(w))),
+                   hn::Set(d, detail::kNibbleLow));
+  }
+
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params&, const State&,
+                                 const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
+    const D d;
+    constexpr size_t kMaxChunks = 4;
+    const size_t N = hn::Lanes(d);
+    const size_t chunks = 4 / N;
+    size_t total = 0;
+    for (size_t j = j0; j < j1; ++j) {
+      ahead(j);
+      const auto p = words + tile.index[j];
+      const V mask = hn::Set(d, tile.mask[j]);
+      if constexpr (kOp == detail::Op::kCount) {
+        // The smallest selected counter: a scalar walk over the (at most 16) mask bits.
+        uint64_t m = tile.mask[j];
+        uint32_t least = detail::CountingSpec::kMaxCount;
+        while (m != 0) {
+          const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(m));
+          const uint32_t v = static_cast<uint32_t>((p[c >> 4] >> (4 * (c & 15))) & 15);
+          least = v < least ? v : least;
+          m &= m - 1;
+        }
+        hits[j] = static_cast<uint8_t>(least);
+      } else {
+        V zero = hn::Zero(d);  // selected counters at 0
+        V old[kMaxChunks], ones[kMaxChunks];
+        for (size_t c = 0; c < chunks; ++c) {
+          old[c] = hn::LoadU(d, p + c * N);
+          ones[c] = Ones(d, mask, c);
+          zero = hn::Or(zero, hn::AndNot(NonZero(d, old[c]), ones[c]));
+        }
+        const bool any_zero = !AllZero(d, zero);
+        if constexpr (kOp == detail::Op::kQuery) {
+          hits[j] = !any_zero;
+        } else if constexpr (kOp == detail::Op::kInsert) {
+          for (size_t c = 0; c < chunks; ++c) {
+            hn::StoreU(hn::Add(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
+          }
+          if (hits != nullptr) hits[j] = any_zero;
+          total += any_zero;
+        } else {
+          static_assert(kOp == detail::Op::kRemove, "counting ops");
+          if (!any_zero) {
+            for (size_t c = 0; c < chunks; ++c) {
+              hn::StoreU(hn::Sub(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
+            }
+          }
+          if (hits != nullptr) hits[j] = !any_zero;
+          total += !any_zero;
+        }
+      }
+    }
+    return total;
+  }
+};
+
+// The classic counting filter: classic's k positions (Classic::Locate, vectorized over keys) index
+// counters; each key is applied scalar, probe by probe, its repeated positions counted once.
+struct CountingClassic {
+  static constexpr bool kXxh64 = false;
+  static constexpr size_t kTileKeys = Classic::kTileKeys;
+  static constexpr uint32_t kMaxProbes = Classic::kMaxProbes;
+  using State = Classic::State;
+  using Tile = Classic::Tile;
+
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t j0, size_t j1, Tile& tile) {
+    Classic::Locate(p, hashes, j0, j1, tile);
+  }
+
+  // Counter b is nibble b of the array: byte b / 2.
+  template <detail::Op kOp>
+  static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params& p, const Tile& tile,
+                                  size_t j) {
+    const uint32_t probes = detail::Mutates(kOp) ? p.k : HWY_MIN(p.k, p.query_prefetch_probes);
+    for (uint32_t i = 0; i < probes; ++i) {
+      PrefetchLine<kOp>(reinterpret_cast<const char*>(words) + (tile.bit[i * kTileKeys + j] >> 1));
+    }
+  }
+
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params& p, const State&,
+                                 const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
+    const uint32_t k = p.k;
+    const uint64_t* HWY_RESTRICT bit = tile.bit;
+    auto get = [&](uint64_t b) HWY_ATTR {
+      return static_cast<uint32_t>((words[b >> 4] >> (4 * (b & 15))) & 15);
+    };
+    size_t total = 0;
+    for (size_t j = j0; j < j1; ++j) {
+      ahead(j);
+      uint32_t least = detail::CountingSpec::kMaxCount;
+      for (uint32_t i = 0; i < k; ++i) {
+        const uint32_t v = get(bit[i * kTileKeys + j]);
+        least = v < least ? v : least;
+      }
+      if constexpr (kOp == detail::Op::kCount) {
+        hits[j] = static_cast<uint8_t>(least);
+      } else if constexpr (kOp == detail::Op::kQuery) {
+        hits[j] = least != 0;
+      } else {
+        const bool apply = kOp == detail::Op::kInsert || least != 0;
+        if (apply) {
+          for (uint32_t i = 0; i < k; ++i) {
+            const uint64_t b = bit[i * kTileKeys + j];
+            bool repeat = false;  // an earlier probe of this key at the same counter
+            for (uint32_t q = 0; q < i; ++q) repeat |= bit[q * kTileKeys + j] == b;
+            const uint32_t v = get(b);
+            if (repeat || v == detail::CountingSpec::kMaxCount) continue;
+            const uint64_t one = uint64_t{1} << (4 * (b & 15));
+            if constexpr (kOp == detail::Op::kInsert) {
+              words[b >> 4] += one;
+            } else {
+              words[b >> 4] -= one;
+            }
+          }
+        }
+        const bool flag = kOp == detail::Op::kInsert ? least == 0 : apply;
+        if (hits != nullptr) hits[j] = flag;
+        total += flag;
+      }
+    }
+    return total;
+  }
+};
+
+template <class L, detail::Op kOp>
+uint64_t CountingMutateT(uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
+                         uint8_t* flags) {
+  return p.prefetch_distance != 0
+             ? Pipeline<L, kOp, true>(words, p, src, n, detail::ResultKind::kBytes, flags)
+             : Pipeline<L, kOp, false>(words, p, src, n, detail::ResultKind::kBytes, flags);
+}
+
+template <class L>
+uint64_t CountingCountT(const uint64_t* words, detail::Params p, const detail::KeySource& src,
+                        size_t n, uint8_t* out) {
+  return p.prefetch_distance != 0 ? Pipeline<L, detail::Op::kCount, true>(
+                                        words, p, src, n, detail::ResultKind::kBytes, out)
+                                  : Pipeline<L, detail::Op::kCount, false>(
+                                        words, p, src, n, detail::ResultKind::kBytes, out);
+}
+
+template <class L>
+const detail::CountingKernels* CountingKernelsOf() {
+  static constexpr detail::CountingKernels kernels = {&CountingMutateT<L, detail::Op::kInsert>,
+                                                      &CountingMutateT<L, detail::Op::kRemove>,
+                                                      &ContainsT<L>, &CountingCountT<L>};
+  return &kernels;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard
