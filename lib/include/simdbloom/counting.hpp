@@ -17,9 +17,9 @@
 //   at 0.1%), k cache misses per key.
 //
 // Counters saturate at 15 and then stick: a saturated counter is never decremented, so overflow
-// can never cause a false negative (at worst it keeps a removed key's positions set). The
-// probability that any counter reaches 15 is tiny at the sizes create() picks (FORMAT.md: below
-// 1e-15 per counter at fpp >= 1e-4).
+// can never cause a false negative (at worst it keeps a removed key's positions set). With distinct
+// keys at the sizes create() picks, a given counter reaches 15 with probability about 5e-19
+// (blocked, 1%) or 3e-15 (classic, 1%); 1e-14 and 5e-11 at twice the design load (FORMAT.md).
 //
 // Removing. remove(key) succeeds iff every one of the key's counters is > 0; then each counter
 // below 15 is decremented. If one is 0 the key was never inserted (or already removed as often as
