@@ -273,7 +273,10 @@ uint32_t CountingFilter::count_hash(uint64_t h) const noexcept {
 namespace {
 detail::Params BulkParams(const CountingFilter& f) {
   detail::Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-  p.prefetch_distance = f.size_bytes() >= kPrefetchMinBytes ? kPrefetchDistance : 0;
+  const int forced = detail::PrefetchOverride();
+  p.prefetch_distance = forced >= 0                           ? static_cast<uint32_t>(forced)
+                        : f.size_bytes() >= kPrefetchMinBytes ? kPrefetchDistance
+                                                              : 0;
   p.query_prefetch_probes = detail::QueryPrefetchProbes(
       f.layout() == CountingLayout::kClassic ? Layout::kClassic : Layout::kRegister64,
       f.size_bytes());
