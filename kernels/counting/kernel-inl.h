@@ -98,44 +98,44 @@ struct CountingBlocked {
       ahead(j);
       const auto p = words + tile.index[j];
       const V mask = hn::Set(d, tile.mask[j]);
-      if constexpr (kOp == detail::Op::kCount) {
-        // The smallest selected counter: a scalar walk over the (at most 16) mask bits.
-        uint64_t m = tile.mask[j];
-        uint32_t least = detail::CountingSpec::kMaxCount;
-        while (m != 0) {
-          const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(m));
-          const uint32_t v = static_cast<uint32_t>((p[c >> 4] >> (4 * (c & 15))) & 15);
-          least = v < least ? v : least;
-          m &= m - 1;
+      V zero = hn::Zero(d);  // selected counters at 0
+      V old[kMaxChunks], ones[kMaxChunks];
+      for (size_t c = 0; c < chunks; ++c) {
+        old[c] = hn::LoadU(d, p + c * N);
+        ones[c] = Ones(d, mask, c);
+        zero = hn::Or(zero, hn::AndNot(NonZero(d, old[c]), ones[c]));
+      }
+      const bool any_zero = !AllZero(d, zero);
+      if constexpr (kOp == detail::Op::kQuery) {
+        hits[j] = !any_zero;
+      } else if constexpr (kOp == detail::Op::kCount) {
+        // 0 from the vector test (most absent keys); else the smallest selected counter, a
+        // scalar walk over the (at most 16) mask bits.
+        uint32_t least = 0;
+        if (!any_zero) {
+          least = detail::CountingSpec::kMaxCount;
+          for (uint64_t m = tile.mask[j]; m != 0; m &= m - 1) {
+            const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(m));
+            const uint32_t v = static_cast<uint32_t>((p[c >> 4] >> (4 * (c & 15))) & 15);
+            least = v < least ? v : least;
+          }
         }
         hits[j] = static_cast<uint8_t>(least);
-      } else {
-        V zero = hn::Zero(d);  // selected counters at 0
-        V old[kMaxChunks], ones[kMaxChunks];
+      } else if constexpr (kOp == detail::Op::kInsert) {
         for (size_t c = 0; c < chunks; ++c) {
-          old[c] = hn::LoadU(d, p + c * N);
-          ones[c] = Ones(d, mask, c);
-          zero = hn::Or(zero, hn::AndNot(NonZero(d, old[c]), ones[c]));
+          hn::StoreU(hn::Add(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
         }
-        const bool any_zero = !AllZero(d, zero);
-        if constexpr (kOp == detail::Op::kQuery) {
-          hits[j] = !any_zero;
-        } else if constexpr (kOp == detail::Op::kInsert) {
+        if (hits != nullptr) hits[j] = any_zero;
+        total += any_zero;
+      } else {
+        static_assert(kOp == detail::Op::kRemove, "counting ops");
+        if (!any_zero) {
           for (size_t c = 0; c < chunks; ++c) {
-            hn::StoreU(hn::Add(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
+            hn::StoreU(hn::Sub(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
           }
-          if (hits != nullptr) hits[j] = any_zero;
-          total += any_zero;
-        } else {
-          static_assert(kOp == detail::Op::kRemove, "counting ops");
-          if (!any_zero) {
-            for (size_t c = 0; c < chunks; ++c) {
-              hn::StoreU(hn::Sub(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
-            }
-          }
-          if (hits != nullptr) hits[j] = !any_zero;
-          total += !any_zero;
         }
+        if (hits != nullptr) hits[j] = !any_zero;
+        total += !any_zero;
       }
     }
     return total;

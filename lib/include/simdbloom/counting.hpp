@@ -196,26 +196,33 @@ class CountingFilter {
   // The counter array: counter_count() / 2 bytes, counter i = nibble i (FORMAT.md).
   const uint8_t* data() const noexcept;
   size_t size_bytes() const noexcept { return static_cast<size_t>(counter_count() / 2); }
-  // Predicted false-positive rate with n distinct keys present (the plain layout's model).
+  // Predicted false-positive rate with n distinct keys present (the plain layout's model; a few
+  // hundred exp() at most, no allocation).
   double predicted_fpp(uint64_t n) const;
   // Counters at 15 (saturated). O(size_bytes()).
   uint64_t saturated_count() const noexcept;
-  // Sets every counter to 0. Throws Error(kReadOnly) on a view.
+  // Sets every counter to 0 and size() to 0: O(size_bytes()). Throws Error(kReadOnly) on a view.
   void clear();
   bool is_view() const noexcept { return store_.is_view(); }
 
   // ---- Persistence (FORMAT.md, "Counting filters": magic SBCOUNT1, version 1, checksums) ----
+  // Bytes save() writes: a 64-byte header and the counters. O(1).
   size_t serialized_size() const noexcept { return 64 + size_bytes(); }
+  // Writes the filter: a checksum pass and serialized_size() bytes. Throws Error(kIo) if the
+  // stream or file fails, Error(kInvalidArgument) for a moved-from filter.
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
-  // Validates every header field (before any allocation) and the payload checksum. Throws
+  // Validates every header field (before any allocation) and the payload checksum; then one
+  // allocation and a copy (a stream: read in 16 MiB steps into a buffer first). Throws
   // Error(kFormat) for anything but a complete valid counting filter, Error(kIo) for streams and
   // paths that fail, Error(kOutOfMemory).
   static CountingFilter load(const uint8_t* data, size_t size);
   static CountingFilter load(std::istream& in);
   static CountingFilter load_file(const std::string& path);
   // A read-only filter over caller-owned bytes (64-byte aligned, e.g. mmapped), as Filter::view:
-  // nothing copied; mutations throw Error(kReadOnly).
+  // nothing copied, the bytes must outlive the filter; header fields always checked, the O(size)
+  // payload checksum unless verify_checksum is false; mutations throw Error(kReadOnly); a copy
+  // is an owning filter.
   static CountingFilter view(const uint8_t* data, size_t size, bool verify_checksum = true);
 
  private:
