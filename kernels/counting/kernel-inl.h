@@ -90,7 +90,6 @@ struct CountingBlocked {
                                  const uint64_t* HWY_RESTRICT, const Tile& tile, size_t j0,
                                  size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
     const D d;
-    constexpr size_t kMaxChunks = 4;
     const size_t N = hn::Lanes(d);
     const size_t chunks = 4 / N;
     size_t total = 0;
@@ -98,12 +97,11 @@ struct CountingBlocked {
       ahead(j);
       const auto p = words + tile.index[j];
       const V mask = hn::Set(d, tile.mask[j]);
-      V zero = hn::Zero(d);  // selected counters at 0
-      V old[kMaxChunks], ones[kMaxChunks];
+      // Selected counters at 0. (No arrays of vectors: SVE has none; the update below loads and
+      // spreads again, which the compiler merges with this pass where the chunk count is fixed.)
+      V zero = hn::Zero(d);
       for (size_t c = 0; c < chunks; ++c) {
-        old[c] = hn::LoadU(d, p + c * N);
-        ones[c] = Ones(d, mask, c);
-        zero = hn::Or(zero, hn::AndNot(NonZero(d, old[c]), ones[c]));
+        zero = hn::Or(zero, hn::AndNot(NonZero(d, hn::LoadU(d, p + c * N)), Ones(d, mask, c)));
       }
       const bool any_zero = !AllZero(d, zero);
       if constexpr (kOp == detail::Op::kQuery) {
@@ -123,7 +121,8 @@ struct CountingBlocked {
         hits[j] = static_cast<uint8_t>(least);
       } else if constexpr (kOp == detail::Op::kInsert) {
         for (size_t c = 0; c < chunks; ++c) {
-          hn::StoreU(hn::Add(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
+          const V old = hn::LoadU(d, p + c * N);
+          hn::StoreU(hn::Add(old, hn::AndNot(Full(d, old), Ones(d, mask, c))), d, p + c * N);
         }
         if (hits != nullptr) hits[j] = any_zero;
         total += any_zero;
@@ -131,7 +130,8 @@ struct CountingBlocked {
         static_assert(kOp == detail::Op::kRemove, "counting ops");
         if (!any_zero) {
           for (size_t c = 0; c < chunks; ++c) {
-            hn::StoreU(hn::Sub(old[c], hn::AndNot(Full(d, old[c]), ones[c])), d, p + c * N);
+            const V old = hn::LoadU(d, p + c * N);
+            hn::StoreU(hn::Sub(old, hn::AndNot(Full(d, old), Ones(d, mask, c))), d, p + c * N);
           }
         }
         if (hits != nullptr) hits[j] = !any_zero;
