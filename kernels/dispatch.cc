@@ -51,6 +51,8 @@ Kernels KernelsAt(size_t index) {
   k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##KernelsAt(index);
   SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
+  for (CountingId id : {CountingId::kBlocked, CountingId::kClassic})
+    k.counting[static_cast<int>(id)] = *CountingKernelsAt(index, id);
   return k;
 }
 

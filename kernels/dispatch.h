@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/counting/spec.h"
 #include "kernels/registry.h"
 #include "kernels/shared.h"
 
@@ -34,8 +35,11 @@ struct Kernels {
   void (*or_words)(uint64_t* dst, const uint64_t* src, size_t n_words);
   void (*and_words)(uint64_t* dst, const uint64_t* src, size_t n_words);
   LayoutKernels layout[kNumLayoutSlots];
+  // Counting filters' kernels (kernels/counting/), by CountingId.
+  CountingKernels counting[kNumCountingSlots] = {};
 
   const LayoutKernels& For(LayoutId id) const { return layout[static_cast<int>(id)]; }
+  const CountingKernels& For(CountingId id) const { return counting[static_cast<int>(id)]; }
 };
 
 // The kernels bulk calls use now (see simdbloom::set_target). Throws simdbloom::Error if
@@ -54,6 +58,8 @@ const Kernels* BaseKernelsAt(size_t table_index);
 #define SIMDBLOOM_X(Name, C_NAME) const LayoutKernels* Name##KernelsAt(size_t table_index);
 SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
+// ... and the counting unit's (kernels/counting/kernels.cc), by CountingId.
+const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id);
 
 }  // namespace detail
 }  // namespace simdbloom

@@ -1,6 +1,8 @@
 // Scalar reference kernels: one key at a time, literally as lib/FORMAT.md says.
 #include "kernels/reference.h"
 
+#include "kernels/counting/reference.h"
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -187,6 +189,8 @@ const detail::Kernels& Kernels() {
   t.layout[static_cast<int>(LayoutId::k##Name)] = For<detail::Name##Spec>();
     SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
+    for (detail::CountingId id : {detail::CountingId::kBlocked, detail::CountingId::kClassic})
+      t.counting[static_cast<int>(id)] = CountingKernelsFor(id);
     return t;
   }();
   return k;

@@ -76,9 +76,13 @@ enum class Op : uint8_t {
   kInsert,        // set the probes; report per key whether one was clear
   kQuery,         // test the probes
   kInsertAtomic,  // kInsert with each word ORed atomically (relaxed): many writers at once
+  // Counting cells (kernels/counting/): decrement a key's counters unless one is 0 (then reject
+  // the key, changing nothing); read a key's smallest counter.
+  kRemove,
+  kCount,
 };
 // Whether `op` writes the filter (prefetch with intent to write, mutable words).
-constexpr bool Mutates(Op op) { return op != Op::kQuery; }
+constexpr bool Mutates(Op op) { return op != Op::kQuery && op != Op::kCount; }
 
 // ORs `mask` into *word atomically (relaxed order: membership needs no ordering) and returns the
 // bits of mask that were clear before. A zero mask touches nothing.

@@ -19,6 +19,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
+#include "lib/key_source.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -29,10 +30,7 @@ namespace {
 // Hashes byte-string shapes for the kernels' KeySource::hash_fn: libxxhash's XXH3 (XXH64 for
 // layouts whose spec says kXxh64) inlined into one loop per shape and hash, so a key costs no call
 // and no per-key choice of hash (13-byte records: 2.2 -> 1.5 ns/key hashing alone).
-struct StringHasher {
-  Keys keys;
-  uint64_t seed;
-};
+// (StringHasher: lib/key_source.h.)
 
 // The seed is copied to a local and the loop specialised on `sel`: reloading the seed after each
 // store to out[] (which may alias it for all the compiler knows) and a per-key test of sel cost
@@ -132,8 +130,9 @@ void CheckOffsets(const char* who, const Keys& keys) {
   }
 }
 
-// Throws Error(kInvalidArgument) for keys the bulk calls cannot read (null pointers with a
-// non-zero size, bad Arrow offsets, FixedWidth geometry). O(n) for Arrow arrays, else O(1).
+}  // namespace
+
+// Declared in lib/key_source.h.
 void ValidateKeys(const char* who, const Keys& keys) {
   switch (keys.kind()) {
     case Keys::Kind::kU64:
@@ -160,8 +159,6 @@ void ValidateKeys(const char* who, const Keys& keys) {
   }
 }
 
-// The KeySource over `keys` (n > 0, already validated by ValidateKeys). `hasher` must outlive the
-// source.
 KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* hasher) {
   KeySource src;
   *hasher = StringHasher{keys, seed};
@@ -203,6 +200,8 @@ KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* h
   src.ctx = hasher;
   return src;
 }
+
+namespace {
 
 Params BulkParams(const Filter& f) {
   Params p{f.num_blocks(), f.num_hashes(), f.seed()};

@@ -68,6 +68,8 @@ uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes);
 // Benchmarks only (process-wide, not synchronized with running calls): -1 restores the automatic
 // choice, 0 turns prefetching off, d > 0 prefetches d keys ahead whatever the filter's size.
 void SetPrefetchOverride(int distance);
+// The value SetPrefetchOverride set (-1: automatic); counting filters honour it too.
+int PrefetchOverride();
 // Benchmarks only: whether filters of kHugePageMinBytes and more ask for transparent huge pages
 // (default true). Filters allocated afterwards follow the setting.
 void SetHugePages(bool enabled);

@@ -127,6 +127,8 @@ void SetPrefetchOverride(int distance) {
   g_prefetch_override.store(distance < 0 ? -1 : distance, std::memory_order_relaxed);
 }
 
+int PrefetchOverride() { return g_prefetch_override.load(std::memory_order_relaxed); }
+
 void ResetPrefetchCalibration() {
   std::lock_guard<std::mutex> lock(g_calibrating);
   for (auto& row : g_calibrated) {

@@ -36,6 +36,7 @@ struct Options {
        threads = true, single = true;
   // Opt-in sections (not part of the default demo): run with --only NAME.
   bool scalable = false;
+  bool counting = false;  // opt-in: --only counting
 };
 
 // ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, calibration.cc, ...) ----
@@ -48,6 +49,7 @@ void UuidSection(const Options& o);
 void ThreadsSection(const Options& o);
 void SingleSection(const Options& o);
 void ScalableSection(const Options& o);  // scalable.cc, opt-in
+void CountingSection(const Options& o);
 
 // ---- The plain-words summary: headline figures, printed at the end of a table run ----
 void AddSummary(std::string line);

@@ -18,6 +18,8 @@
 // Opt-in (--only NAME, not in the default run):
 // scalable.cc   ScalableFilter grown 1000x and with one stage against a plain block512 filter:
 //               ns/key insert/contains, bits/key, measured FPR (about 10 s).
+// counting.cc   (opt-in, --only counting) the counting filter against plain block512/register64:
+//               insert/remove/contains/count ns/key, bits per key, measured FPR.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -34,7 +36,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
-    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable]\n";
+    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -79,7 +81,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
           what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
-          what != "scalable") {
+          what != "scalable" &&
+          what != "counting") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
@@ -91,6 +94,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->threads = what == "threads";
       o->single = what == "single";
       o->scalable = what == "scalable";
+      o->counting = what == "counting";
     } else {
       return Parse::kBad;
     }
@@ -134,6 +138,7 @@ int Main(int argc, char** argv) {
     if (o.single) SingleSection(o);
     if (o.threads) ThreadsSection(o);
     if (o.scalable) ScalableSection(o);
+    if (o.counting) CountingSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

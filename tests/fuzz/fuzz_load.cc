@@ -1,5 +1,5 @@
 // libFuzzer target: every way of reading untrusted bytes - Filter::load (bytes and stream),
-// Filter::view (64-byte aligned copy), Filter::from_parquet and ScalableFilter::from_bytes/load
+// Filter::view (64-byte aligned copy), Filter::from_parquet, CountingFilter::load/view and ScalableFilter::from_bytes/load
 // (bytes and stream) - must either return a valid filter or throw simdbloom::Error; never crash,
 // leak or read out of bounds (ASan/UBSan).
 // Built by cmake/fuzz.sh with clang and -fsanitize=fuzzer,address,undefined.
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "simdbloom/scalable.hpp"
+#include "simdbloom/counting.hpp"
 #include "simdbloom/simdbloom.hpp"
 
 namespace {
@@ -40,6 +41,21 @@ void Use(const simdbloom::ScalableFilter& s) {
   if (simdbloom::ScalableFilter::from_bytes(bytes.data(), bytes.size()).to_bytes() != bytes) {
     std::abort();
   }
+}
+
+// The same for an accepted counting filter: queries, updates and the plain filter it gives.
+void UseCounting(const simdbloom::CountingFilter& f) {
+  const uint64_t keys[3] = {0, 1, 0x9E3779B97F4A7C15ull};
+  uint8_t out[3];
+  f.contains(keys, out);
+  f.count(keys, out);
+  (void)f.count(std::string_view("hello"));
+  (void)f.saturated_count();
+  simdbloom::CountingFilter copy = f;
+  copy.insert(keys);
+  copy.remove(keys, out);
+  (void)copy.remove(uint64_t{7});
+  (void)f.to_filter().contains(uint64_t{1});
 }
 
 template <class Fn>
@@ -82,6 +98,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Try([&] {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
     Use(simdbloom::ScalableFilter::load(in));
+  });
+  Try([&] { UseCounting(simdbloom::CountingFilter::load(data, size)); });
+  Try([&] {
+    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+    UseCounting(simdbloom::CountingFilter::load(in));
+  });
+  Try([&] {
+    void* aligned = nullptr;
+    if (posix_memalign(&aligned, 64, size + 64) != 0) return;
+    if (size > 0) std::memcpy(aligned, data, size);
+    try {
+      UseCounting(simdbloom::CountingFilter::view(static_cast<const uint8_t*>(aligned), size,
+                                                  /*verify_checksum=*/false));
+    } catch (...) {
+      std::free(aligned);
+      throw;
+    }
+    std::free(aligned);
   });
   return 0;
 }

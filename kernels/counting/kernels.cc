@@ -1,0 +1,42 @@
+// The counting filters' per-target compilation unit: their kernel tables (simd/pipeline-inl.h over
+// counting/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
+// read by kernels/dispatch.cc (detail::CountingKernelsAt).
+#if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
+#error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/counting/kernels.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/counting/kernel-inl.h"
+#include "kernels/simd/pipeline-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+const detail::CountingKernels* CountingBlockedKernels() {
+  return CountingKernelsOf<CountingBlocked>();
+}
+const detail::CountingKernels* CountingClassicKernels() {
+  return CountingKernelsOf<CountingClassic>();
+}
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+#include "kernels/simd/export.h"
+
+namespace simdbloom {
+SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingBlockedKernels)
+SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingClassicKernels)
+namespace detail {
+const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id) {
+  return id == CountingId::kBlocked ? CountingBlockedKernelsTable[table_index]()
+                                    : CountingClassicKernelsTable[table_index]();
+}
+}  // namespace detail
+}  // namespace simdbloom
+#endif  // HWY_ONCE

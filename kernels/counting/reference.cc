@@ -1,0 +1,90 @@
+// The reference target's counting kernels: kernels/counting/reference.h applied key by key.
+#include "kernels/counting/reference.h"
+
+#include "kernels/reference.h"
+
+namespace simdbloom {
+namespace ref {
+namespace {
+
+using detail::CountingId;
+using detail::KeySource;
+using detail::Params;
+
+template <CountingId kId>
+uint64_t Insert(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* fresh) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool f = CountingInsert(kId, counters, p, HashOfKey(false, keys, i, p.seed));
+    if (fresh != nullptr) fresh[i] = f;
+    total += f;
+  }
+  return total;
+}
+
+template <CountingId kId>
+uint64_t Remove(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* removed) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool r = CountingRemove(kId, counters, p, HashOfKey(false, keys, i, p.seed));
+    if (removed != nullptr) removed[i] = r;
+    total += r;
+  }
+  return total;
+}
+
+template <CountingId kId>
+uint64_t Contains(const uint64_t* counters, Params p, const KeySource& keys, size_t n,
+                  detail::ResultKind result, void* out) {
+  uint64_t hits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool hit = CountingCount(kId, counters, p, HashOfKey(false, keys, i, p.seed)) != 0;
+    switch (result) {
+      case detail::ResultKind::kBytes:
+        static_cast<uint8_t*>(out)[i] = hit;
+        break;
+      case detail::ResultKind::kBitmap: {
+        uint8_t& byte = static_cast<uint8_t*>(out)[i / 8];
+        if (i % 8 == 0) byte = 0;
+        byte = static_cast<uint8_t>(byte | (hit << (i % 8)));
+        break;
+      }
+      case detail::ResultKind::kSelection:
+        if (hit) {
+          static_cast<uint32_t*>(out)[hits] =
+              keys.sel != nullptr ? keys.sel[i] : static_cast<uint32_t>(i);
+        }
+        break;
+    }
+    hits += hit;
+  }
+  return hits;
+}
+
+template <CountingId kId>
+uint64_t Count(const uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* out) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    out[i] =
+        static_cast<uint8_t>(CountingCount(kId, counters, p, HashOfKey(false, keys, i, p.seed)));
+    sum += out[i];
+  }
+  return sum;
+}
+
+template <CountingId kId>
+constexpr detail::CountingKernels For() {
+  return {&Insert<kId>, &Remove<kId>, &Contains<kId>, &Count<kId>};
+}
+
+constexpr detail::CountingKernels kBlocked = For<CountingId::kBlocked>();
+constexpr detail::CountingKernels kClassic = For<CountingId::kClassic>();
+
+}  // namespace
+
+const detail::CountingKernels& CountingKernelsFor(CountingId id) {
+  return id == CountingId::kBlocked ? kBlocked : kClassic;
+}
+
+}  // namespace ref
+}  // namespace simdbloom

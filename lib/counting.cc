@@ -1,0 +1,495 @@
+// CountingFilter: sizing, single-key paths (SWAR on the counter words), bulk calls through the
+// counting kernels (kernels/counting/), to_filter, persistence (lib/FORMAT.md "Counting filters").
+#include "simdbloom/counting.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kernels/counting/reference.h"
+#include "kernels/counting/spec.h"
+#include "kernels/dispatch.h"
+#include "kernels/reference.h"
+#include "lib/key_source.h"
+#include "lib/layout.h"
+
+namespace simdbloom {
+namespace {
+
+using detail::CountingId;
+using detail::CountingSpec;
+using detail::Invalid;
+
+constexpr uint64_t kClassicMaxUnits = (uint64_t{1} << 30) - 1;  // store_: 4 units per 64 bytes
+constexpr size_t kHeaderSize = 64;
+constexpr char kMagic[8] = {'S', 'B', 'C', 'O', 'U', 'N', 'T', '1'};
+constexpr uint32_t kVersion = 1;
+// Filters from this size on prefetch a fixed distance ahead in bulk calls (as Filter's 1 MiB).
+constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
+constexpr uint32_t kPrefetchDistance = 64;
+
+bool Known(CountingLayout layout) {
+  return layout == CountingLayout::kBlocked || layout == CountingLayout::kClassic;
+}
+CountingId IdOf(CountingLayout layout) { return static_cast<CountingId>(layout); }
+uint32_t MaxK(CountingLayout layout) {
+  return layout == CountingLayout::kBlocked ? CountingSpec::kBlockedMaxK
+                                            : CountingSpec::kClassicMaxK;
+}
+uint64_t MaxBlocks(CountingLayout layout) {
+  return layout == CountingLayout::kBlocked ? CountingSpec::kBlockedMaxBlocks : kClassicMaxUnits;
+}
+uint64_t CountersPerBlock(CountingLayout layout) {
+  return layout == CountingLayout::kBlocked ? CountingSpec::kBlockedCounters
+                                            : CountingSpec::kClassicCounters;
+}
+uint64_t BytesOf(CountingLayout layout, uint64_t num_blocks) {
+  return detail::CountingBytes(IdOf(layout), num_blocks);
+}
+
+void CheckParams(const char* who, CountingLayout layout, uint64_t num_blocks, uint32_t k) {
+  if (!Known(layout)) {
+    Invalid(std::string(who) + ": unknown counting layout " +
+            std::to_string(static_cast<int>(layout)));
+  }
+  if (k < 1 || k > MaxK(layout)) {
+    Invalid(std::string(who) + ": k = " + std::to_string(k) + " is outside 1.." +
+            std::to_string(MaxK(layout)) + " for " + counting_layout_name(layout));
+  }
+  if (num_blocks == 0 || num_blocks > MaxBlocks(layout)) {
+    Invalid(std::string(who) + ": " + std::to_string(num_blocks) + " blocks is outside 1.." +
+            std::to_string(MaxBlocks(layout)) + " for " + counting_layout_name(layout));
+  }
+}
+
+[[noreturn]] void Bad(const std::string& what) {
+  throw Error(ErrorCode::kFormat, "CountingFilter::load: " + what);
+}
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+struct Header {
+  CountingLayout layout;
+  uint32_t k;
+  uint64_t num_blocks, seed, present, checksum, payload_bytes;
+};
+
+// Validates the 64 header bytes field by field (FORMAT.md order); nothing is allocated.
+Header DecodeHeader(const uint8_t* h) {
+  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic (not a counting filter)");
+  if (ref::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
+  if (GetU32(h + 8) != kVersion) Bad("unknown version " + std::to_string(GetU32(h + 8)));
+  if (GetU32(h + 12) != kHeaderSize) Bad("bad header size");
+  Header r;
+  r.layout = static_cast<CountingLayout>(h[16]);
+  if (!Known(r.layout)) Bad("unknown counting layout " + std::to_string(h[16]));
+  if (h[17] != CountingSpec::kCounterBits) Bad("counter width is not 4 bits");
+  if (h[18] != 1) Bad("unknown hash id " + std::to_string(h[18]));
+  if (h[19] != 0) Bad("reserved byte is not zero");
+  r.k = GetU32(h + 20);
+  if (r.k < 1 || r.k > MaxK(r.layout)) Bad("k = " + std::to_string(r.k) + " out of range");
+  r.num_blocks = GetU64(h + 24);
+  if (r.num_blocks == 0 || r.num_blocks > MaxBlocks(r.layout)) Bad("block count out of range");
+  r.seed = GetU64(h + 32);
+  r.present = GetU64(h + 40);
+  r.checksum = GetU64(h + 48);
+  r.payload_bytes = BytesOf(r.layout, r.num_blocks);
+  return r;
+}
+
+}  // namespace
+
+const char* counting_layout_name(CountingLayout layout) noexcept {
+  switch (layout) {
+    case CountingLayout::kBlocked:
+      return "blocked";
+    case CountingLayout::kClassic:
+      return "classic";
+  }
+  return "unknown";
+}
+
+Layout plain_layout(CountingLayout layout) {
+  if (!Known(layout)) Invalid("plain_layout: unknown counting layout");
+  return layout == CountingLayout::kBlocked ? Layout::kRegister64 : Layout::kClassic;
+}
+
+CountingSizing counting_size_for(uint64_t expected_items, double fpp, CountingLayout layout) {
+  if (!Known(layout)) Invalid("counting_size_for: unknown counting layout");
+  const Layout plain = plain_layout(layout);
+  const Sizing s = size_for(expected_items, fpp, plain);
+  const uint64_t per = CountersPerBlock(layout);
+  const uint64_t blocks = (s.bits + per - 1) / per;
+  if (blocks > MaxBlocks(layout)) {
+    Invalid("counting_size_for: " + std::to_string(expected_items) + " keys at " +
+            std::to_string(fpp) + " need more than " + std::to_string(MaxBlocks(layout)) +
+            " blocks");
+  }
+  CountingSizing r;
+  r.counters = blocks * per;
+  r.k = s.k;
+  r.predicted_fpp = simdbloom::predicted_fpp(plain, r.counters, s.k, expected_items);
+  return r;
+}
+
+CountingFilter::CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k,
+                               uint64_t seed, Filter store)
+    : store_(std::move(store)), layout_(layout), num_blocks_(num_blocks), seed_(seed), k_(k) {}
+
+CountingFilter CountingFilter::create(uint64_t expected_items, double fpp, CountingLayout layout,
+                                      uint64_t seed) {
+  const CountingSizing s = counting_size_for(expected_items, fpp, layout);
+  return with_counters(s.counters, s.k, layout, seed);
+}
+
+CountingFilter CountingFilter::with_counters(uint64_t counters, uint32_t k, CountingLayout layout,
+                                             uint64_t seed) {
+  if (!Known(layout)) Invalid("CountingFilter::with_counters: unknown counting layout");
+  if (counters == 0) Invalid("CountingFilter::with_counters: counters must be > 0");
+  const uint64_t per = CountersPerBlock(layout);
+  const uint64_t blocks = counters / per + (counters % per != 0);
+  CheckParams("CountingFilter::with_counters", layout, blocks, k);
+  return CountingFilter(layout, blocks, k, seed,
+                        FilterAccess::Make(Layout::kClassic, BytesOf(layout, blocks) / 64, 1, 0));
+}
+
+uint64_t CountingFilter::counter_count() const noexcept {
+  return num_blocks_ * (layout_ == CountingLayout::kBlocked ? CountingSpec::kBlockedCounters
+                                                            : CountingSpec::kClassicCounters);
+}
+const uint8_t* CountingFilter::data() const noexcept { return store_.data(); }
+const uint64_t* CountingFilter::Counters() const noexcept {
+  return reinterpret_cast<const uint64_t*>(store_.data());
+}
+uint64_t* CountingFilter::Counters() { return FilterAccess::Words(store_); }
+
+void CountingFilter::CheckWritable(const char* who) const {
+  if (store_.data() == nullptr) {
+    Invalid(std::string("CountingFilter::") + who + ": the filter was moved from");
+  }
+  if (store_.is_view()) {
+    throw Error(ErrorCode::kReadOnly,
+                std::string("CountingFilter::") + who + ": the filter is a read-only view");
+  }
+}
+
+uint64_t CountingFilter::hash(std::string_view key) const noexcept {
+  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+}
+
+// ---- Single keys ----
+// kBlocked: the key's 4 counter words and its 64-bit mask; each word's 16 mask bits spread to one
+// 1 per selected nibble (SWAR, as the kernels do in vectors). kClassic: the reference (k misses
+// dominate).
+namespace {
+struct BlockedKey {
+  uint64_t* w;
+  uint64_t ones[4];
+};
+inline BlockedKey LocateBlocked(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
+                                uint64_t h) {
+  BlockedKey key;
+  key.w = const_cast<uint64_t*>(counters) + 4 * detail::BlockIndex(h, 2 * num_blocks);
+  const uint64_t mask = ref::Register64Mask(h, k);
+  for (int q = 0; q < 4; ++q) key.ones[q] = detail::SpreadToNibbles(mask >> (16 * q));
+  return key;
+}
+inline bool AnyZero(const BlockedKey& key) {
+  uint64_t zero = 0;
+  for (int q = 0; q < 4; ++q) zero |= key.ones[q] & ~detail::NonZeroNibbles(key.w[q]);
+  return zero != 0;
+}
+detail::Params ParamsOf(uint64_t num_blocks, uint32_t k, uint64_t seed) {
+  detail::Params p{num_blocks, k, seed};
+  return p;
+}
+}  // namespace
+
+bool CountingFilter::insert_hash(uint64_t h) {
+  CheckWritable("insert");
+  ++present_;
+  if (layout_ == CountingLayout::kBlocked) {
+    const BlockedKey key = LocateBlocked(Counters(), num_blocks_, k_, h);
+    const bool fresh = AnyZero(key);
+    for (int q = 0; q < 4; ++q) key.w[q] += key.ones[q] & ~detail::FullNibbles(key.w[q]);
+    return fresh;
+  }
+  return ref::CountingInsert(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+}
+
+bool CountingFilter::remove_hash(uint64_t h) {
+  CheckWritable("remove");
+  bool removed;
+  if (layout_ == CountingLayout::kBlocked) {
+    const BlockedKey key = LocateBlocked(Counters(), num_blocks_, k_, h);
+    removed = !AnyZero(key);
+    if (removed) {
+      for (int q = 0; q < 4; ++q) key.w[q] -= key.ones[q] & ~detail::FullNibbles(key.w[q]);
+    }
+  } else {
+    removed =
+        ref::CountingRemove(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+  }
+  present_ -= removed;
+  return removed;
+}
+
+bool CountingFilter::contains_hash(uint64_t h) const noexcept {
+  if (Counters() == nullptr) return false;
+  if (layout_ == CountingLayout::kBlocked) {
+    return !AnyZero(LocateBlocked(Counters(), num_blocks_, k_, h));
+  }
+  return ref::CountingCount(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_),
+                            h) != 0;
+}
+
+uint32_t CountingFilter::count_hash(uint64_t h) const noexcept {
+  if (Counters() == nullptr) return 0;
+  return ref::CountingCount(IdOf(layout_), Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+}
+
+// ---- Bulk ----
+namespace {
+detail::Params BulkParams(const CountingFilter& f) {
+  detail::Params p{f.num_blocks(), f.num_hashes(), f.seed()};
+  const int forced = detail::PrefetchOverride();
+  p.prefetch_distance = forced >= 0                           ? static_cast<uint32_t>(forced)
+                        : f.size_bytes() >= kPrefetchMinBytes ? kPrefetchDistance
+                                                              : 0;
+  p.query_prefetch_probes = detail::QueryPrefetchProbes(
+      f.layout() == CountingLayout::kClassic ? Layout::kClassic : Layout::kRegister64,
+      f.size_bytes());
+  return p;
+}
+}  // namespace
+
+uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
+  CheckWritable("insert");
+  if (keys.size() == 0) return 0;
+  detail::ValidateKeys("CountingFilter::insert", keys);
+  detail::StringHasher hasher{keys, 0};
+  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
+  const uint64_t r = detail::Active()
+                         .For(IdOf(layout_))
+                         .insert(Counters(), BulkParams(*this), src, keys.size(), fresh);
+  present_ += keys.size();
+  return r;
+}
+
+uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
+  CheckWritable("remove");
+  if (keys.size() == 0) return 0;
+  detail::ValidateKeys("CountingFilter::remove", keys);
+  detail::StringHasher hasher{keys, 0};
+  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
+  const uint64_t r = detail::Active()
+                         .For(IdOf(layout_))
+                         .remove(Counters(), BulkParams(*this), src, keys.size(), removed);
+  present_ -= r;
+  return r;
+}
+
+namespace {
+template <class Fn>
+uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const void* out,
+               const Fn& fn) {
+  if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+  if (keys.size() == 0) return 0;
+  if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
+  detail::ValidateKeys(who, keys);
+  detail::StringHasher hasher{keys, 0};
+  const detail::KeySource src =
+      detail::SourceOf(keys, detail::LayoutId::kClassic, f.seed(), &hasher);
+  return fn(detail::Active().For(static_cast<CountingId>(f.layout())),
+            reinterpret_cast<const uint64_t*>(f.data()), BulkParams(f), src);
+}
+}  // namespace
+
+uint64_t CountingFilter::contains(Keys keys, uint8_t* out) const {
+  return Query("CountingFilter::contains", *this, keys, out,
+               [&](auto& k, auto* c, auto p, auto& s) {
+                 return k.contains(c, p, s, keys.size(), detail::ResultKind::kBytes, out);
+               });
+}
+uint64_t CountingFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
+  return Query("CountingFilter::contains_bitmap", *this, keys, bitmap,
+               [&](auto& k, auto* c, auto p, auto& s) {
+                 return k.contains(c, p, s, keys.size(), detail::ResultKind::kBitmap, bitmap);
+               });
+}
+uint64_t CountingFilter::select(Keys keys, uint32_t* selection) const {
+  if (keys.size() > UINT32_MAX) Invalid("CountingFilter::select: more than 2^32 - 1 keys");
+  return Query("CountingFilter::select", *this, keys, selection,
+               [&](auto& k, auto* c, auto p, auto& s) {
+                 return k.contains(c, p, s, keys.size(), detail::ResultKind::kSelection, selection);
+               });
+}
+uint64_t CountingFilter::count(Keys keys, uint8_t* out) const {
+  return Query("CountingFilter::count", *this, keys, out, [&](auto& k, auto* c, auto p, auto& s) {
+    return k.count(c, p, s, keys.size(), out);
+  });
+}
+
+// ---- Plain filter, statistics ----
+Filter CountingFilter::to_filter() const {
+  if (data() == nullptr) Invalid("CountingFilter::to_filter: the filter was moved from");
+  const uint64_t plain_blocks = layout_ == CountingLayout::kBlocked ? 2 * num_blocks_ : num_blocks_;
+  Filter plain = FilterAccess::Make(plain_layout(), plain_blocks, k_, seed_);
+  uint8_t* bits = reinterpret_cast<uint8_t*>(FilterAccess::Words(plain));
+  const uint64_t* c = Counters();
+  const uint64_t words = size_bytes() / 8;
+  // Counter word t (16 counters) gives bits 16t .. 16t + 15: two little-endian bytes.
+  for (uint64_t t = 0; t < words; ++t) {
+    const uint64_t b = detail::GatherNibbles(detail::NonZeroNibbles(c[t]));
+    bits[2 * t] = static_cast<uint8_t>(b);
+    bits[2 * t + 1] = static_cast<uint8_t>(b >> 8);
+  }
+  FilterAccess::SetInserted(plain, present_);
+  return plain;
+}
+
+double CountingFilter::predicted_fpp(uint64_t n) const {
+  return simdbloom::predicted_fpp(plain_layout(), counter_count(), k_, n);
+}
+
+uint64_t CountingFilter::saturated_count() const noexcept {
+  const uint64_t* c = Counters();
+  if (c == nullptr) return 0;
+  uint64_t total = 0;
+  for (uint64_t t = 0; t < size_bytes() / 8; ++t) {
+    total += static_cast<uint64_t>(__builtin_popcountll(detail::FullNibbles(c[t])));
+  }
+  return total;
+}
+
+void CountingFilter::clear() {
+  CheckWritable("clear");
+  std::memset(Counters(), 0, size_bytes());
+  present_ = 0;
+}
+
+// ---- Persistence ----
+void CountingFilter::save(std::ostream& out) const {
+  if (data() == nullptr) Invalid("CountingFilter::save: the filter was moved from");
+  uint8_t h[kHeaderSize] = {};
+  std::memcpy(h, kMagic, 8);
+  PutU32(h + 8, kVersion);
+  PutU32(h + 12, kHeaderSize);
+  h[16] = static_cast<uint8_t>(layout_);
+  h[17] = CountingSpec::kCounterBits;
+  h[18] = 1;  // XXH3-64
+  PutU32(h + 20, k_);
+  PutU64(h + 24, num_blocks_);
+  PutU64(h + 32, seed_);
+  PutU64(h + 40, present_);
+  PutU64(h + 48, ref::Checksum(data(), size_bytes()));
+  PutU64(h + 56, ref::Checksum(h, 56));
+  out.write(reinterpret_cast<const char*>(h), kHeaderSize);
+  out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
+  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save: write failed");
+}
+
+void CountingFilter::save_file(const std::string& path) const {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save_file: cannot open " + path);
+  save(out);
+  out.close();
+  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save_file: cannot write " + path);
+}
+
+CountingFilter CountingFilter::load(const uint8_t* data, size_t size) {
+  if (data == nullptr && size != 0) Invalid("CountingFilter::load: null data");
+  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
+  const Header h = DecodeHeader(data);
+  if (size - kHeaderSize != h.payload_bytes) {
+    Bad("payload is " + std::to_string(size - kHeaderSize) + " bytes, the header says " +
+        std::to_string(h.payload_bytes));
+  }
+  if (ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+    Bad("payload checksum mismatch");
+  }
+  detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
+  CountingFilter f(h.layout, h.num_blocks, h.k, h.seed,
+                   FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0));
+  std::memcpy(f.Counters(), data + kHeaderSize, h.payload_bytes);
+  f.present_ = h.present;
+  return f;
+}
+
+CountingFilter CountingFilter::load(std::istream& in) {
+  uint8_t header[kHeaderSize];
+  in.read(reinterpret_cast<char*>(header), kHeaderSize);
+  if (in.bad()) throw Error(ErrorCode::kIo, "CountingFilter::load: stream read failed");
+  if (in.gcount() != static_cast<std::streamsize>(kHeaderSize)) Bad("truncated header");
+  const Header h = DecodeHeader(header);
+  // Read in chunks into a buffer that grows with the bytes received: a hostile header cannot make
+  // this allocate what the stream does not hold.
+  std::vector<uint8_t> bytes(header, header + kHeaderSize);
+  constexpr uint64_t kChunk = uint64_t{16} << 20;
+  uint64_t got = 0;
+  while (got < h.payload_bytes) {
+    const uint64_t want = std::min(kChunk, h.payload_bytes - got);
+    bytes.resize(static_cast<size_t>(kHeaderSize + got + want));
+    in.read(reinterpret_cast<char*>(bytes.data() + kHeaderSize + got),
+            static_cast<std::streamsize>(want));
+    if (in.bad()) throw Error(ErrorCode::kIo, "CountingFilter::load: stream read failed");
+    got += static_cast<uint64_t>(in.gcount());
+    if (static_cast<uint64_t>(in.gcount()) != want) {
+      Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
+          " bytes)");
+    }
+  }
+  return load(bytes.data(), bytes.size());
+}
+
+CountingFilter CountingFilter::load_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorCode::kIo, "CountingFilter::load_file: " + path + " is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::kIo, "CountingFilter::load_file: cannot open " + path);
+  return load(in);
+}
+
+CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verify_checksum) {
+  if (data == nullptr) Invalid("CountingFilter::view: null data");
+  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
+    Invalid("CountingFilter::view: data must be 64-byte aligned (mmap gives page alignment)");
+  }
+  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
+  const Header h = DecodeHeader(data);
+  if (size - kHeaderSize != h.payload_bytes) Bad("payload size does not match the header");
+  if (verify_checksum && ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+    Bad("payload checksum mismatch");
+  }
+  detail::Active();
+  CountingFilter f(h.layout, h.num_blocks, h.k, h.seed,
+                   FilterAccess::MakeView(Layout::kClassic, h.payload_bytes / 64, 1, 0,
+                                          reinterpret_cast<const uint64_t*>(data + kHeaderSize)));
+  f.present_ = h.present;
+  return f;
+}
+
+}  // namespace simdbloom
