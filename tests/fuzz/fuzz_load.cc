@@ -1,6 +1,7 @@
 // libFuzzer target: every way of reading untrusted bytes - Filter::load (bytes and stream),
-// Filter::view (64-byte aligned copy) and Filter::from_parquet - must either return a valid
-// filter or throw simdbloom::Error; never crash, leak or read out of bounds (ASan/UBSan).
+// Filter::view (64-byte aligned copy), Filter::from_parquet and the shifting set filters' load -
+// must either return a valid filter or throw simdbloom::Error; never crash, leak or read out of
+// bounds (ASan/UBSan).
 // Built by cmake/fuzz.sh with clang and -fsanitize=fuzzer,address,undefined.
 #include <cstdint>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
 
 namespace {
@@ -60,6 +62,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (consumed > size) std::abort();
     Use(f);
     (void)f.to_parquet();
+  });
+  Try([&] {
+    const auto a = simdbloom::ShiftingAssociation::load(data, size);
+    (void)a.query(uint64_t{1});
+    (void)a.clear_answer_probability();
+  });
+  Try([&] {
+    const auto m = simdbloom::ShiftingMultiplicity::load(data, size);
+    (void)m.count(uint64_t{1});
+    (void)m.correct_probability(m.max_count());
   });
   return 0;
 }

@@ -1,0 +1,470 @@
+// ShBF_A and ShBF_x (simdbloom/shifting.hpp, lib/FORMAT.md "Shifting set filters"): the shared
+// rotate-and-AND block, the models of the paper in blocked form, sizing, and persistence.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/reference.h"
+#include "kernels/shared.h"
+#include "simdbloom/shifting.hpp"
+
+namespace simdbloom {
+namespace detail {
+namespace {
+
+constexpr uint64_t kMaxSetBlocks = (uint64_t{1} << 32) - 1;
+constexpr double kSetHeadroom =
+    0.97;  // as Filter's sizing: a model-sized filter measures below fpp
+constexpr size_t kPrefetchAhead = 16;  // keys between a block's prefetch and its use
+
+[[noreturn]] void Invalid(const std::string& what) {
+  throw Error(ErrorCode::kInvalidArgument, what);
+}
+
+inline uint64_t Rotr(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
+
+// lo32(a * m) * range >> 32: a value in 0..range-1 from a product no bit position uses.
+inline uint32_t Reduce(uint32_t a, uint32_t m, uint32_t range) {
+  return static_cast<uint32_t>((uint64_t{a * m} * range) >> 32);
+}
+
+void CheckFpp(const char* who, double fpp) {
+  if (!(fpp >= 1e-9 && fpp < 1)) Invalid(std::string(who) + ": fpp must be in [1e-9, 1)");
+}
+
+// Smallest block count whose single-pattern false-positive rate F(1) is at most headroom * fpp.
+uint64_t BlocksFor(const char* who, uint64_t items, double fpp) {
+  if (items == 0) Invalid(std::string(who) + ": expected_items must be > 0");
+  CheckFpp(who, fpp);
+  const double target = kSetHeadroom * fpp;
+  const double n = static_cast<double>(items);
+  auto ok = [&](uint64_t nb) { return shifting_patterns_set_probability(1, n, nb) <= target; };
+  if (!ok(kMaxSetBlocks)) Invalid(std::string(who) + ": more than 2^32 - 1 blocks needed");
+  uint64_t lo = 0, hi = kMaxSetBlocks;  // ok(hi), !ok(lo) (lo = 0 is never ok)
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (ok(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+uint64_t BlocksForBits(const char* who, uint64_t bits) {
+  if (bits == 0) Invalid(std::string(who) + ": bits must be > 0");
+  const uint64_t nb = bits / 512 + (bits % 512 != 0);
+  if (nb > kMaxSetBlocks) Invalid(std::string(who) + ": more than 2^32 - 1 blocks");
+  return nb;
+}
+
+// ---- Persistence: a 64-byte header, then the blocks (lib/FORMAT.md) ----
+constexpr size_t kHeader = 64;
+constexpr uint32_t kVersion = 1;
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t{p[i]} << (8 * i);
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+std::string Save(const char magic[8], uint32_t max_count, const ShiftingBlocks& b, uint64_t items) {
+  const size_t payload = b.num_blocks() * 64;
+  std::string out(kHeader + payload, '\0');
+  uint8_t* h = reinterpret_cast<uint8_t*>(&out[0]);
+  std::memcpy(h, magic, 8);
+  PutU32(h + 8, kVersion);
+  PutU32(h + 12, kHeader);
+  PutU32(h + 16, max_count);
+  PutU64(h + 24, b.num_blocks());
+  PutU64(h + 32, b.seed());
+  PutU64(h + 40, items);
+  uint8_t* body = h + kHeader;
+  for (uint64_t i = 0; i < b.num_blocks() * 8; ++i) PutU64(body + 8 * i, b.words()[i]);
+  PutU64(h + 48, ref::Checksum(body, payload));
+  PutU64(h + 56, ref::Checksum(h, 56));
+  return out;
+}
+
+struct Parsed {
+  uint32_t max_count;
+  uint64_t num_blocks, seed, items;
+  const uint8_t* payload;
+};
+
+Parsed Parse(const char magic[8], const char* what, const void* bytes, size_t size) {
+  auto bad = [&](const std::string& why) -> Parsed {
+    throw Error(ErrorCode::kFormat, std::string("not a valid simdbloom ") + what + ": " + why);
+  };
+  if (bytes == nullptr && size != 0) Invalid(std::string("load: bytes is null"));
+  const uint8_t* h = static_cast<const uint8_t*>(bytes);
+  if (size < kHeader) return bad("truncated header");
+  if (std::memcmp(h, magic, 8) != 0) return bad("bad magic");
+  if (GetU32(h + 8) != kVersion) return bad("unknown version " + std::to_string(GetU32(h + 8)));
+  if (ref::Checksum(h, 56) != GetU64(h + 56)) return bad("header checksum mismatch");
+  if (GetU32(h + 12) != kHeader) return bad("bad header size");
+  if (GetU32(h + 20) != 0) return bad("reserved bytes not zero");
+  Parsed p{GetU32(h + 16), GetU64(h + 24), GetU64(h + 32), GetU64(h + 40), h + kHeader};
+  if (p.num_blocks == 0 || p.num_blocks > kMaxSetBlocks) return bad("bad block count");
+  if (size - kHeader != p.num_blocks * 64) return bad("size does not match the block count");
+  if (ref::Checksum(p.payload, size - kHeader) != GetU64(h + 48)) {
+    return bad("payload checksum mismatch");
+  }
+  return p;
+}
+
+void LoadWords(const Parsed& p, uint64_t* words) {
+  for (uint64_t i = 0; i < p.num_blocks * 8; ++i) words[i] = GetU64(p.payload + 8 * i);
+}
+
+constexpr char kMagicA[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'A'};
+constexpr char kMagicX[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'X'};
+
+}  // namespace
+
+void FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
+
+ShiftingBlocks::ShiftingBlocks(uint64_t num_blocks, uint64_t seed)
+    : num_blocks_(num_blocks), seed_(seed) {
+  if (num_blocks == 0 || num_blocks > kMaxSetBlocks) Invalid("shifting: bad block count");
+  void* p = std::aligned_alloc(64, num_blocks * 64);
+  if (p == nullptr) throw Error(ErrorCode::kOutOfMemory, "shifting: cannot allocate the blocks");
+  std::memset(p, 0, num_blocks * 64);
+  words_.reset(static_cast<uint64_t*>(p));
+}
+
+uint64_t ShiftingBlocks::hash(uint64_t key) const noexcept { return Xxh3U64(key, seed_); }
+uint64_t ShiftingBlocks::hash(std::string_view key) const noexcept {
+  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+}
+
+void ShiftingBlocks::set(uint64_t h, uint32_t o) noexcept {
+  uint64_t* block = words_.get() + 8 * BlockIndex(h, num_blocks_);
+  const uint32_t a = static_cast<uint32_t>(h);
+  for (uint32_t w = 0; w < 8; ++w) {
+    block[w] |= uint64_t{1} << ((((a * kMultipliers.m[w]) >> 26) + o) & 63);
+  }
+}
+
+uint64_t ShiftingBlocks::candidates(uint64_t h) const noexcept {
+  const uint64_t* block = words_.get() + 8 * BlockIndex(h, num_blocks_);
+  const uint32_t a = static_cast<uint32_t>(h);
+  uint64_t c = ~uint64_t{0};
+  for (uint32_t w = 0; w < 8; ++w) c &= Rotr(block[w], (a * kMultipliers.m[w]) >> 26);
+  return c;
+}
+
+void ShiftingBlocks::candidates(const uint64_t* hashes, size_t n, uint64_t* out) const noexcept {
+  const uint64_t* words = words_.get();
+  for (size_t i = 0; i < std::min(n, kPrefetchAhead); ++i) {
+    __builtin_prefetch(words + 8 * BlockIndex(hashes[i], num_blocks_));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) {
+      __builtin_prefetch(words + 8 * BlockIndex(hashes[i + kPrefetchAhead], num_blocks_));
+    }
+    out[i] = candidates(hashes[i]);
+  }
+}
+
+}  // namespace detail
+
+double shifting_patterns_set_probability(uint32_t t, double keys, uint64_t num_blocks) {
+  if (t > 64) detail::Invalid("shifting_patterns_set_probability: t must be <= 64");
+  if (num_blocks == 0) detail::Invalid("shifting_patterns_set_probability: num_blocks is 0");
+  if (t == 0) return 1;
+  const double lambda = keys / static_cast<double>(num_blocks);
+  if (!(lambda > 0)) return 0;
+  // Beyond this load a given bit is clear with probability below exp(-300): every pattern is set.
+  // (Also bounds the work for a hostile or absurd item count read from a file.)
+  if (lambda > 20000) return 1;
+  // Over the block's load L ~ Poisson(lambda): P(t given bits of a word set after L throws)^8,
+  // the 8 words independent given L. p[j] = P(j of the t bits hit so far).
+  const double spread = 10 * std::sqrt(lambda) + 20;
+  const uint64_t lo = static_cast<uint64_t>(std::max(0.0, std::floor(lambda - spread)));
+  const uint64_t hi = static_cast<uint64_t>(std::ceil(lambda + spread));
+  double p[65] = {1};
+  double sum = 0;
+  for (uint64_t L = 0; L <= hi; ++L) {
+    if (L >= lo) {
+      const double pois = std::exp(static_cast<double>(L) * std::log(lambda) - lambda -
+                                   std::lgamma(static_cast<double>(L) + 1));
+      sum += pois * std::pow(p[t], 8);
+    }
+    for (uint32_t j = t; j >= 1; --j)
+      p[j] = p[j] * (64.0 - t + j) / 64 + p[j - 1] * (t - j + 1) / 64;
+    p[0] *= (64.0 - t) / 64;
+  }
+  return std::min(1.0, std::max(0.0, sum));
+}
+
+namespace {
+// sum_{t=0..j} (-1)^t C(j, t) F(t): no pattern of j given ones complete.
+double NoneOfComplete(uint32_t j, double keys, uint64_t num_blocks) {
+  long double sum = 0, binom = 1;
+  for (uint32_t t = 0; t <= j; ++t) {
+    const long double f = shifting_patterns_set_probability(t, keys, num_blocks);
+    sum += (t % 2 ? -binom : binom) * f;
+    binom = binom * (j - t) / (t + 1);
+  }
+  return std::min(1.0, std::max(0.0, static_cast<double>(sum)));
+}
+
+// ShBF_A's offsets of a hash: o1 in 1..31 (both sets), o2 in o1 + 1 .. o1 + 31 (S2 only).
+struct AssocOffsets {
+  uint32_t o1, o2;
+};
+inline AssocOffsets OffsetsOf(uint64_t h) {
+  const uint32_t a = static_cast<uint32_t>(h);
+  const uint32_t o1 = 1 + detail::Reduce(a, detail::kMultipliers.m[8], 31);
+  return {o1, o1 + 1 + detail::Reduce(a, detail::kMultipliers.m[9], 31)};
+}
+
+std::vector<uint64_t> SortedUnique(Span<uint64_t> keys) {
+  std::vector<uint64_t> v(keys.begin(), keys.end());
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+}  // namespace
+
+// ---- ShBF_A ----
+
+ShiftingAssociation ShiftingAssociation::create(uint64_t expected_items, double fpp,
+                                                uint64_t seed) {
+  return ShiftingAssociation(detail::BlocksFor("ShiftingAssociation::create", expected_items, fpp),
+                             seed);
+}
+
+ShiftingAssociation ShiftingAssociation::with_bits(uint64_t bits, uint64_t seed) {
+  return ShiftingAssociation(detail::BlocksForBits("ShiftingAssociation::with_bits", bits), seed);
+}
+
+ShiftingAssociation ShiftingAssociation::build(Span<uint64_t> s1, Span<uint64_t> s2, double fpp,
+                                               uint64_t seed) {
+  detail::CheckFpp("ShiftingAssociation::build", fpp);
+  const std::vector<uint64_t> a = SortedUnique(s1), b = SortedUnique(s2);
+  // Merge walk: S1 only, both, S2 only.
+  std::vector<std::pair<uint64_t, uint8_t>> all;
+  all.reserve(a.size() + b.size());
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i] < b[j])) {
+      all.emplace_back(a[i++], kOnlyFirst);
+    } else if (i == a.size() || b[j] < a[i]) {
+      all.emplace_back(b[j++], kOnlySecond);
+    } else {
+      all.emplace_back(a[i], kBoth);
+      ++i, ++j;
+    }
+  }
+  ShiftingAssociation f = create(std::max<uint64_t>(all.size(), 1), fpp, seed);
+  for (const auto& e : all) f.insert(e.first, e.second);
+  return f;
+}
+
+void ShiftingAssociation::insert_hash(uint64_t hash, uint8_t membership) {
+  uint32_t o;
+  const AssocOffsets off = OffsetsOf(hash);
+  switch (membership) {
+    case kOnlyFirst:
+      o = 0;
+      break;
+    case kBoth:
+      o = off.o1;
+      break;
+    case kOnlySecond:
+      o = off.o2;
+      break;
+    default:
+      detail::Invalid(
+          "ShiftingAssociation::insert: membership must be kOnlyFirst, kBoth or "
+          "kOnlySecond, not " +
+          std::to_string(membership));
+  }
+  blocks_.set(hash, o);
+  ++items_;
+}
+void ShiftingAssociation::insert(uint64_t key, uint8_t membership) {
+  insert_hash(blocks_.hash(key), membership);
+}
+void ShiftingAssociation::insert(std::string_view key, uint8_t membership) {
+  insert_hash(blocks_.hash(key), membership);
+}
+
+namespace {
+inline uint8_t AnswerOf(uint64_t cand, uint64_t h) {
+  const AssocOffsets off = OffsetsOf(h);
+  return static_cast<uint8_t>((cand & 1) | (((cand >> off.o1) & 1) << 1) |
+                              (((cand >> off.o2) & 1) << 2));
+}
+constexpr size_t kBulkTile = 64;
+}  // namespace
+
+uint8_t ShiftingAssociation::query_hash(uint64_t hash) const noexcept {
+  return AnswerOf(blocks_.candidates(hash), hash);
+}
+
+void ShiftingAssociation::query(Span<uint64_t> keys, uint8_t* out) const noexcept {
+  uint64_t h[kBulkTile], c[kBulkTile];
+  for (size_t begin = 0; begin < keys.size(); begin += kBulkTile) {
+    const size_t m = std::min(kBulkTile, keys.size() - begin);
+    for (size_t i = 0; i < m; ++i) h[i] = blocks_.hash(keys[begin + i]);
+    blocks_.candidates(h, m, c);
+    for (size_t i = 0; i < m; ++i) out[begin + i] = AnswerOf(c[i], h[i]);
+  }
+}
+
+double ShiftingAssociation::clear_answer_probability() const {
+  const double n = static_cast<double>(items_);
+  return 1 - 2 * shifting_patterns_set_probability(1, n, num_blocks()) +
+         shifting_patterns_set_probability(2, n, num_blocks());
+}
+
+double ShiftingAssociation::paper_clear_answer_probability() const {
+  const double f = shifting_patterns_set_probability(1, static_cast<double>(items_), num_blocks());
+  return (1 - f) * (1 - f);
+}
+
+double ShiftingAssociation::false_positive_probability() const {
+  return 1 - NoneOfComplete(3, static_cast<double>(items_), num_blocks());
+}
+
+std::string ShiftingAssociation::save() const {
+  return detail::Save(detail::kMagicA, 0, blocks_, items_);
+}
+
+ShiftingAssociation ShiftingAssociation::load(const void* bytes, size_t size) {
+  const detail::Parsed p = detail::Parse(detail::kMagicA, "ShBF_A filter", bytes, size);
+  if (p.max_count != 0) {
+    throw Error(ErrorCode::kFormat, "not a valid simdbloom ShBF_A filter: max count not zero");
+  }
+  ShiftingAssociation f(p.num_blocks, p.seed);
+  detail::LoadWords(p, f.blocks_.words());
+  f.items_ = p.items;
+  return f;
+}
+
+// ---- ShBF_x ----
+
+namespace {
+void CheckMaxCount(const char* who, uint32_t max_count) {
+  if (max_count < 1 || max_count > 64) {
+    detail::Invalid(std::string(who) + ": max_count must be in 1..64, not " +
+                    std::to_string(max_count));
+  }
+}
+}  // namespace
+
+ShiftingMultiplicity ShiftingMultiplicity::create(uint64_t expected_items, double fpp,
+                                                  uint32_t max_count, uint64_t seed) {
+  CheckMaxCount("ShiftingMultiplicity::create", max_count);
+  return ShiftingMultiplicity(
+      detail::BlocksFor("ShiftingMultiplicity::create", expected_items, fpp), max_count, seed);
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::with_bits(uint64_t bits, uint32_t max_count,
+                                                     uint64_t seed) {
+  CheckMaxCount("ShiftingMultiplicity::with_bits", max_count);
+  return ShiftingMultiplicity(detail::BlocksForBits("ShiftingMultiplicity::with_bits", bits),
+                              max_count, seed);
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::build(Span<uint64_t> keys, double fpp,
+                                                 uint32_t max_count, uint64_t seed) {
+  CheckMaxCount("ShiftingMultiplicity::build", max_count);
+  detail::CheckFpp("ShiftingMultiplicity::build", fpp);
+  std::vector<uint64_t> v(keys.begin(), keys.end());
+  std::sort(v.begin(), v.end());
+  std::vector<std::pair<uint64_t, uint32_t>> counts;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j < v.size() && v[j] == v[i]) ++j;
+    if (j - i > max_count) {
+      detail::Invalid("ShiftingMultiplicity::build: key " + std::to_string(v[i]) + " occurs " +
+                      std::to_string(j - i) + " times, more than max_count " +
+                      std::to_string(max_count));
+    }
+    counts.emplace_back(v[i], static_cast<uint32_t>(j - i));
+    i = j;
+  }
+  ShiftingMultiplicity f = create(std::max<uint64_t>(counts.size(), 1), fpp, max_count, seed);
+  for (const auto& e : counts) f.insert(e.first, e.second);
+  return f;
+}
+
+void ShiftingMultiplicity::insert_hash(uint64_t hash, uint32_t count) {
+  if (count < 1 || count > max_count_) {
+    detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
+                    " is outside 1.." + std::to_string(max_count_));
+  }
+  blocks_.set(hash, count - 1);
+  ++items_;
+}
+void ShiftingMultiplicity::insert(uint64_t key, uint32_t count) {
+  insert_hash(blocks_.hash(key), count);
+}
+void ShiftingMultiplicity::insert(std::string_view key, uint32_t count) {
+  insert_hash(blocks_.hash(key), count);
+}
+
+namespace {
+inline uint32_t SmallestCount(uint64_t cand, uint32_t max_count) {
+  const uint64_t mask = max_count == 64 ? ~uint64_t{0} : (uint64_t{1} << max_count) - 1;
+  cand &= mask;
+  return cand == 0 ? 0 : static_cast<uint32_t>(__builtin_ctzll(cand)) + 1;
+}
+}  // namespace
+
+uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const noexcept {
+  return SmallestCount(blocks_.candidates(hash), max_count_);
+}
+
+void ShiftingMultiplicity::count(Span<uint64_t> keys, uint32_t* out) const noexcept {
+  uint64_t h[kBulkTile], c[kBulkTile];
+  for (size_t begin = 0; begin < keys.size(); begin += kBulkTile) {
+    const size_t m = std::min(kBulkTile, keys.size() - begin);
+    for (size_t i = 0; i < m; ++i) h[i] = blocks_.hash(keys[begin + i]);
+    blocks_.candidates(h, m, c);
+    for (size_t i = 0; i < m; ++i) out[begin + i] = SmallestCount(c[i], max_count_);
+  }
+}
+
+double ShiftingMultiplicity::correct_probability(uint32_t x) const {
+  if (x < 1 || x > max_count_) {
+    detail::Invalid("ShiftingMultiplicity::correct_probability: x must be in 1..max_count");
+  }
+  return NoneOfComplete(x - 1, static_cast<double>(items_), num_blocks());
+}
+
+double ShiftingMultiplicity::false_positive_probability() const {
+  return 1 - NoneOfComplete(max_count_, static_cast<double>(items_), num_blocks());
+}
+
+std::string ShiftingMultiplicity::save() const {
+  return detail::Save(detail::kMagicX, max_count_, blocks_, items_);
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) {
+  const detail::Parsed p = detail::Parse(detail::kMagicX, "ShBF_x filter", bytes, size);
+  if (p.max_count < 1 || p.max_count > 64) {
+    throw Error(ErrorCode::kFormat, "not a valid simdbloom ShBF_x filter: max count outside 1..64");
+  }
+  ShiftingMultiplicity f(p.num_blocks, p.max_count, p.seed);
+  detail::LoadWords(p, f.blocks_.words());
+  f.items_ = p.items;
+  return f;
+}
+
+}  // namespace simdbloom
