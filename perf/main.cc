@@ -15,6 +15,8 @@
 //               with prefetch(key) a few keys ahead, against the bulk calls on the same keys.
 // 7. threads.cc scaling with simdbloom::Threads and insert_concurrent, against parallel memory
 //               references.
+// 8. shifting.cc (only with --only shifting) the shifting Bloom filters: ShBF_M (Layout::kShifting)
+//               against block512, ShBF_A and ShBF_x build/query and their error rates vs models.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -31,7 +33,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
-    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads]\n";
+    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|shifting]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -75,7 +77,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--only") {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
-          what != "uuid" && what != "threads" && what != "single" && what != "calibration") {
+          what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
+          what != "shifting") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
@@ -86,6 +89,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->uuid = what == "uuid";
       o->threads = what == "threads";
       o->single = what == "single";
+      o->shifting = what == "shifting";
     } else {
       return Parse::kBad;
     }
@@ -128,6 +132,7 @@ int Main(int argc, char** argv) {
     if (o.uuid) UuidSection(o);
     if (o.single) SingleSection(o);
     if (o.threads) ThreadsSection(o);
+    if (o.shifting) ShiftingSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

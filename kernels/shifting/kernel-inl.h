@@ -175,6 +175,57 @@ struct Shifting {
     PrefetchLine<kOp>(reinterpret_cast<const char*>(words) + tile.offset[j]);
   }
 
+#if HWY_TARGET == HWY_SCALAR
+  // One lane per vector: the lane-parallel mask would visit all 8 words of the line; word by word,
+  // a key touches only its ceil(k/2) words (the paper's half of the word reads). Tests every pair
+  // without an early exit, as the single-key paths do. Returns the bits that were clear.
+  template <detail::Op kOp>
+  static HWY_INLINE uint64_t Pairs(WordsPtr<kOp> block, uint32_t k, uint64_t h, uint64_t o,
+                                   uint64_t table_offset) {
+    const uint32_t a = static_cast<uint32_t>(h);
+    const uint32_t w0 = static_cast<uint32_t>(table_offset >> 7);
+    uint64_t missing = 0;
+    for (uint32_t i = 0; 2 * i < k; ++i) {
+      const uint32_t w = (w0 + i) & 7;
+      const uint32_t b = (a * detail::kMultipliers.m[w]) >> 26;
+      uint64_t mask = uint64_t{1} << b;
+      if (2 * i + 1 < k) mask |= uint64_t{1} << ((b + o) & 63);
+      if constexpr (kOp == detail::Op::kInsertAtomic) {
+        missing |= detail::AtomicOr(block + w, mask);
+      } else if constexpr (detail::Mutates(kOp)) {
+        const uint64_t old = block[w];
+        missing |= mask & ~old;
+        block[w] = old | mask;
+      } else {
+        missing |= mask & ~block[w];
+      }
+    }
+    return missing;
+  }
+
+  template <detail::Op kOp, class A>
+  static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params& p, const State&,
+                                 const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
+                                 size_t j1, uint8_t* HWY_RESTRICT hits, const A& ahead) {
+    using Byte = std::conditional_t<detail::Mutates(kOp), char, const char>;
+    using Word = std::conditional_t<detail::Mutates(kOp), uint64_t, const uint64_t>;
+    Byte* base = reinterpret_cast<Byte*>(words);
+    size_t changed = 0;
+    for (size_t j = j0; j < j1; ++j) {
+      ahead(j);
+      const uint64_t missing = Pairs<kOp>(reinterpret_cast<Word*>(base + tile.offset[j]), p.k,
+                                          hashes[j], tile.shift[j], tile.table[j]);
+      if constexpr (detail::Mutates(kOp)) {
+        const bool fresh = missing != 0;
+        if (hits != nullptr) hits[j] = fresh;
+        changed += fresh;
+      } else {
+        hits[j] = missing == 0;
+      }
+    }
+    return changed;
+  }
+#else
   template <detail::Op kOp, class A>
   static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params&, const State& state,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
@@ -203,6 +254,7 @@ struct Shifting {
     }
     return changed;
   }
+#endif
 };
 
 }  // namespace HWY_NAMESPACE

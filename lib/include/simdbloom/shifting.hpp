@@ -96,7 +96,7 @@ class ShiftingAssociation {
   // Sized by create(|S1 ∪ S2|, fpp) and filled with both sets (duplicates allowed). Cost:
   // O((|s1| + |s2|) log) to sort copies of the keys (allocates them), then one insert per
   // distinct key.
-  static ShiftingAssociation build(Span<uint64_t> s1, Span<uint64_t> s2, double fpp,
+  static ShiftingAssociation build(Span<const uint64_t> s1, Span<const uint64_t> s2, double fpp,
                                    uint64_t seed = 0);
 
   // Inserts a key with its membership: kOnlyFirst, kBoth or kOnlySecond (else
@@ -112,7 +112,7 @@ class ShiftingAssociation {
   uint8_t query_hash(uint64_t hash) const noexcept;
   // out[i] = query(keys[i]). A scalar loop over tiles of 64 keys (hash, then prefetch each key's
   // line 16 keys ahead, then rotate-and-AND); no SIMD kernel. No allocation.
-  void query(Span<uint64_t> keys, uint8_t* out) const noexcept;
+  void query(Span<const uint64_t> keys, uint8_t* out) const noexcept;
 
   // Model (blocked form of the paper's analysis, at the keys inserted so far):
   // probability that a key of S1 ∪ S2 gets a clear answer, 1 - 2 F(1) + F(2) (the paper's
@@ -159,7 +159,7 @@ class ShiftingMultiplicity {
   // From a multiset (each occurrence once in `keys`): counts by sorting a copy (allocates), sized
   // by create(distinct, fpp, max_count). A key occurring more than max_count times is
   // Error(kInvalidArgument) (the paper's ShBF_x has no saturation; choose max_count to cover it).
-  static ShiftingMultiplicity build(Span<uint64_t> keys, double fpp, uint32_t max_count,
+  static ShiftingMultiplicity build(Span<const uint64_t> keys, double fpp, uint32_t max_count,
                                     uint64_t seed = 0);
 
   // Inserts a key with its count 1..max_count (else Error(kInvalidArgument)). A key must be
@@ -173,7 +173,7 @@ class ShiftingMultiplicity {
   uint32_t count(std::string_view key) const noexcept { return count_hash(blocks_.hash(key)); }
   uint32_t count_hash(uint64_t hash) const noexcept;
   // out[i] = count(keys[i]); a scalar loop with prefetch, as ShiftingAssociation::query.
-  void count(Span<uint64_t> keys, uint32_t* out) const noexcept;
+  void count(Span<const uint64_t> keys, uint32_t* out) const noexcept;
 
   // Model: probability that a key inserted with count x (1..max_count) is reported as x: none of
   // the x - 1 patterns below it complete, sum_t (-1)^t C(x-1, t) F(t) (the paper's (1 - f)^(x-1)
