@@ -1,5 +1,7 @@
 // ShBF_A and ShBF_x (simdbloom/shifting.hpp, lib/FORMAT.md "Shifting set filters"): the shared
 // rotate-and-AND block, the models of the paper in blocked form, sizing, and persistence.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -7,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/dispatch.h"
 #include "kernels/reference.h"
 #include "kernels/shared.h"
+#include "kernels/shifting/sets.h"
 #include "simdbloom/shifting.hpp"
 
 namespace simdbloom {
@@ -19,10 +23,9 @@ constexpr uint64_t kMaxSetBlocks = (uint64_t{1} << 32) - 1;
 constexpr double kSetHeadroom =
     0.97;  // as Filter's sizing: a model-sized filter measures below fpp
 constexpr size_t kPrefetchAhead = 16;  // single calls of candidates(hashes, n): keys ahead
-// Bulk queries: tiles of hashed keys, each block prefetched detail::kBulkAhead keys before its use
-// (across tiles). 64 ahead: the references of perf/ measured 64-128 best for DRAM on this kind of
-// machine.
-constexpr size_t kBulkTile = 256, kBulkAhead = 64;
+// Bulk queries: tiles of hashed keys, each block prefetched kShiftingSetsAhead (64) keys before
+// its use, across tiles (perf/'s references measured 64-128 best for DRAM on this kind of machine).
+constexpr size_t kBulkTile = 256;
 
 [[noreturn]] void Invalid(const std::string& what) {
   throw Error(ErrorCode::kInvalidArgument, what);
@@ -142,9 +145,21 @@ void FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
 ShiftingBlocks::ShiftingBlocks(uint64_t num_blocks, uint64_t seed)
     : num_blocks_(num_blocks), seed_(seed) {
   if (num_blocks == 0 || num_blocks > kMaxSetBlocks) Invalid("shifting: bad block count");
-  void* p = std::aligned_alloc(64, num_blocks * 64);
-  if (p == nullptr) throw Error(ErrorCode::kOutOfMemory, "shifting: cannot allocate the blocks");
-  std::memset(p, 0, num_blocks * 64);
+  // As Filter's arrays (lib/filter.cc): from 2 MiB on, 2 MiB-aligned whole pages advised
+  // MADV_HUGEPAGE, so random access to a DRAM-sized filter mostly avoids page walks.
+  constexpr uint64_t kHuge = uint64_t{2} << 20;
+  const uint64_t bytes = num_blocks * 64;
+  const uint64_t align = bytes >= kHuge ? kHuge : 64;
+  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
+  void* p = nullptr;
+  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
+    throw Error(ErrorCode::kOutOfMemory,
+                "shifting: cannot allocate " + std::to_string(rounded) + " bytes");
+  }
+#ifdef MADV_HUGEPAGE
+  if (align == kHuge) (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice only
+#endif
+  std::memset(p, 0, rounded);
   words_.reset(static_cast<uint64_t*>(p));
 }
 
@@ -267,22 +282,24 @@ ShiftingAssociation ShiftingAssociation::build(Span<const uint64_t> s1, Span<con
                                                double fpp, uint64_t seed) {
   detail::CheckFpp("ShiftingAssociation::build", fpp);
   const std::vector<uint64_t> a = SortedUnique(s1), b = SortedUnique(s2);
-  // Merge walk: S1 only, both, S2 only.
-  std::vector<std::pair<uint64_t, uint8_t>> all;
-  all.reserve(a.size() + b.size());
+  // Merge walk: S1 only, both, S2 only; then one bulk insert per group.
+  std::vector<uint64_t> only1, both, only2;
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (j == b.size() || (i < a.size() && a[i] < b[j])) {
-      all.emplace_back(a[i++], kOnlyFirst);
+      only1.push_back(a[i++]);
     } else if (i == a.size() || b[j] < a[i]) {
-      all.emplace_back(b[j++], kOnlySecond);
+      only2.push_back(b[j++]);
     } else {
-      all.emplace_back(a[i], kBoth);
+      both.push_back(a[i]);
       ++i, ++j;
     }
   }
-  ShiftingAssociation f = create(std::max<uint64_t>(all.size(), 1), fpp, seed);
-  for (const auto& e : all) f.insert(e.first, e.second);
+  ShiftingAssociation f =
+      create(std::max<uint64_t>(only1.size() + both.size() + only2.size(), 1), fpp, seed);
+  f.insert(only1, kOnlyFirst);
+  f.insert(both, kBoth);
+  f.insert(only2, kOnlySecond);
   return f;
 }
 
@@ -322,38 +339,86 @@ inline uint8_t AnswerOf(uint64_t cand, uint64_t h) {
                               (((cand >> off.o2) & 1) << 2));
 }
 
-// Calls emit(i, h, candidates) for every key in order: keys hashed a tile ahead, each key's block
-// prefetched detail::kBulkAhead keys before it is read. A scalar loop (no SIMD kernel); no
-// allocation.
+// Prefetches the block of key q of the current tile (q < m) or of key q - m of the next one.
+inline void PrefetchAt(const uint64_t* words, uint64_t nb, const uint64_t* cur, size_t m,
+                       const uint64_t* next, size_t next_m, size_t q, bool write) {
+  const uint64_t* line = nullptr;
+  if (q < m) {
+    line = words + 8 * detail::BlockIndex(cur[q], nb);
+  } else if (q - m < next_m) {
+    line = words + 8 * detail::BlockIndex(next[q - m], nb);
+  }
+  if (line == nullptr) return;
+  if (write) {
+    __builtin_prefetch(line, 1, 3);
+  } else {
+    __builtin_prefetch(line, 0, 3);
+  }
+}
+
+// Sets the pattern at offset_of(h) of every key, in order: hashed a tile ahead by the active
+// target's bulk XXH3, each block prefetched (for writing) 64 keys ahead. No allocation.
+template <class OffsetOf>
+inline void BulkSet(detail::ShiftingBlocks& b, Span<const uint64_t> keys,
+                    const OffsetOf& offset_of) {
+  const size_t n = keys.size();
+  if (n == 0) return;
+  constexpr size_t T = detail::kBulkTile, D = detail::kShiftingSetsAhead;
+  const detail::Kernels& k = detail::Active();
+  uint64_t* words = b.words();
+  const uint64_t nb = b.num_blocks();
+  uint64_t h[2][T];
+  auto hash_tile = [&](size_t begin, uint64_t* out) {
+    const size_t m = std::min(T, n - begin);
+    k.hash_u64(keys.data() + begin, m, b.seed(), out);
+    return m;
+  };
+  size_t cur = 0, m = hash_tile(0, h[0]);
+  for (size_t q = 0; q < std::min(m, D); ++q) PrefetchAt(words, nb, h[0], m, nullptr, 0, q, true);
+  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
+    m = std::min(T, n - begin);
+    const size_t next_m = begin + T < n ? hash_tile(begin + T, h[cur ^ 1]) : 0;
+    for (size_t i = 0; i < m; ++i) {
+      PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + D, true);
+      b.set(h[cur][i], offset_of(h[cur][i]));
+    }
+  }
+}
+
+// Calls emit(i, h, candidates) for every key in order. Keys are hashed a tile ahead by the active
+// target's bulk XXH3; the candidates come from the target's kernel (kernels/shifting/sets.h:
+// a vector of 8 lanes per key, each block prefetched 64 keys ahead across tiles), or from the
+// scalar loop below on the reference target. No allocation.
 template <class Emit>
 inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<const uint64_t> keys,
                      const Emit& emit) {
   const size_t n = keys.size();
   if (n == 0) return;
-  uint64_t h[2][detail::kBulkTile];
+  constexpr size_t T = detail::kBulkTile;
+  const detail::Kernels& k = detail::Active();
+  const detail::ShiftingSetCandidatesFn kernel = detail::ShiftingSetCandidatesFor(k.hwy_target);
+  uint64_t h[2][T], c[T];
   auto hash_tile = [&](size_t begin, uint64_t* out) {
-    const size_t m = std::min(detail::kBulkTile, n - begin);
-    for (size_t i = 0; i < m; ++i) out[i] = detail::Xxh3U64(keys[begin + i], seed);
+    const size_t m = std::min(T, n - begin);
+    k.hash_u64(keys.data() + begin, m, seed, out);
     return m;
   };
-  auto prefetch = [&](uint64_t hash) {
-    __builtin_prefetch(words + 8 * detail::BlockIndex(hash, nb));
-  };
   size_t cur = 0, m = hash_tile(0, h[0]);
-  for (size_t i = 0; i < std::min(m, detail::kBulkAhead); ++i) prefetch(h[0][i]);
-  for (size_t begin = 0; begin < n; begin += detail::kBulkTile, cur ^= 1) {
-    m = std::min(detail::kBulkTile, n - begin);
-    const size_t next_m =
-        begin + detail::kBulkTile < n ? hash_tile(begin + detail::kBulkTile, h[cur ^ 1]) : 0;
-    for (size_t i = 0; i < m; ++i) {
-      const size_t q = i + detail::kBulkAhead;
-      if (q < m) {
-        prefetch(h[cur][q]);
-      } else if (q - m < next_m) {
-        prefetch(h[cur ^ 1][q - m]);
+  for (size_t i = 0; i < std::min(m, detail::kShiftingSetsAhead); ++i) {
+    __builtin_prefetch(words + 8 * detail::BlockIndex(h[0][i], nb));
+  }
+  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
+    m = std::min(T, n - begin);
+    const size_t next_m = begin + T < n ? hash_tile(begin + T, h[cur ^ 1]) : 0;
+    if (kernel != nullptr) {
+      kernel(words, nb, h[cur], m, h[cur ^ 1], next_m, c);
+    } else {
+      for (size_t i = 0; i < m; ++i) {
+        PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + detail::kShiftingSetsAhead, false);
+        c[i] = detail::CandidatesAt(words, nb, h[cur][i]);
       }
-      emit(begin + i, h[cur][i], detail::CandidatesAt(words, nb, h[cur][i]));
     }
+    for (size_t i = 0; i < m; ++i) emit(begin + i, h[cur][i], c[i]);
   }
 }
 }  // namespace
@@ -428,7 +493,8 @@ ShiftingMultiplicity ShiftingMultiplicity::build(Span<const uint64_t> keys, doub
   detail::CheckFpp("ShiftingMultiplicity::build", fpp);
   std::vector<uint64_t> v(keys.begin(), keys.end());
   std::sort(v.begin(), v.end());
-  std::vector<std::pair<uint64_t, uint32_t>> counts;
+  std::vector<std::vector<uint64_t>> by_count(max_count + 1);
+  uint64_t distinct = 0;
   for (size_t i = 0; i < v.size();) {
     size_t j = i;
     while (j < v.size() && v[j] == v[i]) ++j;
@@ -437,11 +503,12 @@ ShiftingMultiplicity ShiftingMultiplicity::build(Span<const uint64_t> keys, doub
                       std::to_string(j - i) + " times, more than max_count " +
                       std::to_string(max_count));
     }
-    counts.emplace_back(v[i], static_cast<uint32_t>(j - i));
+    by_count[j - i].push_back(v[i]);
+    ++distinct;
     i = j;
   }
-  ShiftingMultiplicity f = create(std::max<uint64_t>(counts.size(), 1), fpp, max_count, seed);
-  for (const auto& e : counts) f.insert(e.first, e.second);
+  ShiftingMultiplicity f = create(std::max<uint64_t>(distinct, 1), fpp, max_count, seed);
+  for (uint32_t x = 1; x <= max_count; ++x) f.insert(by_count[x], x);
   return f;
 }
 
@@ -502,6 +569,31 @@ ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) 
   detail::LoadWords(p, f.blocks_.words());
   f.items_ = p.items;
   return f;
+}
+
+// ---- Bulk inserts (after BulkSet) ----
+
+void ShiftingAssociation::insert(Span<const uint64_t> keys, uint8_t membership) {
+  if (membership != kOnlyFirst && membership != kBoth && membership != kOnlySecond) {
+    detail::Invalid(
+        "ShiftingAssociation::insert: membership must be kOnlyFirst, kBoth or "
+        "kOnlySecond, not " +
+        std::to_string(membership));
+  }
+  BulkSet(blocks_, keys, [membership](uint64_t h) {
+    const AssocOffsets off = OffsetsOf(h);
+    return membership == kOnlyFirst ? 0u : (membership == kBoth ? off.o1 : off.o2);
+  });
+  items_ += keys.size();
+}
+
+void ShiftingMultiplicity::insert(Span<const uint64_t> keys, uint32_t count) {
+  if (count < 1 || count > max_count_) {
+    detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
+                    " is outside 1.." + std::to_string(max_count_));
+  }
+  BulkSet(blocks_, keys, [count](uint64_t) { return count - 1; });
+  items_ += keys.size();
 }
 
 }  // namespace simdbloom

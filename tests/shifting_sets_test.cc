@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/shifting/sets.h"
 #include "simdbloom/shifting.hpp"
 #include "tests/test_util.h"
 
@@ -28,6 +29,47 @@ ErrorCode CodeOf(void (*fn)()) {
     return e.code();
   }
   return ErrorCode{};
+}
+
+// The candidates kernel of every target against the rotate-and-AND of the spec, computed here
+// (FORMAT.md "Shifting set filters"), on sparse, half-full and full arrays, block counts 1 to
+// 100003 and batch sizes around the vector width and the tile.
+TEST_CASE("equivalence: the ShBF_A/x candidates kernel equals the spec on every target") {
+  test::ForEachTarget("shifting sets", [&](const detail::Kernels& k) {
+    const detail::ShiftingSetCandidatesFn fn = detail::ShiftingSetCandidatesFor(k.hwy_target);
+    REQUIRE(static_cast<bool>(fn != nullptr));
+    for (uint64_t nb : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, uint64_t{100003}}) {
+      for (int density : {0, 1, 2}) {  // sparse (1/8 of bits), half, all ones
+        CAPTURE(nb);
+        CAPTURE(density);
+        detail::ShiftingBlocks b(nb, 0);
+        test::Rng rng(nb * 3 + density);
+        for (uint64_t i = 0; i < nb * 8; ++i) {
+          const uint64_t r = rng();
+          b.words()[i] = density == 0 ? r & rng() & rng() : (density == 1 ? r : ~uint64_t{0});
+        }
+        const std::vector<uint64_t> hashes = test::RandomKeys(600, nb + density);
+        for (size_t m : {0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 255, 256}) {
+          for (size_t next_m : {0, 5, 256}) {
+            std::vector<uint64_t> out(m + 1, 12345);
+            fn(b.words(), nb, hashes.data(), m, hashes.data() + 300, next_m, out.data());
+            for (size_t i = 0; i < m; ++i) {
+              const uint64_t h = hashes[i];
+              const uint64_t* block = b.words() + 8 * (((h >> 32) * nb) >> 32);
+              uint64_t want = ~uint64_t{0};
+              for (uint32_t w = 0; w < 8; ++w) {
+                const uint32_t r = (static_cast<uint32_t>(h) * detail::kMultipliers.m[w]) >> 26;
+                want &= r == 0 ? block[w] : (block[w] >> r) | (block[w] << (64 - r));
+              }
+              REQUIRE(out[i] == want);
+              REQUIRE(b.candidates(h) == want);
+            }
+            CHECK(out[m] == 12345);  // nothing written past m
+          }
+        }
+      }
+    }
+  });
 }
 
 TEST_CASE("shifting_sets: F(1) equals the closed form of one pattern in 8 words") {
@@ -137,6 +179,46 @@ TEST_CASE(
     CHECK(WithinBinomial(static_cast<double>(fp) / absent.size(), f.false_positive_probability(),
                          absent.size()));
   }
+}
+
+TEST_CASE("shifting_sets: bulk answers equal single-key answers on every target") {
+  const std::vector<uint64_t> keys = test::RandomKeys(3000, 61);
+  ShiftingAssociation a = ShiftingAssociation::with_bits(512 * 40, 5);
+  ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(512 * 40, 64, 5);
+  for (size_t i = 0; i < 1500; ++i) {
+    a.insert(keys[i], static_cast<uint8_t>(1 << (i % 3)));
+    m.insert(keys[i], 1 + static_cast<uint32_t>(i % 64));
+  }
+  test::ForEachApiTarget([&](const std::string&) {
+    // Bulk inserts write the same bytes as single ones (groups by membership / count).
+    ShiftingAssociation a2 = ShiftingAssociation::with_bits(512 * 40, 5);
+    ShiftingMultiplicity m2 = ShiftingMultiplicity::with_bits(512 * 40, 64, 5);
+    for (uint32_t g = 0; g < 64; ++g) {
+      std::vector<uint64_t> group;
+      for (size_t i = g; i < 1500; i += 64) group.push_back(keys[i]);
+      m2.insert(group, g + 1);
+      if (g < 3) {
+        group.clear();
+        for (size_t i = g; i < 1500; i += 3) group.push_back(keys[i]);
+        a2.insert(group, static_cast<uint8_t>(1 << g));
+      }
+    }
+    CHECK(a2.save() == a.save());
+    CHECK(m2.save() == m.save());
+    for (size_t n : {0, 1, 255, 256, 257, 3000}) {
+      CAPTURE(n);
+      std::vector<uint8_t> qa(n + 1, 99);
+      std::vector<uint32_t> qm(n + 1, 99);
+      a.query(Span<const uint64_t>(keys.data(), n), qa.data());
+      m.count(Span<const uint64_t>(keys.data(), n), qm.data());
+      for (size_t i = 0; i < n; ++i) {
+        REQUIRE(qa[i] == a.query(keys[i]));
+        REQUIRE(qm[i] == m.count(keys[i]));
+      }
+      CHECK(qa[n] == 99);
+      CHECK(qm[n] == 99);
+    }
+  });
 }
 
 TEST_CASE("shifting_sets: keys as strings, as u64 (their 8 bytes), and argument errors") {

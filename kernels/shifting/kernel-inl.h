@@ -38,7 +38,7 @@ class ShiftingMask {
  public:
   using V = hn::Vec<D>;
 
-  ShiftingMask(D d, uint32_t k) : chunks_(8 / hn::Lanes(d)) {
+  ShiftingMask(D d, uint32_t k) : even_(k % 2 == 0), chunks_(8 / hn::Lanes(d)) {
     for (uint32_t w0 = 0; w0 < 8; ++w0) {
       for (uint32_t w = 0; w < 8; ++w) {
         const uint32_t rel = (w - w0) & 7;
@@ -72,14 +72,28 @@ class ShiftingMask {
 
   static constexpr uint64_t kTableBytes = 2 * 8 * sizeof(uint64_t);
 
-  // Mask for word lanes [c*N, c*N + N): bit b and bit (b + o) mod 64 where active.
+  // The first bits of lanes [c*N, c*N + N) rotated left by o (each lane by the key's offset).
+  static HWY_INLINE V Rotated(D d, V first, V bits, V o) {
+#if HWY_TARGET == HWY_AVX3
+    (void)d;
+    (void)bits;
+    if constexpr (sizeof(first.raw) == 64) {  // one vprolvq
+      return V{_mm512_rolv_epi64(first.raw, o.raw)};
+    }
+#endif
+    return ShlVar(hn::Set(d, uint64_t{1}), hn::And(hn::Add(bits, o), hn::Set(d, uint64_t{63})));
+  }
+
+  // Mask for word lanes [c*N, c*N + N): bit b and bit (b + o) mod 64 where active. With k even
+  // every pair has both bits, so one lane mask serves both.
   HWY_INLINE V Chunk(D d, V a, V o, const uint64_t* HWY_RESTRICT table, size_t c) const {
     const size_t N = hn::Lanes(d);
-    const V one = hn::Set(d, uint64_t{1});
     const V bits = Bits(d, a, c);
-    const V second = hn::And(hn::Add(bits, o), hn::Set(d, uint64_t{63}));
-    return hn::Or(hn::And(ShlVar(one, bits), hn::Load(d, table + c * N)),
-                  hn::And(ShlVar(one, second), hn::Load(d, table + 8 + c * N)));
+    const V first = ShlVar(hn::Set(d, uint64_t{1}), bits);
+    const V second = Rotated(d, first, bits, o);
+    if (even_) return hn::And(hn::Or(first, second), hn::Load(d, table + c * N));
+    return hn::Or(hn::And(first, hn::Load(d, table + c * N)),
+                  hn::And(second, hn::Load(d, table + 8 + c * N)));
   }
 
   HWY_INLINE const uint64_t* Table(uint64_t table_offset) const {
@@ -130,6 +144,7 @@ class ShiftingMask {
 
  private:
   HWY_ALIGN uint64_t active_[8][2][8];  // [w0][first/shifted bit][word]: all ones if set
+  bool even_;
   size_t chunks_;
 };
 

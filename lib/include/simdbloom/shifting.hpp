@@ -105,13 +105,18 @@ class ShiftingAssociation {
   void insert(uint64_t key, uint8_t membership);
   void insert(std::string_view key, uint8_t membership);
   void insert_hash(uint64_t hash, uint8_t membership);
+  // Inserts every key of `keys` with one membership: hashed in tiles (vectorized XXH3 of the
+  // active target), each key's line prefetched 64 keys ahead. No allocation; O(n).
+  void insert(Span<const uint64_t> keys, uint8_t membership);
 
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
   uint8_t query(uint64_t key) const noexcept { return query_hash(blocks_.hash(key)); }
   uint8_t query(std::string_view key) const noexcept { return query_hash(blocks_.hash(key)); }
   uint8_t query_hash(uint64_t hash) const noexcept;
-  // out[i] = query(keys[i]). A scalar loop over tiles of 64 keys (hash, then prefetch each key's
-  // line 16 keys ahead, then rotate-and-AND); no SIMD kernel. No allocation.
+  // out[i] = query(keys[i]). Dispatches to the best SIMD target (simdbloom::active_target()):
+  // keys hashed in tiles of 256 (vectorized XXH3), each key's line prefetched 64 keys ahead, its
+  // 8 words rotated and ANDed as one vector (kernels/shifting/sets_kernels.cc; the reference
+  // target: a scalar loop). Same answers on every target. No allocation; O(n).
   void query(Span<const uint64_t> keys, uint8_t* out) const noexcept;
 
   // Model (blocked form of the paper's analysis, at the keys inserted so far):
@@ -167,12 +172,14 @@ class ShiftingMultiplicity {
   void insert(uint64_t key, uint32_t count);
   void insert(std::string_view key, uint32_t count);
   void insert_hash(uint64_t hash, uint32_t count);
+  // Inserts every key of `keys` with one count (as ShiftingAssociation's bulk insert).
+  void insert(Span<const uint64_t> keys, uint32_t count);
 
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
   uint32_t count(uint64_t key) const noexcept { return count_hash(blocks_.hash(key)); }
   uint32_t count(std::string_view key) const noexcept { return count_hash(blocks_.hash(key)); }
   uint32_t count_hash(uint64_t hash) const noexcept;
-  // out[i] = count(keys[i]); a scalar loop with prefetch, as ShiftingAssociation::query.
+  // out[i] = count(keys[i]); dispatched like ShiftingAssociation::query. No allocation; O(n).
   void count(Span<const uint64_t> keys, uint32_t* out) const noexcept;
 
   // Model: probability that a key inserted with count x (1..max_count) is reported as x: none of
