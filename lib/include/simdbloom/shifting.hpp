@@ -148,10 +148,10 @@ class ShiftingAssociation {
 
 // ShBF_x: the multiplicity of a key in a multiset, 1..max_count (max_count <= 64): a key with count
 // x is inserted at offset x - 1. A query finds every complete pattern among offsets 0..max_count-1
-// and reports the smallest, as the paper does: a false positive at an offset below the true one
-// makes it report too small a count; one above it is never seen. So the answer is never larger than
-// the true count for a key of the multiset; a key not in it gets 0 unless some pattern is complete
-// by chance (then a count is reported for it).
+// and reports the smallest (the paper's rule as we read it): a false positive at an offset below
+// the true one makes it report too small a count; one above it is never seen. So the answer is
+// never larger than the true count for a key of the multiset; a key not in it gets 0 unless some
+// pattern is complete by chance (then a count is reported for it).
 class ShiftingMultiplicity {
  public:
   // An empty filter for `expected_items` distinct keys with counts up to max_count (1..64), sized
