@@ -31,6 +31,10 @@ constexpr size_t kBulkTile = 256;
   throw Error(ErrorCode::kInvalidArgument, what);
 }
 
+void CheckUsable(const char* who, const ShiftingBlocks& b) {
+  if (b.words() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+}
+
 inline uint64_t Rotr(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
 
 // lo32(a * m) * range >> 32: a value in 0..range-1 from a product no bit position uses.
@@ -304,6 +308,7 @@ ShiftingAssociation ShiftingAssociation::build(Span<const uint64_t> s1, Span<con
 }
 
 void ShiftingAssociation::insert_hash(uint64_t hash, uint8_t membership) {
+  detail::CheckUsable("ShiftingAssociation::insert", blocks_);
   uint32_t o;
   const AssocOffsets off = OffsetsOf(hash);
   switch (membership) {
@@ -426,10 +431,15 @@ inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<con
 }  // namespace
 
 uint8_t ShiftingAssociation::query_hash(uint64_t hash) const noexcept {
+  if (blocks_.words() == nullptr) return 0;  // moved from
   return AnswerOf(blocks_.candidates(hash), hash);
 }
 
-void ShiftingAssociation::query(Span<const uint64_t> keys, uint8_t* out) const noexcept {
+void ShiftingAssociation::query(Span<const uint64_t> keys, uint8_t* out) const {
+  if (blocks_.words() == nullptr) {
+    std::fill(out, out + keys.size(), uint8_t{0});
+    return;
+  }
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
 }
@@ -450,6 +460,7 @@ double ShiftingAssociation::false_positive_probability() const {
 }
 
 std::string ShiftingAssociation::save() const {
+  detail::CheckUsable("ShiftingAssociation::save", blocks_);
   return detail::Save(detail::kMagicA, 0, blocks_, items_);
 }
 
@@ -515,6 +526,7 @@ ShiftingMultiplicity ShiftingMultiplicity::build(Span<const uint64_t> keys, doub
 }
 
 void ShiftingMultiplicity::insert_hash(uint64_t hash, uint32_t count) {
+  detail::CheckUsable("ShiftingMultiplicity::insert", blocks_);
   if (count < 1 || count > max_count_) {
     detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
                     " is outside 1.." + std::to_string(max_count_));
@@ -538,10 +550,15 @@ inline uint32_t SmallestCount(uint64_t cand, uint32_t max_count) {
 }  // namespace
 
 uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const noexcept {
+  if (blocks_.words() == nullptr) return 0;  // moved from
   return SmallestCount(blocks_.candidates(hash), max_count_);
 }
 
-void ShiftingMultiplicity::count(Span<const uint64_t> keys, uint32_t* out) const noexcept {
+void ShiftingMultiplicity::count(Span<const uint64_t> keys, uint32_t* out) const {
+  if (blocks_.words() == nullptr) {
+    std::fill(out, out + keys.size(), 0u);
+    return;
+  }
   const uint32_t c = max_count_;
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t, uint64_t cand) { out[i] = SmallestCount(cand, c); });
@@ -559,6 +576,7 @@ double ShiftingMultiplicity::false_positive_probability() const {
 }
 
 std::string ShiftingMultiplicity::save() const {
+  detail::CheckUsable("ShiftingMultiplicity::save", blocks_);
   return detail::Save(detail::kMagicX, max_count_, blocks_, items_);
 }
 
@@ -576,6 +594,7 @@ ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) 
 // ---- Bulk inserts (after BulkSet) ----
 
 void ShiftingAssociation::insert(Span<const uint64_t> keys, uint8_t membership) {
+  detail::CheckUsable("ShiftingAssociation::insert", blocks_);
   if (membership != kOnlyFirst && membership != kBoth && membership != kOnlySecond) {
     detail::Invalid(
         "ShiftingAssociation::insert: membership must be kOnlyFirst, kBoth or "
@@ -590,6 +609,7 @@ void ShiftingAssociation::insert(Span<const uint64_t> keys, uint8_t membership) 
 }
 
 void ShiftingMultiplicity::insert(Span<const uint64_t> keys, uint32_t count) {
+  detail::CheckUsable("ShiftingMultiplicity::insert", blocks_);
   if (count < 1 || count > max_count_) {
     detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
                     " is outside 1.." + std::to_string(max_count_));

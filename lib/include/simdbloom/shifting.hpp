@@ -13,7 +13,8 @@
 // therefore fixed at 8 (one bit per word); the size sets the error rates.
 //
 // Thread-safety: const calls may run concurrently with each other; insert must not run
-// concurrently with anything on the same object. Objects are movable, not copyable.
+// concurrently with anything on the same object. Objects are movable, not copyable; a moved-from
+// object answers 0 to every query and throws Error(kInvalidArgument) on insert and save.
 #ifndef SIMDBLOOM_SHIFTING_HPP_
 #define SIMDBLOOM_SHIFTING_HPP_
 
@@ -117,7 +118,8 @@ class ShiftingAssociation {
   // keys hashed in tiles of 256 (vectorized XXH3), each key's line prefetched 64 keys ahead, its
   // 8 words rotated and ANDed as one vector (kernels/shifting/sets_kernels.cc; the reference
   // target: a scalar loop). Same answers on every target. No allocation; O(n).
-  void query(Span<const uint64_t> keys, uint8_t* out) const noexcept;
+  // Throws Error(kUnknownTarget) only if SIMDBLOOM_TARGET names no usable target.
+  void query(Span<const uint64_t> keys, uint8_t* out) const;
 
   // Model (blocked form of the paper's analysis, at the keys inserted so far):
   // probability that a key of S1 ∪ S2 gets a clear answer, 1 - 2 F(1) + F(2) (the paper's
@@ -180,7 +182,7 @@ class ShiftingMultiplicity {
   uint32_t count(std::string_view key) const noexcept { return count_hash(blocks_.hash(key)); }
   uint32_t count_hash(uint64_t hash) const noexcept;
   // out[i] = count(keys[i]); dispatched like ShiftingAssociation::query. No allocation; O(n).
-  void count(Span<const uint64_t> keys, uint32_t* out) const noexcept;
+  void count(Span<const uint64_t> keys, uint32_t* out) const;
 
   // Model: probability that a key inserted with count x (1..max_count) is reported as x: none of
   // the x - 1 patterns below it complete, sum_t (-1)^t C(x-1, t) F(t) (the paper's (1 - f)^(x-1)
