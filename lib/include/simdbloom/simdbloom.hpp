@@ -50,7 +50,7 @@ enum class Layout : uint8_t {
   kClassic = 4,
   // The shifting Bloom filter's membership form (ShBF_M, Yang et al., VLDB 2016) in one cache
   // line: k (1..16) bits as ceil(k/2) pairs, each pair two bits of one 64-bit word at a per-key
-  // offset, so a key reads and writes half the words of block512 (kernels/shifting/spec.h).
+  // offset, so a key tests ceil(k/2) words where block512 tests k (kernels/shifting/spec.h).
   kShifting = 5,
 };
 
@@ -58,8 +58,7 @@ enum class Layout : uint8_t {
 // O(1).
 const char* layout_name(Layout layout) noexcept;
 // Bits per block of `layout` (the granularity of its size): 512, 64, 256, 512 (classic), 512
-// (shifting). Throws
-// Error(kInvalidArgument) for an unknown layout. O(1).
+// (shifting). Throws Error(kInvalidArgument) for an unknown layout. O(1).
 uint32_t block_bits(Layout layout);
 
 enum class ErrorCode : int {
@@ -332,8 +331,8 @@ class Filter {
   static Filter create(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512,
                        uint64_t seed = 0);
   // A filter of at least `bits` bits (rounded up to whole blocks of the layout) and `k` probes
-  // per key. k: 1..16 (block512, register64, shifting), 8 (split_block256), 1..32 (classic). Throws
-  // Error(kInvalidArgument) for bits == 0, k out of range, more than 2^32 - 1 blocks or an
+  // per key. k: 1..16 (block512, register64, shifting), 8 (split_block256), 1..32 (classic).
+  // Throws Error(kInvalidArgument) for bits == 0, k out of range, more than 2^32 - 1 blocks or an
   // unknown layout; Error(kOutOfMemory). Cost: one zeroed 64-byte-aligned allocation.
   static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
                           uint64_t seed = 0);
