@@ -65,8 +65,6 @@ std::vector<Term> Terms(uint32_t k) {
   return MergedTerms(std::move(terms));
 }
 
-inline uint64_t Rotr64(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
-
 }  // namespace
 
 double ShiftingSpec::ModelFpr(uint32_t k, double n, uint64_t num_blocks) {
@@ -81,35 +79,31 @@ double ShiftingSpec::ModelFpr(uint32_t k, double n, uint64_t num_blocks) {
 // Pairs sit in distinct words and their two bits differ: k distinct bits.
 double ShiftingSpec::DistinctBitsPerKey(uint32_t k, double) { return k; }
 
-// Per block, averaged over the query's first word w0 and offset o: a pair (b, b + o) of word W is
-// set for popcount(W & rotr(W, o)) of the 64 values of b; the odd single bit for popcount(W).
-// O(8 * 63 * ceil(k/2)) per block.
+// Per block, averaged over the query's first word w0: a pair's two bits are two distinct uniform
+// bits of its word, both set with probability X(X - 1) / (64 * 63) for X set bits (the average
+// over o of popcount(W & rotr(W, o)) / 64); the odd single bit with X / 64. The offset is shared by
+// a key's words, which this product over words ignores: for the word contents a filter holds, the
+// exact average over o (8 * 63 popcounts a block, about 100 times slower) differed by 0.01% at
+// 1e7 keys. O(8 * 8) per block.
 double ShiftingSpec::ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k) {
   const uint32_t pairs = k / 2;
   const bool odd = (k & 1) != 0;
   double sum = 0;
   for (uint64_t b = 0; b < num_blocks; ++b) {
-    uint64_t word[8];
-    uint64_t any = 0;
-    for (int w = 0; w < 8; ++w) any |= word[w] = WordAt(bytes, 8 * b + w);
-    if (any == 0) continue;
-    double single[8], pair[8][64];
+    double single[8], pair[8];
+    bool any = false;
     for (int w = 0; w < 8; ++w) {
-      single[w] = Popcount64(word[w]) / 64.0;
-      for (uint32_t o = 1; o < 64; ++o)
-        pair[w][o] = Popcount64(word[w] & Rotr64(word[w], o)) / 64.0;
+      const double x = Popcount64(WordAt(bytes, 8 * b + w));
+      single[w] = x / 64;
+      pair[w] = x * (x - 1) / (64.0 * 63);
+      any = any || x != 0;
     }
+    if (!any) continue;
     double block = 0;
     for (uint32_t w0 = 0; w0 < 8; ++w0) {
-      const double last = odd ? single[(w0 + pairs) & 7] : 1;
-      if (last == 0) continue;
-      double over_o = 0;
-      for (uint32_t o = 1; o < 64; ++o) {
-        double p = last;
-        for (uint32_t i = 0; i < pairs && p != 0; ++i) p *= pair[(w0 + i) & 7][o];
-        over_o += p;
-      }
-      block += over_o / 63;
+      double p = odd ? single[(w0 + pairs) & 7] : 1;
+      for (uint32_t i = 0; i < pairs && p != 0; ++i) p *= pair[(w0 + i) & 7];
+      block += p;
     }
     sum += block / 8;
   }
