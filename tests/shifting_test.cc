@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,39 @@ TEST_CASE("shifting: the model is exact for one pair per key") {
         (62.0 / 63) * (1 - 2 * std::exp(-m * (1 - a1)) + std::exp(-m * (1 - a_other)));
     // One block of 512 bits holding `lambda` keys on average.
     CHECK(predicted_fpp(Layout::kShifting, 512, 2, lambda) == doctest::Approx(want).epsilon(1e-9));
+  }
+}
+
+// lib/FORMAT.md's formulas, written out here, give the golden file's payload bit for bit
+// (tests/data/golden/shifting.bin: with_bits(1024, 7, kShifting, seed 3), u64 keys 0..19).
+TEST_CASE("shifting: the golden file's bits follow FORMAT.md") {
+  std::FILE* file = std::fopen(SIMDBLOOM_TEST_DATA_DIR "/golden/shifting.bin", "rb");
+  REQUIRE(file != nullptr);
+  std::vector<uint8_t> bytes(64 + 128 + 1);  // one more: the file must hold exactly 192 bytes
+  const size_t got = std::fread(bytes.data(), 1, bytes.size(), file);
+  std::fclose(file);
+  REQUIRE(got == 64 + 128);
+  uint64_t want[16] = {};
+  const uint32_t k = 7, num_blocks = 2;
+  for (uint64_t key = 0; key < 20; ++key) {
+    const uint64_t h = detail::Xxh3U64(key, 3);
+    const uint32_t a = static_cast<uint32_t>(h), hi = static_cast<uint32_t>(h >> 32);
+    const uint64_t block = (uint64_t{hi} * num_blocks) >> 32;
+    uint32_t m[9];
+    uint32_t c = 1;
+    for (int t = 0; t < 9; ++t) m[t] = c *= 0x9E3779B9u;  // M[t] = 0x9E3779B9^(t+1)
+    const uint32_t o = 1 + static_cast<uint32_t>((uint64_t{a * m[8]} * 63) >> 32);
+    for (uint32_t i = 0; 2 * i < k; ++i) {
+      const uint32_t w = (hi % 8 + i) % 8, b = (a * m[w]) >> 26;
+      want[8 * block + w] |= uint64_t{1} << b;
+      if (2 * i + 1 < k) want[8 * block + w] |= uint64_t{1} << ((b + o) % 64);
+    }
+  }
+  for (int i = 0; i < 16; ++i) {
+    uint64_t word = 0;
+    for (int j = 0; j < 8; ++j) word |= uint64_t{bytes[64 + 8 * i + j]} << (8 * j);
+    CAPTURE(i);
+    CHECK(word == want[i]);
   }
 }
 
