@@ -95,8 +95,8 @@ class ShiftingAssociation {
   // `bits` rounded up to whole 512-bit blocks. Throws as create.
   static ShiftingAssociation with_bits(uint64_t bits, uint64_t seed = 0);
   // Sized by create(|S1 ∪ S2|, fpp) and filled with both sets (duplicates allowed). Cost:
-  // O((|s1| + |s2|) log) to sort copies of the keys (allocates them), then one insert per
-  // distinct key.
+  // O((|s1| + |s2|) log) to sort copies of the keys (allocates them), then one bulk insert per
+  // membership.
   static ShiftingAssociation build(Span<const uint64_t> s1, Span<const uint64_t> s2, double fpp,
                                    uint64_t seed = 0);
 
@@ -138,7 +138,8 @@ class ShiftingAssociation {
   const uint8_t* data() const noexcept { return reinterpret_cast<const uint8_t*>(blocks_.words()); }
 
   // Persistence (lib/FORMAT.md, "Shifting set filters"): magic "SIMDSHBA". load validates every
-  // field and the checksum; a bad input is Error(kFormat), never a crash.
+  // field and the checksum; a bad input is Error(kFormat), never a crash or an over-read. Both
+  // O(size), allocating the result.
   std::string save() const;
   static ShiftingAssociation load(const void* bytes, size_t size);
 
@@ -164,8 +165,9 @@ class ShiftingMultiplicity {
                                      uint64_t seed = 0);
   static ShiftingMultiplicity with_bits(uint64_t bits, uint32_t max_count, uint64_t seed = 0);
   // From a multiset (each occurrence once in `keys`): counts by sorting a copy (allocates), sized
-  // by create(distinct, fpp, max_count). A key occurring more than max_count times is
-  // Error(kInvalidArgument) (the paper's ShBF_x has no saturation; choose max_count to cover it).
+  // by create(distinct, fpp, max_count), then one bulk insert per count. A key occurring more than
+  // max_count times is Error(kInvalidArgument) (the paper's ShBF_x has no saturation; choose
+  // max_count to cover it).
   static ShiftingMultiplicity build(Span<const uint64_t> keys, double fpp, uint32_t max_count,
                                     uint64_t seed = 0);
 
