@@ -18,6 +18,7 @@
 #include "kernels/block512/reference.h"
 #include "kernels/classic/reference.h"
 #include "kernels/register64/reference.h"
+#include "kernels/shifting/reference.h"
 #include "kernels/split_block256/reference.h"
 
 // X(Name, C_NAME): kernels/<folder>/, struct <Name>Spec, kernel struct <Name>, simdbloom::Layout::
@@ -26,7 +27,8 @@
   X(Block512, BLOCK512)              \
   X(Register64, REGISTER64)          \
   X(SplitBlock256, SPLIT_BLOCK256)   \
-  X(Classic, CLASSIC)
+  X(Classic, CLASSIC)                \
+  X(Shifting, SHIFTING)
 
 namespace simdbloom {
 namespace detail {

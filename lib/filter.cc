@@ -194,6 +194,8 @@ void detail::PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
     for (uint32_t i = 0; i < k; ++i, g += step) {
       __builtin_prefetch(words + (ref::ClassicBit(g, num_blocks) >> 6));
     }
+  } else if (layout == static_cast<uint8_t>(Layout::kShifting)) {
+    __builtin_prefetch(words + 8 * detail::BlockIndex(h, num_blocks));
   }
 }
 

@@ -20,6 +20,8 @@
 //               ns/key insert/contains, bits/key, measured FPR (about 10 s).
 // counting.cc   (opt-in, --only counting) the counting filter against plain block512/register64:
 //               insert/remove/contains/count ns/key, bits per key, measured FPR.
+// 8. shifting.cc (only with --only shifting) the shifting Bloom filters: ShBF_M (Layout::kShifting)
+//               against block512, ShBF_A and ShBF_x build/query and their error rates vs models.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -36,7 +38,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
-    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting]\n";
+    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -82,7 +84,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
           what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
           what != "scalable" &&
-          what != "counting") {
+          what != "counting" &&
+          what != "shifting") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
@@ -95,6 +98,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->single = what == "single";
       o->scalable = what == "scalable";
       o->counting = what == "counting";
+      o->shifting = what == "shifting";
     } else {
       return Parse::kBad;
     }
@@ -139,6 +143,7 @@ int Main(int argc, char** argv) {
     if (o.threads) ThreadsSection(o);
     if (o.scalable) ScalableSection(o);
     if (o.counting) CountingSection(o);
+    if (o.shifting) ShiftingSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

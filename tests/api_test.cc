@@ -344,8 +344,7 @@ TEST_CASE("api: copy, move and clear") {
 }
 
 TEST_CASE("api: a moved-from filter answers false or throws, never crashes") {
-  for (Layout layout :
-       {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256, Layout::kClassic}) {
+  for (Layout layout : kAllLayouts) {
     Filter a = Filter::create(1000, 0.01, layout, 3);
     const uint64_t keys[] = {10, 20, 30};
     a.insert(keys);

@@ -264,13 +264,14 @@ static void test_validation(void) {
   /* Enum arguments: an int that is not a layout is refused, not cast. */
   g = sentinel;
   EXPECT_ERROR(simdbloom_create(100, 0.01, 257, 0, &g), SIMDBLOOM_EINVAL, "simdbloom_create",
-               "layout 257 is not a layout (1 block512, 2 register64, 3 split_block256, 4 classic)");
+               "layout 257 is not a layout (1 block512, 2 register64, 3 split_block256, 4 classic, "
+               "5 shifting)");
   EXPECT(strcmp(simdbloom_last_error(),
                 "simdbloom_create: layout 257 is not a layout (1 block512, 2 register64, 3 "
-                "split_block256, 4 classic)") == 0);
+                "split_block256, 4 classic, 5 shifting)") == 0);
   EXPECT(g == sentinel);
   {
-    const int bad[] = {0, -1, 5, 77, 256, 257, 513, INT_MAX, INT_MIN};
+    const int bad[] = {0, -1, 6, 77, 256, 257, 513, INT_MAX, INT_MIN};
     char want[64];
     for (i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
       sprintf(want, "layout %d is not a layout", bad[i]);
@@ -632,10 +633,12 @@ int main(void) {
   test_layout(SIMDBLOOM_REGISTER64);
   test_layout(SIMDBLOOM_SPLIT_BLOCK256);
   test_layout(SIMDBLOOM_CLASSIC);
+  test_layout(SIMDBLOOM_SHIFTING);
   test_shapes(SIMDBLOOM_BLOCK512);
   test_shapes(SIMDBLOOM_REGISTER64);
   test_shapes(SIMDBLOOM_SPLIT_BLOCK256);
   test_shapes(SIMDBLOOM_CLASSIC);
+  test_shapes(SIMDBLOOM_SHIFTING);
   test_validation();
   test_io();
   test_byte_pointers();

@@ -652,7 +652,8 @@ TEST_CASE("format: golden files load everywhere and are reproduced bit for bit")
   const Golden golden[] = {{Layout::kBlock512, 1024, 6, "block512.bin"},
                            {Layout::kRegister64, 128, 5, "register64.bin"},
                            {Layout::kSplitBlock256, 512, 8, "split_block256.bin"},
-                           {Layout::kClassic, 1024, 7, "classic.bin"}};
+                           {Layout::kClassic, 1024, 7, "classic.bin"},
+                           {Layout::kShifting, 1024, 7, "shifting.bin"}};
   for (const Golden& g : golden) {
     CAPTURE(g.file);
     const std::vector<uint8_t> bytes =

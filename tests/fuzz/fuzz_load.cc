@@ -1,5 +1,5 @@
 // libFuzzer target: every way of reading untrusted bytes - Filter::load (bytes and stream),
-// Filter::view (64-byte aligned copy), Filter::from_parquet, CountingFilter::load/view and ScalableFilter::from_bytes/load
+// Filter::view (64-byte aligned copy), Filter::from_parquet, CountingFilter::load/view, ScalableFilter::from_bytes/load, the shifting set filters' load
 // (bytes and stream) - must either return a valid filter or throw simdbloom::Error; never crash,
 // leak or read out of bounds (ASan/UBSan).
 // Built by cmake/fuzz.sh with clang and -fsanitize=fuzzer,address,undefined.
@@ -12,6 +12,7 @@
 
 #include "simdbloom/scalable.hpp"
 #include "simdbloom/counting.hpp"
+#include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
 
 namespace {
@@ -116,6 +117,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       throw;
     }
     std::free(aligned);
+  });
+  Try([&] {
+    const auto a = simdbloom::ShiftingAssociation::load(data, size);
+    (void)a.query(uint64_t{1});
+    (void)a.clear_answer_probability();
+  });
+  Try([&] {
+    const auto m = simdbloom::ShiftingMultiplicity::load(data, size);
+    (void)m.count(uint64_t{1});
+    (void)m.correct_probability(m.max_count());
   });
   return 0;
 }

@@ -3,7 +3,7 @@
  * a positive error code otherwise (never an exception, never an abort on bad input). On error,
  * output parameters are left unchanged and simdbloom_last_error() describes the failure in a
  * message that starts with the name of the function called, e.g.
- *   "simdbloom_create: layout 257 is not a layout (1..4)".
+ *   "simdbloom_create: layout 257 is not a layout (1..5)".
  *
  * Every argument is checked before any work: SIMDBLOOM_EINVAL for an int layout or key kind that
  * names none, a NULL filter, a NULL `out` parameter, a NULL array with a non-zero count, and a
@@ -48,6 +48,7 @@ typedef int simdbloom_status;
 #define SIMDBLOOM_REGISTER64 2
 #define SIMDBLOOM_SPLIT_BLOCK256 3
 #define SIMDBLOOM_CLASSIC 4
+#define SIMDBLOOM_SHIFTING 5
 
 /* "MAJOR.MINOR.PATCH". */
 const char* simdbloom_version(void);
@@ -56,14 +57,14 @@ const char* simdbloom_strerror(simdbloom_status status);
 /* The message of the last failed call on this thread ("" if none); valid until the next call. */
 const char* simdbloom_last_error(void);
 
-/* Filter::create(expected_items, fpp, layout, seed) into *out. EINVAL: layout outside 1..4
- * (SIMDBLOOM_BLOCK512 .. SIMDBLOOM_CLASSIC), out NULL, expected_items 0, fpp outside [1e-9, 1) or
+/* Filter::create(expected_items, fpp, layout, seed) into *out. EINVAL: layout outside 1..5
+ * (SIMDBLOOM_BLOCK512 .. SIMDBLOOM_SHIFTING), out NULL, expected_items 0, fpp outside [1e-9, 1) or
  * NaN, a size beyond 2^32 - 1 blocks. ENOMEM. */
 simdbloom_status simdbloom_create(uint64_t expected_items, double fpp, int layout, uint64_t seed,
                                   simdbloom_filter** out);
-/* Filter::with_bits(bits, k, layout, seed) into *out. EINVAL: layout outside 1..4, out NULL,
- * bits 0 or beyond 2^32 - 1 blocks, k outside the layout's range (1..16 block512 and register64,
- * 8 split_block256, 1..32 classic). ENOMEM. */
+/* Filter::with_bits(bits, k, layout, seed) into *out. EINVAL: layout outside 1..5, out NULL,
+ * bits 0 or beyond 2^32 - 1 blocks, k outside the layout's range (1..16 block512, register64 and
+ * shifting, 8 split_block256, 1..32 classic). ENOMEM. */
 simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint64_t seed,
                                      simdbloom_filter** out);
 /* Frees a filter (NULL is ignored). A view does not free the bytes it views. */
@@ -155,7 +156,7 @@ simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdb
 /* Parameters. For a NULL filter each returns 0 (0.0) and sets simdbloom_last_error(): layout 0,
  * bit_count 0 and num_hashes 0 are values of no filter; inserted_count and expected_fpp are 0
  * for an empty filter too. */
-int simdbloom_layout(const simdbloom_filter* filter); /* SIMDBLOOM_BLOCK512 .. _CLASSIC */
+int simdbloom_layout(const simdbloom_filter* filter); /* SIMDBLOOM_BLOCK512 .. _SHIFTING */
 uint64_t simdbloom_bit_count(const simdbloom_filter* filter);
 uint32_t simdbloom_num_hashes(const simdbloom_filter* filter);
 uint64_t simdbloom_inserted_count(const simdbloom_filter* filter);

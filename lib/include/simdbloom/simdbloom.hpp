@@ -36,7 +36,7 @@ namespace simdbloom {
 
 // Bit layout of a filter; each is specified bit-exactly in lib/FORMAT.md. Bits per key at 1% /
 // 0.1% as create() sizes them: classic 9.65 / 14.4, block512 10.0 / 15.7, split_block256 10.6 /
-// 17.0, register64 12.3 / 24.2.
+// 17.0, register64 12.3 / 24.2, shifting 10.1 / 15.7.
 enum class Layout : uint8_t {
   // k (1..16) bits inside one 64-byte cache line: one memory access per key. The default.
   kBlock512 = 1,
@@ -48,12 +48,17 @@ enum class Layout : uint8_t {
   // The textbook filter: k (1..32) bits anywhere in the array by double hashing. Fewest bits per
   // key, k memory accesses per key.
   kClassic = 4,
+  // The shifting Bloom filter's membership form (ShBF_M, Yang et al., VLDB 2016) in one cache
+  // line: k (1..16) bits as ceil(k/2) pairs, each pair two bits of one 64-bit word at a per-key
+  // offset, so a key tests ceil(k/2) words where block512 tests k (kernels/shifting/spec.h).
+  kShifting = 5,
 };
 
-// "block512", "register64", "split_block256", "classic"; "unknown" for other values. O(1).
+// "block512", "register64", "split_block256", "classic", "shifting"; "unknown" for other values.
+// O(1).
 const char* layout_name(Layout layout) noexcept;
-// Bits per block of `layout` (the granularity of its size): 512, 64, 256, 512 (classic). Throws
-// Error(kInvalidArgument) for an unknown layout. O(1).
+// Bits per block of `layout` (the granularity of its size): 512, 64, 256, 512 (classic), 512
+// (shifting). Throws Error(kInvalidArgument) for an unknown layout. O(1).
 uint32_t block_bits(Layout layout);
 
 enum class ErrorCode : int {
@@ -326,8 +331,8 @@ class Filter {
   static Filter create(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512,
                        uint64_t seed = 0);
   // A filter of at least `bits` bits (rounded up to whole blocks of the layout) and `k` probes
-  // per key. k: 1..16 (block512, register64), 8 (split_block256), 1..32 (classic). Throws
-  // Error(kInvalidArgument) for bits == 0, k out of range, more than 2^32 - 1 blocks or an
+  // per key. k: 1..16 (block512, register64, shifting), 8 (split_block256), 1..32 (classic).
+  // Throws Error(kInvalidArgument) for bits == 0, k out of range, more than 2^32 - 1 blocks or an
   // unknown layout; Error(kOutOfMemory). Cost: one zeroed 64-byte-aligned allocation.
   static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
                           uint64_t seed = 0);
@@ -495,7 +500,7 @@ class Filter {
   // "Was new" (the return value, fresh[i]) comes from the atomics' previous values: a key is new
   // iff one of its bits was clear when this call set it; if two threads insert the same key at
   // once, at least one of them reports it new. Cost: as insert, plus one atomic RMW per word
-  // touched (8 for block512, 1 register64, 4 split_block256, k classic).
+  // touched (8 for block512 and shifting, 1 register64, 4 split_block256, k classic).
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
   bool insert_concurrent(T key) {
     return insert_hash_concurrent(hash(key));

@@ -1,0 +1,45 @@
+// The shifting layout's specification (ShBF_M, the membership form of the shifting Bloom filter of
+// Yang, Liu, Shahzad et al., "A Shifting Bloom Filter Framework for Set Queries", VLDB 2016),
+// fitted to the cache-line design: its constants, and the functions its folder defines
+// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
+// kernels/registry.h. lib/FORMAT.md specifies the bits.
+//
+// The paper sets k/2 bits h_i(e) and k/2 more at h_i(e) + o(e), one offset o(e) per key, so a
+// query reads k/2 machine words for k bits. Here the k/2 positions are those of block512 (one word
+// of the key's cache line each) and the offset rotates inside that 64-bit word: the second bit is
+// (b + o) mod 64 with o in 1..63. Why the word and not the cache line: both bits of a pair then
+// come from one load and one mask test (an offset bounded by the line would put them in two words
+// and give back block512's k word reads); why the rotation: the paper reads an unaligned window of
+// w̄ bits starting at h_i, which aligned words cannot do without bias at the word's end, while
+// (b + o) mod 64 keeps both bits uniform over the word and always distinct.
+#ifndef SIMDBLOOM_KERNELS_SHIFTING_SPEC_H_
+#define SIMDBLOOM_KERNELS_SHIFTING_SPEC_H_
+
+#include <cstdint>
+
+#include "kernels/shared.h"
+
+namespace simdbloom {
+namespace detail {
+
+struct ShiftingSpec {
+  static constexpr const char* kName = "shifting";
+  // The file format's layout id and the value of simdbloom::Layout::kShifting (frozen).
+  static constexpr uint8_t kFormatId = 5;
+  // Bits per block: the unit of the filter's size.
+  static constexpr uint32_t kBlockBits = 512;
+  // Probes (bits) per key allowed: ceil(k/2) words, two bits in each (one in the last if k is odd).
+  static constexpr uint32_t kMinK = 1, kMaxK = 16;
+  // Hash family: XXH64 if true, else XXH3 (both over the key's bytes, with the filter's seed).
+  static constexpr bool kXxh64 = false;
+  // Pair i < ceil(k/2) of hash h sets bit b = lo32(a * M[w]) >> 26 of u64 word w = (w0 + i) mod 8
+  // of block hi32(h) * num_blocks >> 32, and (if 2i + 1 < k) bit (b + o) mod 64 of the same word,
+  // with a = lo32(h), w0 = hi32(h) mod 8, o = 1 + ((lo32(a * M[8]) * 63) >> 32).
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
+};
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_SHIFTING_SPEC_H_

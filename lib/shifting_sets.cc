@@ -1,0 +1,621 @@
+// ShBF_A and ShBF_x (simdbloom/shifting.hpp, lib/FORMAT.md "Shifting set filters"): the shared
+// rotate-and-AND block, the models of the paper in blocked form, sizing, and persistence.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/dispatch.h"
+#include "kernels/reference.h"
+#include "kernels/shared.h"
+#include "kernels/shifting/sets.h"
+#include "simdbloom/shifting.hpp"
+
+namespace simdbloom {
+namespace detail {
+namespace {
+
+constexpr uint64_t kMaxSetBlocks = (uint64_t{1} << 32) - 1;
+constexpr double kSetHeadroom =
+    0.97;  // as Filter's sizing: a model-sized filter measures below fpp
+constexpr size_t kPrefetchAhead = 16;  // single calls of candidates(hashes, n): keys ahead
+// Bulk queries: tiles of hashed keys, each block prefetched kShiftingSetsAhead (64) keys before
+// its use, across tiles (perf/'s references measured 64-128 best for DRAM on this kind of machine).
+constexpr size_t kBulkTile = 256;
+
+[[noreturn]] void Invalid(const std::string& what) {
+  throw Error(ErrorCode::kInvalidArgument, what);
+}
+
+void CheckUsable(const char* who, const ShiftingBlocks& b) {
+  if (b.words() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+}
+
+inline uint64_t Rotr(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
+
+// lo32(a * m) * range >> 32: a value in 0..range-1 from a product no bit position uses.
+inline uint32_t Reduce(uint32_t a, uint32_t m, uint32_t range) {
+  return static_cast<uint32_t>((uint64_t{a * m} * range) >> 32);
+}
+
+void CheckFpp(const char* who, double fpp) {
+  if (!(fpp >= 1e-9 && fpp < 1)) Invalid(std::string(who) + ": fpp must be in [1e-9, 1)");
+}
+
+// Smallest block count whose single-pattern false-positive rate F(1) is at most headroom * fpp.
+uint64_t BlocksFor(const char* who, uint64_t items, double fpp) {
+  if (items == 0) Invalid(std::string(who) + ": expected_items must be > 0");
+  CheckFpp(who, fpp);
+  const double target = kSetHeadroom * fpp;
+  const double n = static_cast<double>(items);
+  auto ok = [&](uint64_t nb) { return shifting_patterns_set_probability(1, n, nb) <= target; };
+  if (!ok(kMaxSetBlocks)) Invalid(std::string(who) + ": more than 2^32 - 1 blocks needed");
+  uint64_t lo = 0, hi = kMaxSetBlocks;  // ok(hi), !ok(lo) (lo = 0 is never ok)
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (ok(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+uint64_t BlocksForBits(const char* who, uint64_t bits) {
+  if (bits == 0) Invalid(std::string(who) + ": bits must be > 0");
+  const uint64_t nb = bits / 512 + (bits % 512 != 0);
+  if (nb > kMaxSetBlocks) Invalid(std::string(who) + ": more than 2^32 - 1 blocks");
+  return nb;
+}
+
+// ---- Persistence: a 64-byte header, then the blocks (lib/FORMAT.md) ----
+constexpr size_t kHeader = 64;
+constexpr uint32_t kVersion = 1;
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t{p[i]} << (8 * i);
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+std::string Save(const char magic[8], uint32_t max_count, const ShiftingBlocks& b, uint64_t items) {
+  const size_t payload = b.num_blocks() * 64;
+  std::string out(kHeader + payload, '\0');
+  uint8_t* h = reinterpret_cast<uint8_t*>(&out[0]);
+  std::memcpy(h, magic, 8);
+  PutU32(h + 8, kVersion);
+  PutU32(h + 12, kHeader);
+  PutU32(h + 16, max_count);
+  PutU64(h + 24, b.num_blocks());
+  PutU64(h + 32, b.seed());
+  PutU64(h + 40, items);
+  uint8_t* body = h + kHeader;
+  for (uint64_t i = 0; i < b.num_blocks() * 8; ++i) PutU64(body + 8 * i, b.words()[i]);
+  PutU64(h + 48, ref::Checksum(body, payload));
+  PutU64(h + 56, ref::Checksum(h, 56));
+  return out;
+}
+
+struct Parsed {
+  uint32_t max_count;
+  uint64_t num_blocks, seed, items;
+  const uint8_t* payload;
+};
+
+Parsed Parse(const char magic[8], const char* what, const void* bytes, size_t size) {
+  auto bad = [&](const std::string& why) -> Parsed {
+    throw Error(ErrorCode::kFormat, std::string("not a valid simdbloom ") + what + ": " + why);
+  };
+  if (bytes == nullptr && size != 0) Invalid(std::string("load: bytes is null"));
+  const uint8_t* h = static_cast<const uint8_t*>(bytes);
+  if (size < kHeader) return bad("truncated header");
+  if (std::memcmp(h, magic, 8) != 0) return bad("bad magic");
+  if (GetU32(h + 8) != kVersion) return bad("unknown version " + std::to_string(GetU32(h + 8)));
+  if (ref::Checksum(h, 56) != GetU64(h + 56)) return bad("header checksum mismatch");
+  if (GetU32(h + 12) != kHeader) return bad("bad header size");
+  if (GetU32(h + 20) != 0) return bad("reserved bytes not zero");
+  Parsed p{GetU32(h + 16), GetU64(h + 24), GetU64(h + 32), GetU64(h + 40), h + kHeader};
+  if (p.num_blocks == 0 || p.num_blocks > kMaxSetBlocks) return bad("bad block count");
+  if (size - kHeader != p.num_blocks * 64) return bad("size does not match the block count");
+  if (ref::Checksum(p.payload, size - kHeader) != GetU64(h + 48)) {
+    return bad("payload checksum mismatch");
+  }
+  return p;
+}
+
+void LoadWords(const Parsed& p, uint64_t* words) {
+  for (uint64_t i = 0; i < p.num_blocks * 8; ++i) words[i] = GetU64(p.payload + 8 * i);
+}
+
+constexpr char kMagicA[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'A'};
+constexpr char kMagicX[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'X'};
+
+}  // namespace
+
+void FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
+
+ShiftingBlocks::ShiftingBlocks(uint64_t num_blocks, uint64_t seed)
+    : num_blocks_(num_blocks), seed_(seed) {
+  if (num_blocks == 0 || num_blocks > kMaxSetBlocks) Invalid("shifting: bad block count");
+  // As Filter's arrays (lib/filter.cc): from 2 MiB on, 2 MiB-aligned whole pages advised
+  // MADV_HUGEPAGE, so random access to a DRAM-sized filter mostly avoids page walks.
+  constexpr uint64_t kHuge = uint64_t{2} << 20;
+  const uint64_t bytes = num_blocks * 64;
+  const uint64_t align = bytes >= kHuge ? kHuge : 64;
+  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
+  void* p = nullptr;
+  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
+    throw Error(ErrorCode::kOutOfMemory,
+                "shifting: cannot allocate " + std::to_string(rounded) + " bytes");
+  }
+#ifdef MADV_HUGEPAGE
+  if (align == kHuge) (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice only
+#endif
+  std::memset(p, 0, rounded);
+  words_.reset(static_cast<uint64_t*>(p));
+}
+
+uint64_t ShiftingBlocks::hash(uint64_t key) const noexcept { return Xxh3U64(key, seed_); }
+uint64_t ShiftingBlocks::hash(std::string_view key) const noexcept {
+  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+}
+
+void ShiftingBlocks::set(uint64_t h, uint32_t o) noexcept {
+  uint64_t* block = words_.get() + 8 * BlockIndex(h, num_blocks_);
+  const uint32_t a = static_cast<uint32_t>(h);
+  for (uint32_t w = 0; w < 8; ++w) {
+    block[w] |= uint64_t{1} << ((((a * kMultipliers.m[w]) >> 26) + o) & 63);
+  }
+}
+
+// Inline helpers: the exported members below are interposable in the shared library (default
+// visibility, -fPIC), so the bulk loops call these instead (a call per key cost 2x in cache).
+namespace {
+inline uint64_t CandidatesAt(const uint64_t* words, uint64_t num_blocks, uint64_t h) {
+  const uint64_t* block = words + 8 * BlockIndex(h, num_blocks);
+  const uint32_t a = static_cast<uint32_t>(h);
+  uint64_t c = ~uint64_t{0};
+  for (uint32_t w = 0; w < 8; ++w) c &= Rotr(block[w], (a * kMultipliers.m[w]) >> 26);
+  return c;
+}
+}  // namespace
+
+uint64_t ShiftingBlocks::candidates(uint64_t h) const noexcept {
+  return CandidatesAt(words_.get(), num_blocks_, h);
+}
+
+void ShiftingBlocks::candidates(const uint64_t* hashes, size_t n, uint64_t* out) const noexcept {
+  const uint64_t* words = words_.get();
+  const uint64_t nb = num_blocks_;
+  for (size_t i = 0; i < std::min(n, kPrefetchAhead); ++i) {
+    __builtin_prefetch(words + 8 * BlockIndex(hashes[i], nb));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n)
+      __builtin_prefetch(words + 8 * BlockIndex(hashes[i + kPrefetchAhead], nb));
+    out[i] = CandidatesAt(words, nb, hashes[i]);
+  }
+}
+
+}  // namespace detail
+
+double shifting_patterns_set_probability(uint32_t t, double keys, uint64_t num_blocks) {
+  if (t > 64) detail::Invalid("shifting_patterns_set_probability: t must be <= 64");
+  if (num_blocks == 0) detail::Invalid("shifting_patterns_set_probability: num_blocks is 0");
+  if (t == 0) return 1;
+  const double lambda = keys / static_cast<double>(num_blocks);
+  if (!(lambda > 0)) return 0;
+  // Beyond this load a given bit is clear with probability below exp(-300): every pattern is set.
+  // (Also bounds the work for a hostile or absurd item count read from a file.)
+  if (lambda > 20000) return 1;
+  // Over the block's load L ~ Poisson(lambda): P(t given bits of a word set after L throws)^8,
+  // the 8 words independent given L. p[j] = P(j of the t bits hit so far).
+  const double spread = 10 * std::sqrt(lambda) + 20;
+  const uint64_t lo = static_cast<uint64_t>(std::max(0.0, std::floor(lambda - spread)));
+  const uint64_t hi = static_cast<uint64_t>(std::ceil(lambda + spread));
+  double p[65] = {1};
+  double sum = 0;
+  for (uint64_t L = 0; L <= hi; ++L) {
+    if (L >= lo) {
+      const double pois = std::exp(static_cast<double>(L) * std::log(lambda) - lambda -
+                                   std::lgamma(static_cast<double>(L) + 1));
+      sum += pois * std::pow(p[t], 8);
+    }
+    for (uint32_t j = t; j >= 1; --j)
+      p[j] = p[j] * (64.0 - t + j) / 64 + p[j - 1] * (t - j + 1) / 64;
+    p[0] *= (64.0 - t) / 64;
+  }
+  return std::min(1.0, std::max(0.0, sum));
+}
+
+namespace {
+// sum_{t=0..j} (-1)^t C(j, t) F(t): no pattern of j given ones complete.
+double NoneOfComplete(uint32_t j, double keys, uint64_t num_blocks) {
+  long double sum = 0, binom = 1;
+  for (uint32_t t = 0; t <= j; ++t) {
+    const long double f = shifting_patterns_set_probability(t, keys, num_blocks);
+    sum += (t % 2 ? -binom : binom) * f;
+    binom = binom * (j - t) / (t + 1);
+  }
+  return std::min(1.0, std::max(0.0, static_cast<double>(sum)));
+}
+
+// ShBF_A's offsets of a hash: o1 in 1..31 (both sets), o2 in o1 + 1 .. o1 + 31 (S2 only).
+struct AssocOffsets {
+  uint32_t o1, o2;
+};
+inline AssocOffsets OffsetsOf(uint64_t h) {
+  const uint32_t a = static_cast<uint32_t>(h);
+  const uint32_t o1 = 1 + detail::Reduce(a, detail::kMultipliers.m[8], 31);
+  return {o1, o1 + 1 + detail::Reduce(a, detail::kMultipliers.m[9], 31)};
+}
+
+std::vector<uint64_t> SortedUnique(Span<const uint64_t> keys) {
+  std::vector<uint64_t> v(keys.begin(), keys.end());
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+}  // namespace
+
+// ---- ShBF_A ----
+
+ShiftingAssociation ShiftingAssociation::create(uint64_t expected_items, double fpp,
+                                                uint64_t seed) {
+  return ShiftingAssociation(detail::BlocksFor("ShiftingAssociation::create", expected_items, fpp),
+                             seed);
+}
+
+ShiftingAssociation ShiftingAssociation::with_bits(uint64_t bits, uint64_t seed) {
+  return ShiftingAssociation(detail::BlocksForBits("ShiftingAssociation::with_bits", bits), seed);
+}
+
+ShiftingAssociation ShiftingAssociation::build(Span<const uint64_t> s1, Span<const uint64_t> s2,
+                                               double fpp, uint64_t seed) {
+  detail::CheckFpp("ShiftingAssociation::build", fpp);
+  const std::vector<uint64_t> a = SortedUnique(s1), b = SortedUnique(s2);
+  // Merge walk: S1 only, both, S2 only; then one bulk insert per group.
+  std::vector<uint64_t> only1, both, only2;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i] < b[j])) {
+      only1.push_back(a[i++]);
+    } else if (i == a.size() || b[j] < a[i]) {
+      only2.push_back(b[j++]);
+    } else {
+      both.push_back(a[i]);
+      ++i, ++j;
+    }
+  }
+  ShiftingAssociation f =
+      create(std::max<uint64_t>(only1.size() + both.size() + only2.size(), 1), fpp, seed);
+  f.insert(only1, kOnlyFirst);
+  f.insert(both, kBoth);
+  f.insert(only2, kOnlySecond);
+  return f;
+}
+
+void ShiftingAssociation::insert_hash(uint64_t hash, uint8_t membership) {
+  detail::CheckUsable("ShiftingAssociation::insert", blocks_);
+  uint32_t o;
+  const AssocOffsets off = OffsetsOf(hash);
+  switch (membership) {
+    case kOnlyFirst:
+      o = 0;
+      break;
+    case kBoth:
+      o = off.o1;
+      break;
+    case kOnlySecond:
+      o = off.o2;
+      break;
+    default:
+      detail::Invalid(
+          "ShiftingAssociation::insert: membership must be kOnlyFirst, kBoth or "
+          "kOnlySecond, not " +
+          std::to_string(membership));
+  }
+  blocks_.set(hash, o);
+  ++items_;
+}
+void ShiftingAssociation::insert(uint64_t key, uint8_t membership) {
+  insert_hash(blocks_.hash(key), membership);
+}
+void ShiftingAssociation::insert(std::string_view key, uint8_t membership) {
+  insert_hash(blocks_.hash(key), membership);
+}
+
+namespace {
+inline uint8_t AnswerOf(uint64_t cand, uint64_t h) {
+  const AssocOffsets off = OffsetsOf(h);
+  return static_cast<uint8_t>((cand & 1) | (((cand >> off.o1) & 1) << 1) |
+                              (((cand >> off.o2) & 1) << 2));
+}
+
+// Prefetches the block of key q of the current tile (q < m) or of key q - m of the next one.
+// Always inlined: GCC 12 finds a function whose only effect is a prefetch "const" and deletes the
+// calls (measured: no prefetch instruction left, 83 ns/key bulk insert at 1e7 keys).
+SIMDBLOOM_INLINE void PrefetchAt(const uint64_t* words, uint64_t nb, const uint64_t* cur, size_t m,
+                                 const uint64_t* next, size_t next_m, size_t q, bool write) {
+  const uint64_t* line = nullptr;
+  if (q < m) {
+    line = words + 8 * detail::BlockIndex(cur[q], nb);
+  } else if (q - m < next_m) {
+    line = words + 8 * detail::BlockIndex(next[q - m], nb);
+  }
+  if (line == nullptr) return;
+  if (write) {
+    __builtin_prefetch(line, 1, 3);
+  } else {
+    __builtin_prefetch(line, 0, 3);
+  }
+}
+
+// Sets the pattern at offset_of(h) of every key, in order: hashed a tile ahead by the active
+// target's bulk XXH3, each block prefetched (for writing) 64 keys ahead. No allocation.
+template <class OffsetOf>
+inline void BulkSet(detail::ShiftingBlocks& b, Span<const uint64_t> keys,
+                    const OffsetOf& offset_of) {
+  const size_t n = keys.size();
+  if (n == 0) return;
+  constexpr size_t T = detail::kBulkTile, D = detail::kShiftingSetsAhead;
+  const detail::Kernels& k = detail::Active();
+  uint64_t* words = b.words();
+  const uint64_t nb = b.num_blocks();
+  uint64_t h[2][T];
+  auto hash_tile = [&](size_t begin, uint64_t* out) {
+    const size_t m = std::min(T, n - begin);
+    k.hash_u64(keys.data() + begin, m, b.seed(), out);
+    return m;
+  };
+  size_t cur = 0, m = hash_tile(0, h[0]);
+  for (size_t q = 0; q < std::min(m, D); ++q) PrefetchAt(words, nb, h[0], m, nullptr, 0, q, true);
+  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
+    m = std::min(T, n - begin);
+    const size_t next_m = begin + T < n ? hash_tile(begin + T, h[cur ^ 1]) : 0;
+    for (size_t i = 0; i < m; ++i) {
+      PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + D, true);
+      b.set(h[cur][i], offset_of(h[cur][i]));
+    }
+  }
+}
+
+// Calls emit(i, h, candidates) for every key in order. Keys are hashed a tile ahead by the active
+// target's bulk XXH3; the candidates come from the target's kernel (kernels/shifting/sets.h:
+// a vector of 8 lanes per key, each block prefetched 64 keys ahead across tiles), or from the
+// scalar loop below on the reference target. No allocation.
+template <class Emit>
+inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<const uint64_t> keys,
+                     const Emit& emit) {
+  const size_t n = keys.size();
+  if (n == 0) return;
+  constexpr size_t T = detail::kBulkTile;
+  const detail::Kernels& k = detail::Active();
+  const detail::ShiftingSetCandidatesFn kernel = detail::ShiftingSetCandidatesFor(k.hwy_target);
+  uint64_t h[2][T], c[T];
+  auto hash_tile = [&](size_t begin, uint64_t* out) {
+    const size_t m = std::min(T, n - begin);
+    k.hash_u64(keys.data() + begin, m, seed, out);
+    return m;
+  };
+  size_t cur = 0, m = hash_tile(0, h[0]);
+  for (size_t i = 0; i < std::min(m, detail::kShiftingSetsAhead); ++i) {
+    __builtin_prefetch(words + 8 * detail::BlockIndex(h[0][i], nb));
+  }
+  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
+    m = std::min(T, n - begin);
+    const size_t next_m = begin + T < n ? hash_tile(begin + T, h[cur ^ 1]) : 0;
+    if (kernel != nullptr) {
+      kernel(words, nb, h[cur], m, h[cur ^ 1], next_m, c);
+    } else {
+      for (size_t i = 0; i < m; ++i) {
+        PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + detail::kShiftingSetsAhead, false);
+        c[i] = detail::CandidatesAt(words, nb, h[cur][i]);
+      }
+    }
+    for (size_t i = 0; i < m; ++i) emit(begin + i, h[cur][i], c[i]);
+  }
+}
+}  // namespace
+
+uint8_t ShiftingAssociation::query_hash(uint64_t hash) const noexcept {
+  if (blocks_.words() == nullptr) return 0;  // moved from
+  return AnswerOf(blocks_.candidates(hash), hash);
+}
+
+void ShiftingAssociation::query(Span<const uint64_t> keys, uint8_t* out) const {
+  if (blocks_.words() == nullptr) {
+    std::fill(out, out + keys.size(), uint8_t{0});
+    return;
+  }
+  BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
+           [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
+}
+
+double ShiftingAssociation::clear_answer_probability() const {
+  const double n = static_cast<double>(items_);
+  return 1 - 2 * shifting_patterns_set_probability(1, n, num_blocks()) +
+         shifting_patterns_set_probability(2, n, num_blocks());
+}
+
+double ShiftingAssociation::paper_clear_answer_probability() const {
+  const double f = shifting_patterns_set_probability(1, static_cast<double>(items_), num_blocks());
+  return (1 - f) * (1 - f);
+}
+
+double ShiftingAssociation::false_positive_probability() const {
+  return 1 - NoneOfComplete(3, static_cast<double>(items_), num_blocks());
+}
+
+std::string ShiftingAssociation::save() const {
+  detail::CheckUsable("ShiftingAssociation::save", blocks_);
+  return detail::Save(detail::kMagicA, 0, blocks_, items_);
+}
+
+ShiftingAssociation ShiftingAssociation::load(const void* bytes, size_t size) {
+  const detail::Parsed p = detail::Parse(detail::kMagicA, "ShBF_A filter", bytes, size);
+  if (p.max_count != 0) {
+    throw Error(ErrorCode::kFormat, "not a valid simdbloom ShBF_A filter: max count not zero");
+  }
+  ShiftingAssociation f(p.num_blocks, p.seed);
+  detail::LoadWords(p, f.blocks_.words());
+  f.items_ = p.items;
+  return f;
+}
+
+// ---- ShBF_x ----
+
+namespace {
+void CheckMaxCount(const char* who, uint32_t max_count) {
+  if (max_count < 1 || max_count > 64) {
+    detail::Invalid(std::string(who) + ": max_count must be in 1..64, not " +
+                    std::to_string(max_count));
+  }
+}
+}  // namespace
+
+ShiftingMultiplicity ShiftingMultiplicity::create(uint64_t expected_items, double fpp,
+                                                  uint32_t max_count, uint64_t seed) {
+  CheckMaxCount("ShiftingMultiplicity::create", max_count);
+  return ShiftingMultiplicity(
+      detail::BlocksFor("ShiftingMultiplicity::create", expected_items, fpp), max_count, seed);
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::with_bits(uint64_t bits, uint32_t max_count,
+                                                     uint64_t seed) {
+  CheckMaxCount("ShiftingMultiplicity::with_bits", max_count);
+  return ShiftingMultiplicity(detail::BlocksForBits("ShiftingMultiplicity::with_bits", bits),
+                              max_count, seed);
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::build(Span<const uint64_t> keys, double fpp,
+                                                 uint32_t max_count, uint64_t seed) {
+  CheckMaxCount("ShiftingMultiplicity::build", max_count);
+  detail::CheckFpp("ShiftingMultiplicity::build", fpp);
+  std::vector<uint64_t> v(keys.begin(), keys.end());
+  std::sort(v.begin(), v.end());
+  std::vector<std::vector<uint64_t>> by_count(max_count + 1);
+  uint64_t distinct = 0;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j < v.size() && v[j] == v[i]) ++j;
+    if (j - i > max_count) {
+      detail::Invalid("ShiftingMultiplicity::build: key " + std::to_string(v[i]) + " occurs " +
+                      std::to_string(j - i) + " times, more than max_count " +
+                      std::to_string(max_count));
+    }
+    by_count[j - i].push_back(v[i]);
+    ++distinct;
+    i = j;
+  }
+  ShiftingMultiplicity f = create(std::max<uint64_t>(distinct, 1), fpp, max_count, seed);
+  for (uint32_t x = 1; x <= max_count; ++x) f.insert(by_count[x], x);
+  return f;
+}
+
+void ShiftingMultiplicity::insert_hash(uint64_t hash, uint32_t count) {
+  detail::CheckUsable("ShiftingMultiplicity::insert", blocks_);
+  if (count < 1 || count > max_count_) {
+    detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
+                    " is outside 1.." + std::to_string(max_count_));
+  }
+  blocks_.set(hash, count - 1);
+  ++items_;
+}
+void ShiftingMultiplicity::insert(uint64_t key, uint32_t count) {
+  insert_hash(blocks_.hash(key), count);
+}
+void ShiftingMultiplicity::insert(std::string_view key, uint32_t count) {
+  insert_hash(blocks_.hash(key), count);
+}
+
+namespace {
+inline uint32_t SmallestCount(uint64_t cand, uint32_t max_count) {
+  const uint64_t mask = max_count == 64 ? ~uint64_t{0} : (uint64_t{1} << max_count) - 1;
+  cand &= mask;
+  return cand == 0 ? 0 : static_cast<uint32_t>(__builtin_ctzll(cand)) + 1;
+}
+}  // namespace
+
+uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const noexcept {
+  if (blocks_.words() == nullptr) return 0;  // moved from
+  return SmallestCount(blocks_.candidates(hash), max_count_);
+}
+
+void ShiftingMultiplicity::count(Span<const uint64_t> keys, uint32_t* out) const {
+  if (blocks_.words() == nullptr) {
+    std::fill(out, out + keys.size(), 0u);
+    return;
+  }
+  const uint32_t c = max_count_;
+  BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
+           [&](size_t i, uint64_t, uint64_t cand) { out[i] = SmallestCount(cand, c); });
+}
+
+double ShiftingMultiplicity::correct_probability(uint32_t x) const {
+  if (x < 1 || x > max_count_) {
+    detail::Invalid("ShiftingMultiplicity::correct_probability: x must be in 1..max_count");
+  }
+  return NoneOfComplete(x - 1, static_cast<double>(items_), num_blocks());
+}
+
+double ShiftingMultiplicity::false_positive_probability() const {
+  return 1 - NoneOfComplete(max_count_, static_cast<double>(items_), num_blocks());
+}
+
+std::string ShiftingMultiplicity::save() const {
+  detail::CheckUsable("ShiftingMultiplicity::save", blocks_);
+  return detail::Save(detail::kMagicX, max_count_, blocks_, items_);
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) {
+  const detail::Parsed p = detail::Parse(detail::kMagicX, "ShBF_x filter", bytes, size);
+  if (p.max_count < 1 || p.max_count > 64) {
+    throw Error(ErrorCode::kFormat, "not a valid simdbloom ShBF_x filter: max count outside 1..64");
+  }
+  ShiftingMultiplicity f(p.num_blocks, p.max_count, p.seed);
+  detail::LoadWords(p, f.blocks_.words());
+  f.items_ = p.items;
+  return f;
+}
+
+// ---- Bulk inserts (after BulkSet) ----
+
+void ShiftingAssociation::insert(Span<const uint64_t> keys, uint8_t membership) {
+  detail::CheckUsable("ShiftingAssociation::insert", blocks_);
+  if (membership != kOnlyFirst && membership != kBoth && membership != kOnlySecond) {
+    detail::Invalid(
+        "ShiftingAssociation::insert: membership must be kOnlyFirst, kBoth or "
+        "kOnlySecond, not " +
+        std::to_string(membership));
+  }
+  BulkSet(blocks_, keys, [membership](uint64_t h) {
+    const AssocOffsets off = OffsetsOf(h);
+    return membership == kOnlyFirst ? 0u : (membership == kBoth ? off.o1 : off.o2);
+  });
+  items_ += keys.size();
+}
+
+void ShiftingMultiplicity::insert(Span<const uint64_t> keys, uint32_t count) {
+  detail::CheckUsable("ShiftingMultiplicity::insert", blocks_);
+  if (count < 1 || count > max_count_) {
+    detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
+                    " is outside 1.." + std::to_string(max_count_));
+  }
+  BulkSet(blocks_, keys, [count](uint64_t) { return count - 1; });
+  items_ += keys.size();
+}
+
+}  // namespace simdbloom
