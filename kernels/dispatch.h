@@ -9,6 +9,7 @@
 
 #include "kernels/registry.h"
 #include "kernels/shared.h"
+#include "kernels/spatial/spec.h"
 
 namespace simdbloom {
 namespace detail {
@@ -54,6 +55,11 @@ const Kernels* BaseKernelsAt(size_t table_index);
 #define SIMDBLOOM_X(Name, C_NAME) const LayoutKernels* Name##KernelsAt(size_t table_index);
 SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
+
+// The spatial filter's kernels (kernels/spatial/): entry `table_index` of its per-target table, and
+// the table of the same target as `k` (the reference's for the reference). O(1), thread-safe.
+const SpatialKernels* SpatialKernelsAt(size_t table_index);
+const SpatialKernels& SpatialKernelsFor(const Kernels& k);
 
 }  // namespace detail
 }  // namespace simdbloom

@@ -19,6 +19,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
+#include "lib/keys.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -527,4 +528,24 @@ uint64_t Filter::select(Keys keys, uint32_t* selection, Threads threads) const {
                                threads.count);
 }
 
+}  // namespace simdbloom
+
+// ---- Key handling for other filter kinds (lib/keys.h) ----
+namespace simdbloom {
+namespace detail {
+
+void CheckKeys(const char* who, const Keys& keys) {
+  if (keys.size() != 0) ValidateKeys(who, keys);
+}
+
+void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_t begin, size_t m,
+                  uint64_t* out) {
+  if (m == 0) return;
+  const Keys part = Slice(keys, begin, m);
+  StringHasher hasher{part, 0};
+  const KeySource src = SourceOf(part, LayoutId::kBlock512, seed, &hasher);
+  kernels.hash_keys(false, src, m, seed, out);
+}
+
+}  // namespace detail
 }  // namespace simdbloom
