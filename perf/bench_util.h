@@ -34,6 +34,7 @@ struct Options {
   std::vector<size_t> calib_keys = {1000000, 10000000, 100000000};
   bool speed = true, fpr = true, memory = true, calibration = true, shapes = true, uuid = true,
        threads = true, single = true;
+  bool spatial = false;  // only with --only spatial
 };
 
 // ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, calibration.cc, ...) ----
@@ -45,6 +46,7 @@ void ShapesSection(const Options& o);
 void UuidSection(const Options& o);
 void ThreadsSection(const Options& o);
 void SingleSection(const Options& o);
+void SpatialSection(const Options& o);
 
 // ---- The plain-words summary: headline figures, printed at the end of a table run ----
 void AddSummary(std::string line);

@@ -15,6 +15,8 @@
 //               with prefetch(key) a few keys ahead, against the bulk calls on the same keys.
 // 7. threads.cc scaling with simdbloom::Threads and insert_concurrent, against parallel memory
 //               references.
+// spatial.cc    (--only spatial, not in the default run) SpatialFilter build/classify against
+//               block512 insert/contains, and its error rates against the paper's formulas.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -31,7 +33,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
-    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads]\n";
+    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|spatial]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -75,7 +77,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--only") {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
-          what != "uuid" && what != "threads" && what != "single" && what != "calibration") {
+          what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
+          what != "spatial") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
@@ -86,6 +89,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->uuid = what == "uuid";
       o->threads = what == "threads";
       o->single = what == "single";
+      o->spatial = what == "spatial";
     } else {
       return Parse::kBad;
     }
@@ -128,6 +132,7 @@ int Main(int argc, char** argv) {
     if (o.uuid) UuidSection(o);
     if (o.single) SingleSection(o);
     if (o.threads) ThreadsSection(o);
+    if (o.spatial) SpatialSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

@@ -1,6 +1,7 @@
 // libFuzzer target: every way of reading untrusted bytes - Filter::load (bytes and stream),
-// Filter::view (64-byte aligned copy) and Filter::from_parquet - must either return a valid
-// filter or throw simdbloom::Error; never crash, leak or read out of bounds (ASan/UBSan).
+// Filter::view (64-byte aligned copy), Filter::from_parquet and SpatialFilter::load (bytes and
+// stream) - must either return a valid filter or throw simdbloom::Error; never crash, leak or
+// read out of bounds (ASan/UBSan).
 // Built by cmake/fuzz.sh with clang and -fsanitize=fuzzer,address,undefined.
 #include <cstdint>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 
 namespace {
 
@@ -23,6 +25,21 @@ void Use(const simdbloom::Filter& f) {
   simdbloom::Filter copy = f;
   copy.insert(keys);
   copy.merge(f);
+}
+
+// Exercises a spatial filter that was accepted: classify, stats (measured), insert, save.
+void UseSpatial(const simdbloom::SpatialFilter& f) {
+  const uint64_t keys[3] = {0, 1, 0x9E3779B97F4A7C15ull};
+  uint16_t labels[3];
+  f.classify(keys, labels);
+  for (uint16_t l : labels) {
+    if (l > f.current_label()) std::abort();  // the loader checked every cell
+  }
+  (void)f.stats(true);
+  simdbloom::SpatialFilter copy = f;
+  copy.insert(static_cast<uint16_t>(f.num_areas()), keys);
+  std::ostringstream out;
+  copy.save(out);
 }
 
 template <class Fn>
@@ -60,6 +77,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (consumed > size) std::abort();
     Use(f);
     (void)f.to_parquet();
+  });
+  Try([&] { UseSpatial(simdbloom::SpatialFilter::load(data, size)); });
+  Try([&] {
+    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+    UseSpatial(simdbloom::SpatialFilter::load(in));
   });
   return 0;
 }
