@@ -7,11 +7,15 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <istream>
+#include <iterator>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -36,9 +40,67 @@ using detail::SpatialSpec;
 constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
 // Keys hashed per kernel call: 8 KiB of hashes on the stack.
 constexpr size_t kChunk = 1024;
-// Filters of this size and more are prefetched this many keys ahead (below, they stay in cache).
+
+// ---- Prefetch distance, measured on this machine (as lib/prefetch.cc does for Filter) ----
+// Filters of 1 MiB and more are prefetched some keys ahead; how far is measured by the first bulk
+// call on a filter of a new size class (power of two of bytes) for its cell width and the active
+// target: the classify kernel on that filter's cells, a fresh set of random hashes per run, each
+// candidate twice, the fastest kept (a shorter one within 2% preferred). 12 runs of 4096 keys,
+// about 1-3 ms once per process and class. Only timing depends on it, never a result.
 constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
-constexpr uint32_t kPrefetchDistance = 32;
+constexpr uint32_t kCandidates[] = {0, 16, 32, 64, 128, 256};
+constexpr size_t kCalibKeys = 4096;
+std::atomic<uint32_t> g_calibrated[2][64];  // [cell bytes - 1][log2 bytes]: (target << 16) | d + 1
+std::mutex g_calibrating;
+
+uint64_t SplitMix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+uint32_t MeasureDistance(const detail::SpatialKernels& sk, const void* cells,
+                         detail::SpatialParams p) {
+  std::vector<uint64_t> hashes(kCalibKeys);
+  std::vector<uint16_t> out(kCalibKeys);
+  uint64_t seed = 0x5EED5BF ^ p.num_blocks;
+  double best[std::size(kCandidates)];
+  std::fill(std::begin(best), std::end(best), 1e300);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t c = 0; c < std::size(kCandidates); ++c) {
+      for (uint64_t& h : hashes) h = SplitMix(seed);
+      p.prefetch_distance = kCandidates[c];
+      const auto t0 = std::chrono::steady_clock::now();
+      sk.classify(cells, p, hashes.data(), kCalibKeys, out.data());
+      const auto t1 = std::chrono::steady_clock::now();
+      best[c] = std::min(best[c], std::chrono::duration<double>(t1 - t0).count());
+    }
+  }
+  const double fastest = *std::min_element(std::begin(best), std::end(best));
+  for (size_t c = 0; c < std::size(kCandidates); ++c) {
+    if (best[c] <= fastest * 1.02) return kCandidates[c];
+  }
+  return kCandidates[std::size(kCandidates) - 1];
+}
+
+uint32_t PrefetchDistance(const SpatialFilter& f, const detail::Kernels& kernels,
+                          const detail::SpatialKernels& sk) {
+  const uint64_t bytes = f.size_bytes();
+  if (bytes < kPrefetchMinBytes) return 0;
+  std::atomic<uint32_t>& slot = g_calibrated[f.cell_bytes() - 1][63 - __builtin_clzll(bytes)];
+  const uint32_t target =
+      kernels.hwy_target == 0 ? 0 : 1 + static_cast<uint32_t>(__builtin_ctzll(kernels.hwy_target));
+  uint32_t v = slot.load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  std::lock_guard<std::mutex> lock(g_calibrating);
+  v = slot.load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  const detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
+  const uint32_t d = MeasureDistance(sk, f.data(), p);
+  slot.store((target << 16) | (d + 1), std::memory_order_relaxed);
+  return d;
+}
 
 uint32_t CellBytesFor(uint32_t num_areas) {
   return num_areas <= SpatialSpec::kMaxAreasOneByte ? 1 : 2;
@@ -76,9 +138,11 @@ uint8_t* AllocateCells(uint64_t bytes) {
   return static_cast<uint8_t*>(p);
 }
 
-detail::SpatialParams ParamsOf(const SpatialFilter& f) {
+// The kernels' parameters; bulk calls pass the kernels they run on (to measure the distance).
+detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::Kernels* kernels = nullptr,
+                               const detail::SpatialKernels* sk = nullptr) {
   detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
-  p.prefetch_distance = f.size_bytes() >= kPrefetchMinBytes ? kPrefetchDistance : 0;
+  if (kernels != nullptr) p.prefetch_distance = PrefetchDistance(f, *kernels, *sk);
   return p;
 }
 
@@ -326,7 +390,7 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   detail::CheckKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
-  const detail::SpatialParams p = ParamsOf(*this);
+  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
   uint64_t raised = 0;
   ForEachHashChunk(kernels, keys, seed_, [&](const uint64_t* hashes, size_t, size_t m) {
     raised += sk.insert(cells_, p, hashes, m, label);
@@ -350,7 +414,7 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   detail::CheckKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
-  const detail::SpatialParams p = ParamsOf(*this);
+  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
   uint64_t found = 0;
   ForEachHashChunk(kernels, keys, seed_, [&](const uint64_t* hashes, size_t begin, size_t m) {
     found += sk.classify(cells_, p, hashes, m, labels + begin);

@@ -3,9 +3,11 @@
 // cells), keys split evenly among the areas: median ns/key of building the filter (every area
 // inserted in label order; a fresh filter per repetition, untimed) and of classifying (half keys
 // of the areas, half keys in none), on the dispatched target and on the scalar reference, against
-// plain block512 insert/contains of the same keys at the same fpp. Then accuracy: the rate at
-// which as many keys in no area get a label, and keys of an area a higher label, measured against
-// the paper's a-priori formulas (blocked form) and the a-posteriori one from the cells.
+// plain block512 insert/contains of the same keys at the same fpp, and against block512 with as
+// many bytes as the spatial filter and its k ("same B": the same memory traffic). Then accuracy:
+// the rate at which as many keys in no area get a label, and keys of an area a higher label,
+// measured against the paper's a-priori formulas (blocked form) and the a-posteriori one from the
+// cells.
 #include "simdbloom/spatial.hpp"
 
 #include <cmath>
@@ -42,8 +44,8 @@ void SpatialSection(const Options& o) {
         "== Spatial Bloom filter: bulk u64 keys, hashing included, fpp %g "
         "(block512 = plain Filter, same keys)\n",
         o.fpp);
-    std::printf("%10s %6s %5s %-10s %-9s %9s %9s %9s %8s %3s\n", "keys", "areas", "cell", "target",
-                "op", "ns/key", "block512", "ratio", "B/key", "k");
+    std::printf("%10s %6s %5s %-10s %-9s %9s %9s %9s %9s %9s %8s %3s\n", "keys", "areas", "cell",
+                "target", "op", "ns/key", "block512", "ratio", "same B", "ratio", "B/key", "k");
   }
   for (size_t n : o.keys) {
     uint64_t s = 777 + n;
@@ -70,6 +72,19 @@ void SpatialSection(const Options& o) {
       std::vector<uint16_t> labels(n);
       SpatialFilter f = SpatialFilter::create(n, o.fpp, num_areas);
       const double bytes_per_key = static_cast<double>(f.size_bytes()) / static_cast<double>(n);
+      // block512 with as many bytes as the spatial filter (same memory traffic, k as the spatial
+      // filter's): what a key costs when the cells' extra work is taken away.
+      Filter same =
+          Filter::with_bits(uint64_t{8} * f.size_bytes(), f.num_hashes(), Layout::kBlock512);
+      const double same_insert = MedianNsPerKey(
+          o, n, [&] { same.clear(); }, [&] { same.insert(a.keys); });
+      const double same_contains = MedianNsPerKey(
+          o, n, [] {},
+          [&] {
+            same.contains(simdbloom::Span<const uint64_t>(a.keys.data(), n / 2), out.data());
+            same.contains(simdbloom::Span<const uint64_t>(absent.data(), n - n / 2),
+                          out.data() + n / 2);
+          });
       for (const std::string& t : {dispatched, std::string("reference")}) {
         simdbloom::set_target(t);
         const double build = MedianNsPerKey(
@@ -84,21 +99,23 @@ void SpatialSection(const Options& o) {
         for (int op = 0; op < 2; ++op) {
           const double ns = op == 0 ? build : classify;
           const double ref = op == 0 ? plain_insert : plain_contains;
+          const double ref_same = op == 0 ? same_insert : same_contains;
           if (o.json) {
             std::printf(
                 "{\"bench\":\"spatial\",\"op\":\"%s\",\"keys\":%zu,\"areas\":%u,"
                 "\"cell_bytes\":%u,\"target\":\"%s\",\"dispatched\":%s,\"ns_per_key\":%.4f,"
                 "\"block512_op\":\"%s\",\"block512_ns_per_key\":%.4f,\"ratio_vs_block512\":%.3f,"
+                "\"block512_same_bytes_ns_per_key\":%.4f,\"ratio_vs_block512_same_bytes\":%.3f,"
                 "\"bytes_per_key\":%.3f,\"block512_bytes_per_key\":%.3f,\"k\":%u}\n",
                 op == 0 ? "build" : "classify", n, num_areas, f.cell_bytes(), t.c_str(),
                 t == dispatched ? "true" : "false", ns, op == 0 ? "insert" : "contains", ref,
-                ns / ref, bytes_per_key,
+                ns / ref, ref_same, ns / ref_same, bytes_per_key,
                 static_cast<double>(plain.size_bytes()) / static_cast<double>(n), f.num_hashes());
           } else {
-            std::printf("%10zu %6u %4uB %-10s %-9s %9.3f %9.3f %8.2fx %8.2f %3u\n", n, num_areas,
-                        f.cell_bytes(), (t == dispatched ? t + "*" : t).c_str(),
-                        op == 0 ? "build" : "classify", ns, ref, ns / ref, bytes_per_key,
-                        f.num_hashes());
+            std::printf("%10zu %6u %4uB %-10s %-9s %9.3f %9.3f %8.2fx %9.3f %8.2fx %8.2f %3u\n", n,
+                        num_areas, f.cell_bytes(), (t == dispatched ? t + "*" : t).c_str(),
+                        op == 0 ? "build" : "classify", ns, ref, ns / ref, ref_same, ns / ref_same,
+                        bytes_per_key, f.num_hashes());
           }
         }
       }

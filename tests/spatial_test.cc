@@ -138,6 +138,37 @@ TEST_CASE("equivalence: SpatialFilter gives the same cells and labels on every t
   }
 }
 
+TEST_CASE(
+    "equivalence: SpatialFilter above 1 MiB (prefetching, measured distance) on every target") {
+  // Filters of 1 MiB and more are prefetched ahead, at a distance measured at the first bulk call:
+  // results must not depend on it.
+  const std::vector<uint64_t> keys = test::RandomKeys(60000, 8);
+  const std::vector<uint64_t> absent = test::RandomKeys(60000, 9);
+  for (uint32_t areas : {2u, 400u}) {
+    CAPTURE(areas);
+    std::vector<uint8_t> first_cells;
+    std::vector<uint16_t> first_labels;
+    test::ForEachApiTarget([&](const std::string&) {
+      SpatialFilter f = SpatialFilter::with_blocks(20000, 5, areas, 3);
+      REQUIRE(f.size_bytes() >= (size_t{1} << 20));
+      f.insert(1, Span<const uint64_t>(keys.data(), 30000));
+      f.insert(2, Span<const uint64_t>(keys.data() + 30000, 30000));
+      std::vector<uint16_t> labels(120000);
+      f.classify(keys, labels.data());
+      f.classify(absent, labels.data() + 60000);
+      for (size_t i = 0; i < 60000; ++i) REQUIRE(labels[i] >= (i < 30000 ? 1 : 2));
+      std::vector<uint8_t> cells(f.data(), f.data() + f.size_bytes());
+      if (first_cells.empty()) {
+        first_cells = cells;
+        first_labels = labels;
+      } else {
+        CHECK(cells == first_cells);
+        CHECK(labels == first_labels);
+      }
+    });
+  }
+}
+
 TEST_CASE("spatial: labels, single keys, key shapes and errors") {
   SpatialFilter f = SpatialFilter::create(10000, 0.01, 3, 42);
   CHECK(f.cell_bytes() == 1);
