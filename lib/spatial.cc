@@ -467,7 +467,6 @@ SpatialStats SpatialFilter::stats(bool measure) const {
     std::sort(distinct, distinct + d);
     d = static_cast<int>(std::unique(distinct, distinct + d) - distinct);
     double prev_label_prob = 0;
-    uint32_t prev_label = 0;
     for (int j = d - 1; j >= 0; --j) {  // descending, so Pb(next) is known
       const uint32_t l = distinct[j];
       double frac[8];
@@ -484,9 +483,7 @@ SpatialStats SpatialFilter::stats(bool measure) const {
       }
       acc[l] += prob - prev_label_prob;
       prev_label_prob = prob;
-      prev_label = l;
     }
-    (void)prev_label;
   }
   s.measured = true;
   s.sparsity = static_cast<double>(hist[0]) / static_cast<double>(s.num_cells);
@@ -602,12 +599,12 @@ SpatialFilter SpatialFilter::load(std::istream& in) {
     Bad("truncated header (" + std::to_string(in.gcount()) + " bytes)");
   }
   const Header hd = DecodeHeader(h, SIZE_MAX);
-  // The payload is read in chunks, so a header that claims more than the stream holds costs
-  // memory in proportion to what the stream really holds, not to the claim.
   const uint64_t want = hd.cell_bytes_total + hd.table_bytes;
   std::vector<uint8_t> bytes(h, h + kHeaderSize);
   while (bytes.size() - kHeaderSize < want) {
-    const uint64_t chunk = std::min<uint64_t>(want - (bytes.size() - kHeaderSize), 1u << 24);
+    // Doubling chunks from 64 KiB: at most twice what the stream really holds is ever allocated.
+    const uint64_t chunk = std::min<uint64_t>(want - (bytes.size() - kHeaderSize),
+                                              std::max<uint64_t>(uint64_t{1} << 16, bytes.size()));
     const size_t at = bytes.size();
     bytes.resize(at + chunk);
     in.read(reinterpret_cast<char*>(bytes.data() + at), static_cast<std::streamsize>(chunk));
