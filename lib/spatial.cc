@@ -350,7 +350,7 @@ void SpatialFilter::Release() noexcept {
 }
 
 uint64_t SpatialFilter::members(uint16_t label) const noexcept {
-  return label >= 1 && label <= num_areas_ ? members_[label - 1] : 0;
+  return label >= 1 && label <= members_.size() ? members_[label - 1] : 0;
 }
 
 double SpatialFilter::predicted_fpp(uint64_t n) const {

@@ -241,6 +241,8 @@ TEST_CASE("spatial: labels, single keys, key shapes and errors") {
   CHECK(std::memcmp(copy.data(), f.data(), f.size_bytes()) == 0);
   SpatialFilter moved = std::move(copy);
   CHECK_THROWS_AS(copy.classify(a, la.data()), Error);  // NOLINT(bugprone-use-after-move)
+  CHECK(copy.members(1) == 0);                          // NOLINT(bugprone-use-after-move)
+  CHECK_THROWS_AS(copy.insert(3, c), Error);            // NOLINT(bugprone-use-after-move)
   CHECK(moved.classify(c[0]) == 3);
 }
 

@@ -97,7 +97,8 @@ class SpatialFilter {
   // ---- Insert: areas in ascending label order ----
   // Writes `label` (1..num_areas()) into each key's k cells (a cell keeps the largest label
   // written). Labels must come in ascending order, as the paper requires: any number of calls with
-  // one label, then the next; a label below one already inserted throws Error(kInvalidArgument)
+  // one label, then the next (a call moves current_label() to its label even with no keys); a
+  // label below current_label() throws Error(kInvalidArgument)
   // (the filter is unchanged), as does a label outside 1..num_areas(), a null pointer with a
   // non-zero size, bad Arrow offsets or FixedWidth geometry. Returns the number of cells raised.
   // Bulk: hashed a tile at a time on the active SIMD target, blocks prefetched ahead; no
@@ -177,7 +178,8 @@ class SpatialFilter {
   // The cells: num_cells() little-endian u8 or u16 values, 64-byte aligned.
   const uint8_t* data() const noexcept { return cells_; }
   size_t size_bytes() const noexcept { return static_cast<size_t>(num_cells() * cell_bytes_); }
-  // Keys inserted with `label` (repeats included); 0 for labels outside 1..num_areas().
+  // Keys inserted with `label` (repeats included); 0 for labels outside 1..num_areas() and on a
+  // moved-from filter.
   uint64_t members(uint16_t label) const noexcept;
   // Probability that a key in no area gets a label after `n` keys (all areas together).
   double predicted_fpp(uint64_t n) const;
