@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target (clang-14, -fsanitize=fuzzer,address,undefined, library instrumented
-# too), replays the checked-in corpus, then fuzzes load/view/Parquet import for a while.
+# too), replays the checked-in corpus, then fuzzes load/view/Parquet import and
+# SpatialFilter::load for a while.
 #   cmake/fuzz.sh [--install-deps] [build-dir] [seconds]
 set -euo pipefail
 if [ "${1:-}" = "--install-deps" ]; then
