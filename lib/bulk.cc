@@ -19,7 +19,6 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
-#include "lib/keys.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -531,6 +530,9 @@ uint64_t Filter::select(Keys keys, uint32_t* selection, Threads threads) const {
 }  // namespace simdbloom
 
 // ---- Key handling for other filter kinds (lib/keys.h) ----
+// (Included here, with the code it declares, to keep this addition in one place.)
+#include "lib/keys.h"  // NOLINT(build/include_order)
+
 namespace simdbloom {
 namespace detail {
 
