@@ -175,12 +175,30 @@ uint64_t SpatialRun(char* base, detail::SpatialParams p, const uint64_t* hashes,
         }
       } else {
         V shift, act;
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || SIMDBLOOM_SVE
+        // Targets with a native u64 minimum.
         V low = lanes.Cells(d, hn::Load(d, block), a, active, 0, &shift, &act);
         for (size_t c = 1; c < kWords / N; ++c) {
           low =
               hn::Min(low, lanes.Cells(d, hn::Load(d, block + c * N), a, active, c, &shift, &act));
         }
         const uint16_t out = static_cast<uint16_t>(hn::GetLane(hn::MinOfLanes(d, low)));
+#else
+        // A lane is its cell (<= 0xFFFF, high u32 half 0) or all ones (not a probe of the key).
+        // With every high half set to ones, the minimum over u32 halves is the key's minimum: a
+        // native u32 min instead of an emulated u64 one (x86 before AVX-512, NEON): AVX2 classify
+        // 4.0 -> 3.6 ns/key (1-byte cells), 7.4 -> 6.7 (2-byte), 10% fewer instructions.
+        const hn::Repartition<uint32_t, D> d32;
+        const V high = hn::Set(d, 0xFFFFFFFF00000000ull);
+        auto low = hn::BitCast(
+            d32, hn::Or(lanes.Cells(d, hn::Load(d, block), a, active, 0, &shift, &act), high));
+        for (size_t c = 1; c < kWords / N; ++c) {
+          low = hn::Min(low, hn::BitCast(d32, hn::Or(lanes.Cells(d, hn::Load(d, block + c * N), a,
+                                                                 active, c, &shift, &act),
+                                                     high)));
+        }
+        const uint16_t out = static_cast<uint16_t>(hn::GetLane(hn::MinOfLanes(d32, low)));
+#endif
         std::memcpy(labels + begin + j, &out, sizeof(out));
         total += out != 0;
       }
