@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target (clang-14, -fsanitize=fuzzer,address,undefined, library instrumented
-# too), replays the checked-in corpora, then fuzzes load/view/Parquet import and the command's
-# Parquet footer reader for a while each.
+# too), replays the checked-in corpora, then fuzzes load/view/Parquet import (Filter, and the
+# scalable, counting, shifting-set and spatial loaders) and the command's Parquet footer reader for
+# a while each.
 #   cmake/fuzz.sh [--install-deps] [build-dir] [seconds]
 set -euo pipefail
 if [ "${1:-}" = "--install-deps" ]; then

@@ -16,6 +16,7 @@
 #include "kernels/cpu.h"
 #include "kernels/reference.h"
 #include "kernels/simd/export.h"
+#include "kernels/spatial/reference.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -160,6 +161,11 @@ std::vector<const Kernels*> Available() {
 }
 
 const Kernels& Reference() { return ref::Kernels(); }
+
+const SpatialKernels& SpatialKernelsFor(const Kernels& k) {
+  if (k.hwy_target == 0) return ref::SpatialKernelsRef();
+  return *SpatialKernelsAt(TableIndex(k.hwy_target));
+}
 
 const Kernels& Active() {
   Selection& s = Selected();

@@ -10,6 +10,7 @@
 #include "kernels/counting/spec.h"
 #include "kernels/registry.h"
 #include "kernels/shared.h"
+#include "kernels/spatial/spec.h"
 
 namespace simdbloom {
 namespace detail {
@@ -60,6 +61,11 @@ SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
 // ... and the counting unit's (kernels/counting/kernels.cc), by CountingId.
 const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id);
+
+// The spatial filter's kernels (kernels/spatial/): entry `table_index` of its per-target table, and
+// the table of the same target as `k` (the reference's for the reference). O(1), thread-safe.
+const SpatialKernels* SpatialKernelsAt(size_t table_index);
+const SpatialKernels& SpatialKernelsFor(const Kernels& k);
 
 }  // namespace detail
 }  // namespace simdbloom

@@ -533,3 +533,26 @@ Keys SliceKeys(const Keys& keys, size_t begin, size_t count) { return Slice(keys
 }  // namespace detail
 
 }  // namespace simdbloom
+
+// ---- Key handling for other filter kinds (lib/keys.h) ----
+// (Included here, with the code it declares, to keep this addition in one place.)
+#include "lib/keys.h"  // NOLINT(build/include_order)
+
+namespace simdbloom {
+namespace detail {
+
+void CheckKeys(const char* who, const Keys& keys) {
+  if (keys.size() != 0) ValidateKeys(who, keys);
+}
+
+void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_t begin, size_t m,
+                  uint64_t* out) {
+  if (m == 0) return;
+  const Keys part = Slice(keys, begin, m);
+  StringHasher hasher{part, 0};
+  const KeySource src = SourceOf(part, LayoutId::kBlock512, seed, &hasher);
+  kernels.hash_keys(false, src, m, seed, out);
+}
+
+}  // namespace detail
+}  // namespace simdbloom

@@ -45,6 +45,7 @@ struct Options {
   bool scalable = false;
   bool counting = false;  // opt-in: --only counting
   bool shifting = false;
+  bool spatial = false;  // only with --only spatial
 };
 
 // ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, calibration.cc, ...) ----
@@ -59,6 +60,7 @@ void SingleSection(const Options& o);
 void ScalableSection(const Options& o);  // scalable.cc, opt-in
 void CountingSection(const Options& o);
 void ShiftingSection(const Options& o);
+void SpatialSection(const Options& o);
 
 // ---- The plain-words summary: headline figures, printed at the end of a table run ----
 void AddSummary(std::string line);

@@ -22,6 +22,8 @@
 //               insert/remove/contains/count ns/key, bits per key, measured FPR.
 // 8. shifting.cc (only with --only shifting) the shifting Bloom filters: ShBF_M (Layout::kShifting)
 //               against block512, ShBF_A and ShBF_x build/query and their error rates vs models.
+// spatial.cc    (--only spatial, not in the default run) SpatialFilter build/classify against
+//               block512 insert/contains, and its error rates against the paper's formulas.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -38,7 +40,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
-    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting]\n";
+    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -85,7 +87,8 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
           what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
           what != "scalable" &&
           what != "counting" &&
-          what != "shifting") {
+          what != "shifting" &&
+          what != "spatial") {
         return Parse::kBad;
       }
       o->speed = what == "speed";
@@ -99,6 +102,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->scalable = what == "scalable";
       o->counting = what == "counting";
       o->shifting = what == "shifting";
+      o->spatial = what == "spatial";
     } else {
       return Parse::kBad;
     }
@@ -144,6 +148,7 @@ int Main(int argc, char** argv) {
     if (o.scalable) ScalableSection(o);
     if (o.counting) CountingSection(o);
     if (o.shifting) ShiftingSection(o);
+    if (o.spatial) SpatialSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

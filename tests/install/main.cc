@@ -2,6 +2,7 @@
 // filter, inserts and queries in bulk, catches the library's exception type.
 #include <cstdio>
 #include <simdbloom/simdbloom.hpp>
+#include <simdbloom/spatial.hpp>
 #include <vector>
 
 int main() {
@@ -13,6 +14,14 @@ int main() {
   f.contains(keys, out.data());
   for (uint8_t o : out) {
     if (o != 1) return 1;
+  }
+  // The spatial filter's header is installed and its class exported.
+  simdbloom::SpatialFilter areas = simdbloom::SpatialFilter::create(1000, 0.01, 2);
+  areas.insert(1, keys);
+  std::vector<uint16_t> labels(keys.size());
+  areas.classify(keys, labels.data());
+  for (uint16_t l : labels) {
+    if (l != 1) return 4;
   }
   // An exception thrown inside the library is caught here by type (with the shared library: its
   // typeinfo is exported).

@@ -1,0 +1,85 @@
+// The spatial Bloom filter's cell geometry (Calderoni, Palmieri, Maio 2015; lib/FORMAT.md,
+// "Spatial filter"): constants, the kernel interface and the probe -> cell mapping shared by the
+// reference (reference.h), the Highway kernel (kernel-inl.h, kernels.cc) and the model (model.cc).
+// Not a Filter layout: a SpatialFilter has its own class, file magic and kernel table.
+#ifndef SIMDBLOOM_KERNELS_SPATIAL_SPEC_H_
+#define SIMDBLOOM_KERNELS_SPATIAL_SPEC_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/shared.h"
+
+namespace simdbloom {
+namespace detail {
+
+// A block is 64 cells: 8 groups of 8 cells. With 1-byte cells a block is one 64-byte line (group
+// w = u64 word w); with 2-byte cells it is two adjacent lines (group w = u64 words 2w, 2w + 1).
+// A key's k <= 8 cells lie in k distinct groups of one block (one cell per group), so they are
+// always distinct and one (or two adjacent) cache lines hold all of them.
+struct SpatialSpec {
+  static constexpr const char* kName = "spatial";
+  static constexpr uint32_t kCellsPerBlock = 64;
+  static constexpr uint32_t kGroups = 8;
+  static constexpr uint32_t kCellsPerGroup = 8;
+  static constexpr uint32_t kMinK = 1, kMaxK = 8;
+  static constexpr uint32_t kMaxAreas = 65535;
+  // Areas up to this many use 1-byte cells, more use 2-byte cells.
+  static constexpr uint32_t kMaxAreasOneByte = 255;
+};
+
+// Geometry of a spatial filter, passed by value to kernels.
+struct SpatialParams {
+  uint64_t num_blocks;  // 1 .. 2^32 - 1
+  uint32_t k;           // 1 .. 8
+  uint32_t cell_bytes;  // 1 or 2
+  // Keys between a software prefetch of a key's line(s) and its use; 0: none. Never changes
+  // results.
+  uint32_t prefetch_distance = 0;
+};
+
+// Bulk kernels over hashes (the hash stage is shared with Filter: Kernels::hash_keys). `cells` is
+// the 64-byte-aligned cell array; `hashes` and `labels` may be unaligned. None allocates.
+struct SpatialKernels {
+  // For each hash in order, every one of its k cells becomes max(cell, label). Returns how many
+  // cells were raised (a cell raised by two keys of one call counts once per raise).
+  uint64_t (*insert)(void* cells, SpatialParams p, const uint64_t* hashes, size_t n,
+                     uint16_t label);
+  // labels[i] = the smallest of hash i's k cells (0: some cell is empty, the key is in no area).
+  // Returns how many labels are non-zero.
+  uint64_t (*classify)(const void* cells, SpatialParams p, const uint64_t* hashes, size_t n,
+                       uint16_t* labels);
+};
+
+// Probe i (< k) of hash h: group (w0 + i) mod 8 with w0 = hi32(h) mod 8; within the group, cell
+// lo32(lo32(h) * M[group]) >> 29 (M of kernels/shared.h). Returns the cell's index in its block.
+inline uint32_t SpatialCellOf(uint64_t h, uint32_t i) {
+  const uint32_t a = static_cast<uint32_t>(h);
+  const uint32_t w = (static_cast<uint32_t>(h >> 32) + i) & 7;
+  return 8 * w + ((a * kMultipliers.m[w]) >> 29);
+}
+
+// ---- Model (model.cc; lib/FORMAT.md "Spatial filter: formulas") ----
+// Probability that all k cells of a query (k distinct groups, one uniform cell each) are written by
+// a Poisson(lambda) number of keys of their block: the false-positive rate of the blocked filter
+// with lambda keys per block, by inclusion-exclusion over the query's cells.
+double SpatialAllWritten(uint32_t k, double lambda);
+// Probability that one given cell is written by none of Poisson(lambda) keys: exp(-lambda k / 64).
+double SpatialCellUntouched(uint32_t k, double lambda);
+
+// The paper's per-area a-priori quantities for the blocked geometry, from the members per area
+// (members[i] = keys of label i + 1) in num_blocks blocks with k cells per key.
+struct SpatialAreaModel {
+  double emersion;        // a cell written by the area keeps its label: exp(-lambda_{>i} k / 64)
+  double fpp;             // a key in no area is classified as this area
+  double isep;            // a key of this area is classified as a higher area
+  double expected_cells;  // cells holding the label after every insert
+};
+std::vector<SpatialAreaModel> SpatialModel(const std::vector<uint64_t>& members,
+                                           uint64_t num_blocks, uint32_t k);
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_KERNELS_SPATIAL_SPEC_H_

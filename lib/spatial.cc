@@ -1,0 +1,631 @@
+// SpatialFilter (simdbloom/spatial.hpp): construction and sizing, inserts and classification
+// through the spatial kernels (kernels/spatial/), the paper's statistics, and its file format
+// (lib/FORMAT.md, "Spatial filter").
+#include "simdbloom/spatial.hpp"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <iterator>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "kernels/dispatch.h"
+#include "kernels/reference.h"
+#include "kernels/spatial/reference.h"
+#include "kernels/spatial/spec.h"
+#include "lib/keys.h"
+#include "lib/layout.h"
+
+namespace simdbloom {
+namespace {
+
+using detail::Invalid;
+using detail::SpatialSpec;
+
+constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
+// Keys hashed per kernel call: 8 KiB of hashes on the stack.
+constexpr size_t kChunk = 1024;
+
+// ---- Prefetch distance, measured on this machine (as lib/prefetch.cc does for Filter) ----
+// Filters of 1 MiB and more are prefetched some keys ahead; how far is measured by the first bulk
+// call on a filter of a new size class (power of two of bytes) for its cell width and the active
+// target: the classify kernel on that filter's cells, a fresh set of random hashes per run, each
+// candidate twice, the fastest kept (a shorter one within 2% preferred). 12 runs of 4096 keys,
+// about 1-3 ms once per process and class. Only timing depends on it, never a result.
+constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
+constexpr uint32_t kCandidates[] = {0, 16, 32, 64, 128, 256};
+constexpr size_t kCalibKeys = 4096;
+std::atomic<uint32_t> g_calibrated[2][64];  // [cell bytes - 1][log2 bytes]: (target << 16) | d + 1
+std::mutex g_calibrating;
+
+uint64_t SplitMix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+uint32_t MeasureDistance(const detail::SpatialKernels& sk, const void* cells,
+                         detail::SpatialParams p) {
+  std::vector<uint64_t> hashes(kCalibKeys);
+  std::vector<uint16_t> out(kCalibKeys);
+  uint64_t seed = 0x5EED5BF ^ p.num_blocks;
+  double best[std::size(kCandidates)];
+  std::fill(std::begin(best), std::end(best), 1e300);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t c = 0; c < std::size(kCandidates); ++c) {
+      for (uint64_t& h : hashes) h = SplitMix(seed);
+      p.prefetch_distance = kCandidates[c];
+      const auto t0 = std::chrono::steady_clock::now();
+      sk.classify(cells, p, hashes.data(), kCalibKeys, out.data());
+      const auto t1 = std::chrono::steady_clock::now();
+      best[c] = std::min(best[c], std::chrono::duration<double>(t1 - t0).count());
+    }
+  }
+  const double fastest = *std::min_element(std::begin(best), std::end(best));
+  for (size_t c = 0; c < std::size(kCandidates); ++c) {
+    if (best[c] <= fastest * 1.02) return kCandidates[c];
+  }
+  return kCandidates[std::size(kCandidates) - 1];
+}
+
+uint32_t PrefetchDistance(const SpatialFilter& f, const detail::Kernels& kernels,
+                          const detail::SpatialKernels& sk) {
+  const uint64_t bytes = f.size_bytes();
+  if (bytes < kPrefetchMinBytes) return 0;
+  std::atomic<uint32_t>& slot = g_calibrated[f.cell_bytes() - 1][63 - __builtin_clzll(bytes)];
+  const uint32_t target =
+      kernels.hwy_target == 0 ? 0 : 1 + static_cast<uint32_t>(__builtin_ctzll(kernels.hwy_target));
+  uint32_t v = slot.load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  std::lock_guard<std::mutex> lock(g_calibrating);
+  v = slot.load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  const detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
+  const uint32_t d = MeasureDistance(sk, f.data(), p);
+  slot.store((target << 16) | (d + 1), std::memory_order_relaxed);
+  return d;
+}
+
+uint32_t CellBytesFor(uint32_t num_areas) {
+  return num_areas <= SpatialSpec::kMaxAreasOneByte ? 1 : 2;
+}
+
+void CheckGeometry(const char* who, uint64_t num_blocks, uint32_t k, uint32_t num_areas) {
+  if (num_areas < 1 || num_areas > SpatialSpec::kMaxAreas) {
+    Invalid(std::string(who) + ": num_areas = " + std::to_string(num_areas) +
+            " is outside 1..65535");
+  }
+  if (k < SpatialSpec::kMinK || k > SpatialSpec::kMaxK) {
+    Invalid(std::string(who) + ": k = " + std::to_string(k) + " is outside 1..8");
+  }
+  if (num_blocks == 0 || num_blocks > kMaxBlocks) {
+    Invalid(std::string(who) + ": block count " + std::to_string(num_blocks) +
+            " is outside 1..2^32 - 1");
+  }
+}
+
+// Zeroed, 64-byte aligned (2 MiB-aligned with huge-page advice from 2 MiB on, as Filter).
+uint8_t* AllocateCells(uint64_t bytes) {
+  constexpr uint64_t kHuge = uint64_t{2} << 20;
+  if (bytes > SIZE_MAX - kHuge) throw Error(ErrorCode::kOutOfMemory, "spatial filter too large");
+  const bool huge = bytes >= kHuge;
+  const uint64_t align = huge ? kHuge : 64;
+  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
+  void* p = nullptr;
+  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
+    throw Error(ErrorCode::kOutOfMemory, "cannot allocate " + std::to_string(rounded) + " bytes");
+  }
+#ifdef MADV_HUGEPAGE
+  if (huge) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+  std::memset(p, 0, rounded);
+  return static_cast<uint8_t*>(p);
+}
+
+// The kernels' parameters; bulk calls pass the kernels they run on (to measure the distance).
+detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::Kernels* kernels = nullptr,
+                               const detail::SpatialKernels* sk = nullptr) {
+  detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
+  if (kernels != nullptr) p.prefetch_distance = PrefetchDistance(f, *kernels, *sk);
+  return p;
+}
+
+// Runs fn(hashes, begin, m) over the keys' hashes a chunk at a time (Prehashed keys in place).
+template <class Fn>
+void ForEachHashChunk(const detail::Kernels& kernels, const Keys& keys, uint64_t seed,
+                      const Fn& fn) {
+  const size_t n = keys.size();
+  if (keys.kind() == Keys::Kind::kPrehashed) {
+    fn(static_cast<const uint64_t*>(keys.keys()), size_t{0}, n);
+    return;
+  }
+  alignas(64) uint64_t hashes[kChunk];
+  for (size_t begin = 0; begin < n; begin += kChunk) {
+    const size_t m = std::min(kChunk, n - begin);
+    detail::HashKeyRange(kernels, keys, seed, begin, m, hashes);
+    fn(static_cast<const uint64_t*>(hashes), begin, m);
+  }
+}
+
+// ---- File format ----
+constexpr size_t kHeaderSize = 64;
+constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'B', 'F'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint8_t kHashXxh3 = 1;
+
+[[noreturn]] void Bad(const std::string& what) {
+  throw Error(ErrorCode::kFormat, "not a valid simdbloom spatial filter: " + what);
+}
+
+void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+struct Header {
+  uint32_t cell_bytes, k, num_areas, current;
+  uint64_t num_blocks, seed, checksum;
+  uint64_t cell_bytes_total;  // payload part 1
+  uint64_t table_bytes;       // payload part 2
+};
+
+// Validates the header; `available` = bytes after the header (SIZE_MAX: unknown, a stream).
+Header DecodeHeader(const uint8_t* h, uint64_t available) {
+  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic");
+  const uint32_t version = GetU32(h + 8);
+  if (version != kFormatVersion) {
+    Bad("format version " + std::to_string(version) + " (this library reads version 1)");
+  }
+  if (ref::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
+  if (GetU32(h + 12) != kHeaderSize) Bad("header size " + std::to_string(GetU32(h + 12)));
+  Header out;
+  out.cell_bytes = h[16];
+  if (h[17] != kHashXxh3) Bad("hash id " + std::to_string(h[17]));
+  if (h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
+  out.k = GetU32(h + 20);
+  if (out.k < SpatialSpec::kMinK || out.k > SpatialSpec::kMaxK) Bad("k = " + std::to_string(out.k));
+  out.num_blocks = GetU64(h + 24);
+  if (out.num_blocks == 0 || out.num_blocks > kMaxBlocks) {
+    Bad("block count " + std::to_string(out.num_blocks));
+  }
+  out.seed = GetU64(h + 32);
+  out.num_areas = GetU32(h + 40);
+  if (out.num_areas < 1 || out.num_areas > SpatialSpec::kMaxAreas) {
+    Bad("number of areas " + std::to_string(out.num_areas));
+  }
+  if (out.cell_bytes != CellBytesFor(out.num_areas)) {
+    Bad("cell size " + std::to_string(out.cell_bytes) + " for " + std::to_string(out.num_areas) +
+        " areas");
+  }
+  out.current = GetU32(h + 44);
+  if (out.current > out.num_areas) Bad("highest label " + std::to_string(out.current));
+  out.checksum = GetU64(h + 48);
+  out.cell_bytes_total = out.num_blocks * SpatialSpec::kCellsPerBlock * out.cell_bytes;
+  out.table_bytes = 16 * uint64_t{out.num_areas};
+  if (available != SIZE_MAX && out.cell_bytes_total + out.table_bytes != available) {
+    Bad("payload of " + std::to_string(available) + " bytes, the header needs " +
+        std::to_string(out.cell_bytes_total + out.table_bytes));
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- Construction ----
+
+SpatialFilter::SpatialFilter(uint64_t num_blocks, uint32_t k, uint32_t num_areas, uint64_t seed)
+    : num_blocks_(num_blocks),
+      seed_(seed),
+      k_(k),
+      cell_bytes_(CellBytesFor(num_areas)),
+      num_areas_(num_areas),
+      members_(num_areas, 0),
+      written_(num_areas, 0) {
+  cells_ = AllocateCells(num_blocks * SpatialSpec::kCellsPerBlock * cell_bytes_);
+}
+
+SpatialFilter SpatialFilter::with_blocks(uint64_t num_blocks, uint32_t k, uint32_t num_areas,
+                                         uint64_t seed) {
+  CheckGeometry("SpatialFilter::with_blocks", num_blocks, k, num_areas);
+  detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
+  return SpatialFilter(num_blocks, k, num_areas, seed);
+}
+
+SpatialFilter SpatialFilter::create(uint64_t expected_items, double fpp, uint32_t num_areas,
+                                    uint64_t seed) {
+  const char* who = "SpatialFilter::create";
+  if (expected_items == 0) Invalid(std::string(who) + ": expected_items must be > 0");
+  if (!(fpp >= 1e-9 && fpp < 1)) {
+    Invalid(std::string(who) + ": fpp = " + std::to_string(fpp) + " is outside [1e-9, 1)");
+  }
+  CheckGeometry(who, 1, 1, num_areas);
+  const double target = kSizingHeadroom * fpp;
+  const double n = static_cast<double>(expected_items);
+  uint64_t best_blocks = 0;
+  uint32_t best_k = 0;
+  for (uint32_t k = SpatialSpec::kMinK; k <= SpatialSpec::kMaxK; ++k) {
+    auto ok = [&](uint64_t blocks) {
+      return detail::SpatialAllWritten(k, n / static_cast<double>(blocks)) <= target;
+    };
+    uint64_t hi = 1;
+    while (hi < kMaxBlocks && !ok(hi)) hi = std::min(kMaxBlocks, hi * 2);
+    if (!ok(hi)) continue;
+    uint64_t lo = hi / 2;  // !ok(lo) or lo == 0
+    while (hi - lo > 1) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      (ok(mid) ? hi : lo) = mid;
+    }
+    if (best_blocks == 0 || hi < best_blocks) {
+      best_blocks = hi;
+      best_k = k;
+    }
+  }
+  if (best_blocks == 0) {
+    Invalid(std::string(who) + ": " + std::to_string(expected_items) + " keys at fpp " +
+            std::to_string(fpp) + " need more than 2^32 - 1 blocks");
+  }
+  return with_blocks(best_blocks, best_k, num_areas, seed);
+}
+
+SpatialFilter::SpatialFilter(const SpatialFilter& other)
+    : num_blocks_(other.num_blocks_),
+      seed_(other.seed_),
+      k_(other.k_),
+      cell_bytes_(other.cell_bytes_),
+      num_areas_(other.num_areas_),
+      current_(other.current_),
+      members_(other.members_),
+      written_(other.written_) {
+  if (other.cells_ != nullptr) {
+    cells_ = AllocateCells(other.size_bytes());
+    std::memcpy(cells_, other.cells_, other.size_bytes());
+  }
+}
+
+SpatialFilter& SpatialFilter::operator=(const SpatialFilter& other) {
+  if (this != &other) *this = SpatialFilter(other);
+  return *this;
+}
+
+SpatialFilter::SpatialFilter(SpatialFilter&& other) noexcept
+    : cells_(std::exchange(other.cells_, nullptr)),
+      num_blocks_(other.num_blocks_),
+      seed_(other.seed_),
+      k_(other.k_),
+      cell_bytes_(other.cell_bytes_),
+      num_areas_(other.num_areas_),
+      current_(other.current_),
+      members_(std::move(other.members_)),
+      written_(std::move(other.written_)) {}
+
+SpatialFilter& SpatialFilter::operator=(SpatialFilter&& other) noexcept {
+  if (this != &other) {
+    Release();
+    cells_ = std::exchange(other.cells_, nullptr);
+    num_blocks_ = other.num_blocks_;
+    seed_ = other.seed_;
+    k_ = other.k_;
+    cell_bytes_ = other.cell_bytes_;
+    num_areas_ = other.num_areas_;
+    current_ = other.current_;
+    members_ = std::move(other.members_);
+    written_ = std::move(other.written_);
+  }
+  return *this;
+}
+
+SpatialFilter::~SpatialFilter() { Release(); }
+
+void SpatialFilter::Release() noexcept {
+  std::free(cells_);
+  cells_ = nullptr;
+}
+
+uint64_t SpatialFilter::members(uint16_t label) const noexcept {
+  return label >= 1 && label <= members_.size() ? members_[label - 1] : 0;
+}
+
+double SpatialFilter::predicted_fpp(uint64_t n) const {
+  return detail::SpatialAllWritten(k_, static_cast<double>(n) / static_cast<double>(num_blocks_));
+}
+
+uint64_t SpatialFilter::hash(std::string_view key) const noexcept {
+  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+}
+
+// ---- Insert and classify ----
+
+void SpatialFilter::CheckLabel(const char* who, uint16_t label) const {
+  if (cells_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+  if (label < 1 || label > num_areas_) {
+    Invalid(std::string(who) + ": label " + std::to_string(label) + " is outside 1.." +
+            std::to_string(num_areas_));
+  }
+  if (label < current_) {
+    Invalid(std::string(who) + ": label " + std::to_string(label) + " after label " +
+            std::to_string(current_) + ": areas must be inserted in ascending label order");
+  }
+}
+
+uint64_t SpatialFilter::insert_hash(uint16_t label, uint64_t hash) {
+  CheckLabel("SpatialFilter::insert", label);
+  const uint64_t raised = ref::SpatialInsertHash(cells_, ParamsOf(*this), hash, label);
+  current_ = label;
+  members_[label - 1] += 1;
+  written_[label - 1] += raised;
+  return raised;
+}
+
+uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
+  const char* who = "SpatialFilter::insert";
+  CheckLabel(who, label);
+  detail::CheckKeys(who, keys);
+  const detail::Kernels& kernels = detail::Active();
+  const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
+  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
+  uint64_t raised = 0;
+  ForEachHashChunk(kernels, keys, seed_, [&](const uint64_t* hashes, size_t, size_t m) {
+    raised += sk.insert(cells_, p, hashes, m, label);
+  });
+  current_ = label;
+  members_[label - 1] += keys.size();
+  written_[label - 1] += raised;
+  return raised;
+}
+
+uint16_t SpatialFilter::classify_hash(uint64_t hash) const {
+  if (cells_ == nullptr) Invalid("SpatialFilter::classify: the filter was moved from");
+  return static_cast<uint16_t>(ref::SpatialClassifyHash(cells_, ParamsOf(*this), hash));
+}
+
+uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
+  const char* who = "SpatialFilter::classify";
+  if (cells_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+  if (keys.size() == 0) return 0;
+  if (labels == nullptr) Invalid(std::string(who) + ": null labels with non-zero size");
+  detail::CheckKeys(who, keys);
+  const detail::Kernels& kernels = detail::Active();
+  const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
+  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
+  uint64_t found = 0;
+  ForEachHashChunk(kernels, keys, seed_, [&](const uint64_t* hashes, size_t begin, size_t m) {
+    found += sk.classify(cells_, p, hashes, m, labels + begin);
+  });
+  return found;
+}
+
+// ---- Statistics ----
+
+SpatialStats SpatialFilter::stats(bool measure) const {
+  if (cells_ == nullptr) Invalid("SpatialFilter::stats: the filter was moved from");
+  SpatialStats s;
+  s.num_cells = num_cells();
+  s.cell_bytes = cell_bytes_;
+  s.k = k_;
+  for (uint64_t m : members_) s.members += m;
+  s.apriori_fpp = predicted_fpp(s.members);
+  const std::vector<detail::SpatialAreaModel> model =
+      detail::SpatialModel(members_, num_blocks_, k_);
+  s.areas.resize(num_areas_);
+  for (uint32_t i = 0; i < num_areas_; ++i) {
+    SpatialAreaStats& a = s.areas[i];
+    a.label = static_cast<uint16_t>(i + 1);
+    a.members = members_[i];
+    a.expected_emersion = model[i].emersion;
+    a.apriori_fpp = model[i].fpp;
+    a.apriori_isep = model[i].isep;
+    a.expected_cells = model[i].expected_cells;
+    a.cells_written = written_[i];
+  }
+  if (!measure) return s;
+
+  // Per block: the distinct labels present, ascending; for each, the probability Pb(l) that a key
+  // in no area finds all k of its cells >= l (mean over its first group w0 of the product of its
+  // groups' fractions of cells >= l). A key with this block gets exactly label l with probability
+  // Pb(l) - Pb(next label present), added to acc[l].
+  const detail::SpatialParams p = ParamsOf(*this);
+  std::vector<double> acc(num_areas_ + 1, 0);
+  std::vector<uint64_t> hist(num_areas_ + 1, 0);
+  uint32_t cells[64];
+  uint32_t distinct[64];
+  for (uint64_t b = 0; b < num_blocks_; ++b) {
+    int d = 0;
+    for (uint32_t c = 0; c < 64; ++c) {
+      cells[c] = ref::SpatialGetCell(cells_, p, 64 * b + c);
+      ++hist[cells[c]];
+      if (cells[c] != 0) distinct[d++] = cells[c];
+    }
+    if (d == 0) continue;
+    std::sort(distinct, distinct + d);
+    d = static_cast<int>(std::unique(distinct, distinct + d) - distinct);
+    double prev_label_prob = 0;
+    for (int j = d - 1; j >= 0; --j) {  // descending, so Pb(next) is known
+      const uint32_t l = distinct[j];
+      double frac[8];
+      for (int g = 0; g < 8; ++g) {
+        int at_least = 0;
+        for (int c = 0; c < 8; ++c) at_least += cells[8 * g + c] >= l;
+        frac[g] = at_least / 8.0;
+      }
+      double prob = 0;
+      for (uint32_t w0 = 0; w0 < 8; ++w0) {
+        double q = 1;
+        for (uint32_t i = 0; i < k_; ++i) q *= frac[(w0 + i) & 7];
+        prob += q / 8;
+      }
+      acc[l] += prob - prev_label_prob;
+      prev_label_prob = prob;
+    }
+  }
+  s.measured = true;
+  s.sparsity = static_cast<double>(hist[0]) / static_cast<double>(s.num_cells);
+  for (uint32_t i = 0; i < num_areas_; ++i) {
+    SpatialAreaStats& a = s.areas[i];
+    a.cells = hist[i + 1];
+    a.emersion = a.cells_written == 0
+                     ? 1.0
+                     : static_cast<double>(a.cells) / static_cast<double>(a.cells_written);
+    a.fpp = std::max(0.0, acc[i + 1] / static_cast<double>(num_blocks_));
+    s.fpp += a.fpp;
+  }
+  return s;
+}
+
+// ---- Persistence ----
+
+namespace {
+
+void EncodeHeader(const SpatialFilter& f, uint64_t checksum, uint8_t* h) {
+  std::memset(h, 0, kHeaderSize);
+  std::memcpy(h, kMagic, 8);
+  PutU32(h + 8, kFormatVersion);
+  PutU32(h + 12, static_cast<uint32_t>(kHeaderSize));
+  h[16] = static_cast<uint8_t>(f.cell_bytes());
+  h[17] = kHashXxh3;
+  PutU32(h + 20, f.num_hashes());
+  PutU64(h + 24, f.num_blocks());
+  PutU64(h + 32, f.seed());
+  PutU32(h + 40, f.num_areas());
+  PutU32(h + 44, f.current_label());
+  PutU64(h + 48, checksum);
+  PutU64(h + 56, ref::Checksum(h, 56));
+}
+
+std::vector<uint8_t> AreaTable(const SpatialFilter& f, const std::vector<uint64_t>& written) {
+  std::vector<uint8_t> t(16 * size_t{f.num_areas()});
+  for (uint32_t i = 0; i < f.num_areas(); ++i) {
+    PutU64(t.data() + 16 * i, f.members(static_cast<uint16_t>(i + 1)));
+    PutU64(t.data() + 16 * i + 8, written[i]);
+  }
+  return t;
+}
+
+}  // namespace
+
+void SpatialFilter::save(std::ostream& out) const {
+  if (cells_ == nullptr) Invalid("SpatialFilter::save: the filter was moved from");
+  const std::vector<uint8_t> table = AreaTable(*this, written_);
+  // XXH3 of the cells followed by the table (streamed: equals the one-shot hash of the two).
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  XXH3_64bits_update(&state, cells_, size_bytes());
+  XXH3_64bits_update(&state, table.data(), table.size());
+  uint8_t h[kHeaderSize];
+  EncodeHeader(*this, XXH3_64bits_digest(&state), h);
+  out.write(reinterpret_cast<const char*>(h), kHeaderSize);
+  out.write(reinterpret_cast<const char*>(cells_), static_cast<std::streamsize>(size_bytes()));
+  out.write(reinterpret_cast<const char*>(table.data()),
+            static_cast<std::streamsize>(table.size()));
+  if (!out) throw Error(ErrorCode::kIo, "SpatialFilter::save: the stream failed");
+}
+
+void SpatialFilter::save_file(const std::string& path) const {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(ErrorCode::kIo, "SpatialFilter::save_file: cannot open " + path);
+  save(out);
+  out.close();
+  if (!out) throw Error(ErrorCode::kIo, "SpatialFilter::save_file: cannot write " + path);
+}
+
+SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
+  if (data == nullptr && size > 0) Invalid("SpatialFilter::load: null data with non-zero size");
+  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
+  const Header h = DecodeHeader(data, size - kHeaderSize);
+  const uint8_t* payload = data + kHeaderSize;
+  if (ref::Checksum(payload, h.cell_bytes_total + h.table_bytes) != h.checksum) {
+    Bad("payload checksum mismatch");
+  }
+  const uint8_t* table = payload + h.cell_bytes_total;
+  std::vector<uint64_t> members(h.num_areas), written(h.num_areas);
+  for (uint32_t i = 0; i < h.num_areas; ++i) {
+    members[i] = GetU64(table + 16 * i);
+    written[i] = GetU64(table + 16 * i + 8);
+    if (i + 1 > h.current && (members[i] != 0 || written[i] != 0)) {
+      Bad("keys recorded for label " + std::to_string(i + 1) + " above the highest label");
+    }
+    if (members[i] > UINT64_MAX / h.k || written[i] > members[i] * h.k) {
+      Bad("more cells written than keys x k for label " + std::to_string(i + 1));
+    }
+  }
+  // Every cell is at most the highest label inserted (before anything is allocated).
+  const detail::SpatialParams p{h.num_blocks, h.k, h.cell_bytes};
+  const uint64_t n_cells = h.num_blocks * SpatialSpec::kCellsPerBlock;
+  for (uint64_t c = 0; c < n_cells; ++c) {
+    if (ref::SpatialGetCell(payload, p, c) > h.current) {
+      Bad("cell " + std::to_string(c) + " holds a label above the highest label inserted");
+    }
+  }
+  SpatialFilter f(h.num_blocks, h.k, h.num_areas, h.seed);
+  std::memcpy(f.cells_, payload, h.cell_bytes_total);
+  f.current_ = static_cast<uint16_t>(h.current);
+  f.members_ = std::move(members);
+  f.written_ = std::move(written);
+  return f;
+}
+
+SpatialFilter SpatialFilter::load(std::istream& in) {
+  uint8_t h[kHeaderSize];
+  in.read(reinterpret_cast<char*>(h), kHeaderSize);
+  if (in.bad()) throw Error(ErrorCode::kIo, "SpatialFilter::load: the stream failed while reading");
+  if (static_cast<size_t>(in.gcount()) != kHeaderSize) {
+    Bad("truncated header (" + std::to_string(in.gcount()) + " bytes)");
+  }
+  const Header hd = DecodeHeader(h, SIZE_MAX);
+  const uint64_t want = hd.cell_bytes_total + hd.table_bytes;
+  std::vector<uint8_t> bytes(h, h + kHeaderSize);
+  while (bytes.size() - kHeaderSize < want) {
+    // Doubling chunks from 64 KiB: at most twice what the stream really holds is ever allocated.
+    const uint64_t chunk = std::min<uint64_t>(want - (bytes.size() - kHeaderSize),
+                                              std::max<uint64_t>(uint64_t{1} << 16, bytes.size()));
+    const size_t at = bytes.size();
+    bytes.resize(at + chunk);
+    in.read(reinterpret_cast<char*>(bytes.data() + at), static_cast<std::streamsize>(chunk));
+    if (in.bad()) throw Error(ErrorCode::kIo, "SpatialFilter::load: the stream failed");
+    if (static_cast<uint64_t>(in.gcount()) != chunk) {
+      Bad("truncated payload (" + std::to_string(at - kHeaderSize + in.gcount()) + " of " +
+          std::to_string(want) + " bytes)");
+    }
+  }
+  if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
+  return load(bytes.data(), bytes.size());
+}
+
+SpatialFilter SpatialFilter::load_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorCode::kIo, "SpatialFilter::load_file: " + path + " is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::kIo, "SpatialFilter::load_file: cannot open " + path);
+  return load(in);
+}
+
+}  // namespace simdbloom
