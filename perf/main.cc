@@ -40,7 +40,8 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
-    " [--only speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n";
+    " [--only "
+    "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
@@ -85,10 +86,7 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
           what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
-          what != "scalable" &&
-          what != "counting" &&
-          what != "shifting" &&
-          what != "spatial") {
+          what != "scalable" && what != "counting" && what != "shifting" && what != "spatial") {
         return Parse::kBad;
       }
       o->speed = what == "speed";

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "simdbloom/scalable.hpp"
 #include "simdbloom/counting.hpp"
+#include "simdbloom/scalable.hpp"
 #include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
 #include "simdbloom/spatial.hpp"
