@@ -2,11 +2,8 @@
 // counting kernels (kernels/counting/), to_filter, persistence (lib/FORMAT.md "Counting filters").
 #include "simdbloom/counting.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -16,11 +13,17 @@
 #include "kernels/counting/spec.h"
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
+#include "lib/file_io.h"
 #include "lib/key_source.h"
 #include "lib/layout.h"
 
 namespace simdbloom {
 namespace {
+
+using detail::GetU32;
+using detail::GetU64;
+using detail::PutU32;
+using detail::PutU64;
 
 using detail::CountingId;
 using detail::CountingSpec;
@@ -70,23 +73,6 @@ void CheckParams(const char* who, CountingLayout layout, uint64_t num_blocks, ui
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "CountingFilter::load: " + what);
-}
-
-void PutU32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint32_t GetU32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
 }
 
 struct Header {
@@ -411,11 +397,7 @@ void CountingFilter::save(std::ostream& out) const {
 }
 
 void CountingFilter::save_file(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save_file: cannot open " + path);
-  save(out);
-  out.close();
-  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save_file: cannot write " + path);
+  detail::SaveFile(path, "CountingFilter::save_file", [this](std::ostream& out) { save(out); });
 }
 
 CountingFilter CountingFilter::load(const uint8_t* data, size_t size) {
@@ -464,13 +446,8 @@ CountingFilter CountingFilter::load(std::istream& in) {
 }
 
 CountingFilter CountingFilter::load_file(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw Error(ErrorCode::kIo, "CountingFilter::load_file: " + path + " is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kIo, "CountingFilter::load_file: cannot open " + path);
-  return load(in);
+  return detail::LoadFile(path, "CountingFilter::load_file",
+                          [](std::istream& in) { return load(in); });
 }
 
 CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verify_checksum) {

@@ -1,22 +1,26 @@
 // Persistence: the simdbloom file format (lib/FORMAT.md, "File format") and Parquet's split block
 // Bloom filter form. Every field of untrusted input is validated before it is used; reads never
 // go past the given size.
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "kernels/reference.h"
+#include "lib/file_io.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
 namespace {
+
+using detail::GetU32;
+using detail::GetU64;
+using detail::PutU32;
+using detail::PutU64;
 
 constexpr size_t kHeaderSize = 64;
 constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'L', 'O', 'M'};
@@ -31,23 +35,6 @@ constexpr uint8_t kHashXxh64 = 2;
 // A stream whose read failed (badbit: e.g. EISDIR, EIO) is an I/O error, not short input.
 void CheckReadable(const std::istream& in) {
   if (in.bad()) throw Error(ErrorCode::kIo, "load: the stream failed while reading");
-}
-
-void PutU32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint32_t GetU32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
 }
 
 uint8_t HashIdOf(Layout layout) { return detail::UsesXxh64(layout) ? kHashXxh64 : kHashXxh3; }
@@ -263,11 +250,7 @@ void Filter::save(std::ostream& out) const {
 }
 
 void Filter::save_file(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorCode::kIo, "save_file: cannot open " + path + " for writing");
-  save(out);
-  out.close();
-  if (!out) throw Error(ErrorCode::kIo, "save_file: cannot write " + path);
+  detail::SaveFile(path, "save_file", [this](std::ostream& out) { save(out); });
 }
 
 Filter Filter::load(const uint8_t* data, size_t size) {
@@ -345,20 +328,7 @@ Filter Filter::load(std::istream& in) {
 }
 
 Filter Filter::load_file(const std::string& path) {
-  // A directory opens as an ifstream (on Linux) and only fails when read: refused up front, as
-  // an I/O error like any other path that names no readable file.
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw Error(ErrorCode::kIo, "load_file: " + path + " is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kIo, "load_file: cannot open " + path);
-  try {
-    return load(in);
-  } catch (const Error& e) {
-    if (e.code() != ErrorCode::kIo) throw;
-    throw Error(ErrorCode::kIo, "load_file: cannot read " + path);
-  }
+  return detail::LoadFile(path, "load_file", [](std::istream& in) { return load(in); });
 }
 
 Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {

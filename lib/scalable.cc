@@ -4,12 +4,9 @@
 // SIMD path, layout and the stage file format are theirs.
 #include "simdbloom/scalable.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <streambuf>
@@ -18,10 +15,16 @@
 #include <vector>
 
 #include "kernels/reference.h"
+#include "lib/file_io.h"
 #include "lib/layout.h"
 
 namespace simdbloom {
 namespace {
+
+using detail::GetU32;
+using detail::GetU64;
+using detail::PutU32;
+using detail::PutU64;
 
 using detail::Invalid;
 
@@ -76,26 +79,10 @@ double StageFpp(double fpp, double r, size_t i) {
   return p;
 }
 
-void PutU32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 void PutF64(uint8_t* p, double v) {
   uint64_t bits;
   std::memcpy(&bits, &v, 8);
   PutU64(p, bits);
-}
-uint32_t GetU32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
 }
 double GetF64(const uint8_t* p) {
   const uint64_t bits = GetU64(p);
@@ -684,13 +671,7 @@ void ScalableFilter::save(std::ostream& out) const {
 
 void ScalableFilter::save_file(const std::string& path) const {
   CheckUsable("save_file");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw Error(ErrorCode::kIo, "ScalableFilter::save_file: cannot open " + path + " for writing");
-  }
-  save(out);
-  out.close();
-  if (!out) throw Error(ErrorCode::kIo, "ScalableFilter::save_file: cannot write " + path);
+  detail::SaveFile(path, "ScalableFilter::save_file", [this](std::ostream& out) { save(out); });
 }
 
 std::vector<uint8_t> ScalableFilter::to_bytes() const {
@@ -827,18 +808,8 @@ ScalableFilter ScalableFilter::load(std::istream& in) {
 }
 
 ScalableFilter ScalableFilter::load_file(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw Error(ErrorCode::kIo, "ScalableFilter::load_file: " + path + " is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kIo, "ScalableFilter::load_file: cannot open " + path);
-  try {
-    return load(in);
-  } catch (const Error& e) {
-    if (e.code() != ErrorCode::kIo) throw;
-    throw Error(ErrorCode::kIo, "ScalableFilter::load_file: cannot read " + path);
-  }
+  return detail::LoadFile(path, "ScalableFilter::load_file",
+                          [](std::istream& in) { return load(in); });
 }
 
 }  // namespace simdbloom

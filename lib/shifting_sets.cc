@@ -13,6 +13,7 @@
 #include "kernels/reference.h"
 #include "kernels/shared.h"
 #include "kernels/shifting/sets.h"
+#include "lib/file_io.h"
 #include "simdbloom/shifting.hpp"
 
 namespace simdbloom {
@@ -72,23 +73,6 @@ uint64_t BlocksForBits(const char* who, uint64_t bits) {
 // ---- Persistence: a 64-byte header, then the blocks (lib/FORMAT.md) ----
 constexpr size_t kHeader = 64;
 constexpr uint32_t kVersion = 1;
-
-void PutU32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint32_t GetU32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t{p[i]} << (8 * i);
-  return v;
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
-  return v;
-}
 
 std::string Save(const char magic[8], uint32_t max_count, const ShiftingBlocks& b, uint64_t items) {
   const size_t payload = b.num_blocks() * 64;

@@ -4,7 +4,6 @@
 #include "simdbloom/spatial.hpp"
 
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,7 +11,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <istream>
 #include <iterator>
 #include <mutex>
@@ -28,11 +26,17 @@
 #include "kernels/reference.h"
 #include "kernels/spatial/reference.h"
 #include "kernels/spatial/spec.h"
+#include "lib/file_io.h"
 #include "lib/keys.h"
 #include "lib/layout.h"
 
 namespace simdbloom {
 namespace {
+
+using detail::GetU32;
+using detail::GetU64;
+using detail::PutU32;
+using detail::PutU64;
 
 using detail::Invalid;
 using detail::SpatialSpec;
@@ -171,23 +175,6 @@ constexpr uint8_t kHashXxh3 = 1;
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom spatial filter: " + what);
-}
-
-void PutU32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint32_t GetU32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
 }
 
 struct Header {
@@ -548,11 +535,7 @@ void SpatialFilter::save(std::ostream& out) const {
 }
 
 void SpatialFilter::save_file(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorCode::kIo, "SpatialFilter::save_file: cannot open " + path);
-  save(out);
-  out.close();
-  if (!out) throw Error(ErrorCode::kIo, "SpatialFilter::save_file: cannot write " + path);
+  detail::SaveFile(path, "SpatialFilter::save_file", [this](std::ostream& out) { save(out); });
 }
 
 SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
@@ -619,13 +602,8 @@ SpatialFilter SpatialFilter::load(std::istream& in) {
 }
 
 SpatialFilter SpatialFilter::load_file(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw Error(ErrorCode::kIo, "SpatialFilter::load_file: " + path + " is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kIo, "SpatialFilter::load_file: cannot open " + path);
-  return load(in);
+  return detail::LoadFile(path, "SpatialFilter::load_file",
+                          [](std::istream& in) { return load(in); });
 }
 
 }  // namespace simdbloom

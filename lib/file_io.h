@@ -1,0 +1,70 @@
+// Internal: what the file formats of Filter, CountingFilter, ScalableFilter, SpatialFilter and the
+// shifting set filters share: little-endian fields (FORMAT.md: every integer is little-endian,
+// whatever the host) and files opened for save_file/load_file with the same errors.
+#ifndef SIMDBLOOM_LIB_FILE_IO_H_
+#define SIMDBLOOM_LIB_FILE_IO_H_
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <utility>
+
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+namespace detail {
+
+inline void PutU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+inline void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+inline uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t{p[i]} << (8 * i);
+  return v;
+}
+inline uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+// save_file: `save(std::ostream&)` into `path` (created or truncated). Errors are kIo and start
+// with `who` ("Filter::save_file" style prefixes are the caller's).
+template <class SaveFn>
+void SaveFile(const std::string& path, const std::string& who, SaveFn&& save) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(ErrorCode::kIo, who + ": cannot open " + path + " for writing");
+  std::forward<SaveFn>(save)(out);
+  out.close();
+  if (!out) throw Error(ErrorCode::kIo, who + ": cannot write " + path);
+}
+
+// load_file: `load(std::istream&)` over `path`. A directory opens as an ifstream (on Linux) and
+// only fails when read: it is refused up front, as an I/O error like any path that names no
+// readable file; an I/O error while reading names the path. Format errors pass through.
+template <class LoadFn>
+auto LoadFile(const std::string& path, const std::string& who, LoadFn&& load)
+    -> decltype(load(std::declval<std::istream&>())) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorCode::kIo, who + ": " + path + " is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::kIo, who + ": cannot open " + path);
+  try {
+    return std::forward<LoadFn>(load)(in);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kIo) throw;
+    throw Error(ErrorCode::kIo, who + ": cannot read " + path);
+  }
+}
+
+}  // namespace detail
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_LIB_FILE_IO_H_
