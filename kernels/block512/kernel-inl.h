@@ -20,15 +20,6 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Multipliers widened to u64 lanes so a vector load gives one per word lane (FORMAT.md's M[t]).
-struct Multipliers64 {
-  HWY_ALIGN uint64_t m[16];
-  constexpr Multipliers64() : m() {
-    for (int t = 0; t < 16; ++t) m[t] = detail::kMultipliers.m[t];
-  }
-};
-static constexpr Multipliers64 kMult64{};
-
 // The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8). Probe
 // i of a key goes to word (w0 + i) mod 8, so whether word w gets a probe of round r depends only
 // on w0 and k: a table of lane masks per w0, built once per bulk call, replaces that arithmetic.

@@ -21,15 +21,6 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// M[0..7] widened to u64 lanes: one per word lane.
-struct ShiftingMultipliers64 {
-  HWY_ALIGN uint64_t m[8];
-  constexpr ShiftingMultipliers64() : m() {
-    for (int t = 0; t < 8; ++t) m[t] = detail::kMultipliers.m[t];
-  }
-};
-static constexpr ShiftingMultipliers64 kShiftingMult64{};
-
 // The in-block mask of one key, 8 u64 word lanes processed N at a time. Whether word w holds a
 // pair, and whether the pair has its second bit, depends only on w0 and k: a table of lane masks
 // per w0, built once per bulk call.
@@ -61,7 +52,7 @@ class ShiftingMask {
 
   // Bit positions lo32(a * M[w]) >> 26 of word lanes [c*N, c*N + N).
   static HWY_INLINE V Bits(D d, V a, size_t c) {
-    const V m = hn::Load(d, kShiftingMult64.m + c * hn::Lanes(d));
+    const V m = hn::Load(d, kMult64.m + c * hn::Lanes(d));
 #if HWY_TARGET == HWY_SCALAR
     return hn::And(hn::ShiftRight<26>(MulU32ToU64(d, a, m)), hn::Set(d, uint64_t{63}));
 #else

@@ -19,14 +19,6 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-struct SetMultipliers64 {
-  HWY_ALIGN uint64_t m[8];
-  constexpr SetMultipliers64() : m() {
-    for (int t = 0; t < 8; ++t) m[t] = detail::kMultipliers.m[t];
-  }
-};
-static constexpr SetMultipliers64 kSetMult64{};
-
 inline uint64_t Rotr64(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -95,7 +87,7 @@ void SetCandidates(const uint64_t* words, uint64_t nb, const uint64_t* hashes, s
     auto acc = hn::Set(d, ~uint64_t{0});
     for (size_t c = 0; c < 8; c += N) {
       // lo32(a * M[w]) in each u64 lane (M[w] < 2^32: the odd u32 lanes multiply by 0).
-      const auto prod = hn::BitCast(d, hn::Mul(a, hn::BitCast(d32, hn::Load(d, kSetMult64.m + c))));
+      const auto prod = hn::BitCast(d, hn::Mul(a, hn::BitCast(d32, hn::Load(d, kMult64.m + c))));
       acc = hn::And(acc, RotrLanes(d, hn::LoadU(d, block + c), hn::ShiftRight<26>(prod)));
     }
     out[i] = AndOfLanes(d, acc);

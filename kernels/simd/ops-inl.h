@@ -23,6 +23,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Keys per tile: the hashes and block indices of one tile (4 KiB) stay in L1.
 constexpr size_t kTile = 256;
 
+// The probe multipliers (FORMAT.md's M[t], kernels/shared.h) widened to u64 lanes, so that a
+// vector load gives one per word lane.
+struct Multipliers64 {
+  HWY_ALIGN uint64_t m[16];
+  constexpr Multipliers64() : m() {
+    for (int t = 0; t < 16; ++t) m[t] = detail::kMultipliers.m[t];
+  }
+};
+static constexpr Multipliers64 kMult64{};
+
 #undef SIMDBLOOM_SVE  // defined once per target
 #if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
     HWY_TARGET == HWY_SVE2_128
