@@ -9,6 +9,23 @@
 #include <cstdint>
 #include <cstring>
 
+// Whether this is a ThreadSanitizer build (GCC defines __SANITIZE_THREAD__, clang has the feature).
+#if defined(__SANITIZE_THREAD__)
+#define SIMDBLOOM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SIMDBLOOM_TSAN 1
+#endif
+#endif
+#ifndef SIMDBLOOM_TSAN
+#define SIMDBLOOM_TSAN 0
+#endif
+#if SIMDBLOOM_TSAN
+// ThreadSanitizer's dynamic annotations (its runtime defines them).
+extern "C" void AnnotateIgnoreReadsBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreReadsEnd(const char* file, int line);
+#endif
+
 namespace simdbloom {
 namespace detail {
 
@@ -91,6 +108,32 @@ constexpr bool Mutates(Op op) { return op != Op::kQuery && op != Op::kCount; }
 // true.
 inline uint64_t AtomicOr(uint64_t* word, uint64_t mask) {
   return mask & ~__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
+}
+
+// The bulk query kernels read a filter's words with plain vector loads while insert_concurrent may
+// OR into them (AtomicOr). That race is the documented contract: bits only go from 0 to 1 and an
+// aligned 8-byte word is never torn on the supported CPUs, so a query sees every key inserted
+// before it began and, of a key being inserted, some of its bits. Under ThreadSanitizer a query
+// kernel holds a ReadRaceScope: the thread's reads are not recorded while it runs (its writes, and
+// every other thread's accesses, still are). A no-op in every other build.
+struct ReadRaceScope {
+#if SIMDBLOOM_TSAN
+  ReadRaceScope() { AnnotateIgnoreReadsBegin(__FILE__, __LINE__); }
+  ~ReadRaceScope() { AnnotateIgnoreReadsEnd(__FILE__, __LINE__); }
+#else
+  ReadRaceScope() {}  // user-provided: a scope object, not an unused variable
+#endif
+  ReadRaceScope(const ReadRaceScope&) = delete;
+  ReadRaceScope& operator=(const ReadRaceScope&) = delete;
+};
+
+// Reads a word that a concurrent AtomicOr may be writing (relaxed: a plain load on every supported
+// CPU, but defined behaviour and visible to ThreadSanitizer as such). Every RefContains reads
+// through it, because ref_contains is also the single-key query path of layouts without an inline
+// one.
+template <typename T>
+inline T LoadRelaxed(const T* word) {
+  return __atomic_load_n(word, __ATOMIC_RELAXED);
 }
 
 // The functions every layout's spec struct declares (kernels/<layout>/spec.h) and its folder

@@ -37,7 +37,7 @@ inline bool Block512Spec::RefContains(const uint64_t* words, const Params& p, ui
   for (uint32_t i = 0; i < p.k; ++i) {
     uint32_t w, b;
     ref::Block512Probe(h, i, &w, &b);
-    if (((block[w] >> b) & 1) == 0) return false;
+    if (((LoadRelaxed(block + w) >> b) & 1) == 0) return false;
   }
   return true;
 }

@@ -35,7 +35,7 @@ inline bool ClassicSpec::RefContains(const uint64_t* words, const Params& p, uin
   uint64_t g = h;
   for (uint32_t i = 0; i < p.k; ++i, g += step) {
     const uint64_t bit = ref::ClassicBit(g, p.num_blocks);
-    if (((words[bit >> 6] >> (bit & 63)) & 1) == 0) return false;
+    if (((LoadRelaxed(words + (bit >> 6)) >> (bit & 63)) & 1) == 0) return false;
   }
   return true;
 }

@@ -29,7 +29,7 @@ inline bool Register64Spec::RefInsert(uint64_t* words, const Params& p, uint64_t
 
 inline bool Register64Spec::RefContains(const uint64_t* words, const Params& p, uint64_t h) {
   const uint64_t mask = ref::Register64Mask(h, p.k);
-  return (words[BlockIndex(h, p.num_blocks)] & mask) == mask;
+  return (LoadRelaxed(words + BlockIndex(h, p.num_blocks)) & mask) == mask;
 }
 
 inline bool Register64Spec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {

@@ -47,7 +47,7 @@ inline bool ShiftingSpec::RefContains(const uint64_t* words, const Params& p, ui
     uint32_t w;
     uint64_t mask;
     ref::ShiftingPair(h, i, p.k, &w, &mask);
-    if ((block[w] & mask) != mask) return false;
+    if ((LoadRelaxed(block + w) & mask) != mask) return false;
   }
   return true;
 }

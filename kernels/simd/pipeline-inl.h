@@ -180,6 +180,7 @@ uint64_t InsertAtomicT(uint64_t* words, detail::Params p, const detail::KeySourc
 template <class L>
 uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
                    detail::ResultKind result, void* out) {
+  const detail::ReadRaceScope benign;  // reads race with insert_concurrent by contract (shared.h)
   return p.prefetch_distance != 0
              ? Pipeline<L, detail::Op::kQuery, true>(words, p, src, n, result, out)
              : Pipeline<L, detail::Op::kQuery, false>(words, p, src, n, result, out);

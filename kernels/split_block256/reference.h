@@ -24,7 +24,7 @@ inline bool SplitBlock256Spec::RefContains(const uint64_t* words, const Params& 
       reinterpret_cast<const uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
   const uint32_t key = static_cast<uint32_t>(h);
   for (int i = 0; i < 8; ++i) {
-    if (((block[i] >> ((key * kSalt[i]) >> 27)) & 1) == 0) return false;
+    if (((LoadRelaxed(block + i) >> ((key * kSalt[i]) >> 27)) & 1) == 0) return false;
   }
   return true;
 }
