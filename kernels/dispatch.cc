@@ -21,6 +21,10 @@
 
 namespace simdbloom {
 namespace detail {
+
+OneKeyKernels g_one_key;
+static_assert(kNumLayoutSlots <= OneKeyKernels::kSlots, "g_one_key has a slot per layout");
+
 namespace {
 
 // Index of Highway target `hwy_target` in a table laid out as SIMDBLOOM_EXPORT_TABLE lays it out
@@ -114,6 +118,17 @@ std::string KnownNames() {
   return names;
 }
 
+// Points Filter's single-key calls (detail::g_one_key) at target k's one-key kernels.
+void PublishOneKey(const Kernels* k) {
+  for (int slot = 0; slot < OneKeyKernels::kSlots; ++slot) {
+    const bool has = k != nullptr && slot < kNumLayoutSlots;
+    g_one_key.insert[slot].store(has ? k->layout[slot].insert_one : nullptr,
+                                 std::memory_order_relaxed);
+    g_one_key.contains[slot].store(has ? k->layout[slot].contains_one : nullptr,
+                                   std::memory_order_relaxed);
+  }
+}
+
 struct Selection {
   std::atomic<const Kernels*> active{nullptr};
   std::string env_error;  // set once, before `active` is published
@@ -133,10 +148,16 @@ Selection& Selected() {
     } else {
       sel->active.store(Best());
     }
+    PublishOneKey(sel->active.load());
     return sel;
   }();
   return *s;
 }
+
+// Selects the target when the library starts, so single-key calls use its one-key kernels from
+// the first call (before any bulk call). Until then (other units' static initializers) they take
+// the inline path: the same bits.
+const bool g_selected_at_start = (Selected(), true);
 
 }  // namespace
 
@@ -191,10 +212,13 @@ void set_target(const std::string& name) {
                 "unknown SIMD target '" + name + "'; usable here: " + detail::KnownNames());
   }
   detail::Selected().active.store(k, std::memory_order_release);
+  detail::PublishOneKey(k);
 }
 
 void reset_target() noexcept {
-  detail::Selected().active.store(detail::Best(), std::memory_order_release);
+  const detail::Kernels* best = detail::Best();
+  detail::Selected().active.store(best, std::memory_order_release);
+  detail::PublishOneKey(best);
 }
 
 }  // namespace simdbloom

@@ -289,7 +289,7 @@ TEST_CASE("api: bulk insert says which keys were new") {
 // The inline single-key path (simdbloom/detail/single_key.hpp) against libxxhash and the literal
 // reference (kernels/reference.h): hashes of 4/8-byte keys for many seeds, and insert/contains of
 // every layout and k, bit for bit, with the same "was new" answers.
-TEST_CASE("api: the inline single-key path equals libxxhash and the reference") {
+TEST_CASE("api: the single-key path equals libxxhash and the reference on every target") {
   test::Rng rng(77);
   for (int i = 0; i < 20000; ++i) {
     const uint64_t key = i < 4 ? static_cast<uint64_t>(i) : rng();
@@ -308,32 +308,43 @@ TEST_CASE("api: the inline single-key path equals libxxhash and the reference") 
   const Case cases[] = {{Layout::kBlock512, 1, 16},
                         {Layout::kRegister64, 1, 16},
                         {Layout::kSplitBlock256, 8, 8},
-                        {Layout::kClassic, 1, 32}};
-  for (const Case& c : cases) {
-    for (uint32_t k = c.k_min; k <= c.k_max; ++k) {
-      for (uint64_t bits : {uint64_t{512}, uint64_t{3} * 4096 + 64, uint64_t{1} << 17}) {
-        CAPTURE(layout_name(c.layout));
-        CAPTURE(k);
-        CAPTURE(bits);
-        Filter f = Filter::with_bits(bits, k, c.layout, 1);
-        std::vector<uint64_t> want((f.size_bytes() + 7) / 8 + 8, 0);
-        const detail::Params p{f.num_blocks(), k, 1};
-        const auto id = static_cast<detail::LayoutId>(c.layout);
-        const size_t n = static_cast<size_t>(bits / 16);
-        for (size_t i = 0; i < n; ++i) {
-          const uint64_t h = rng();
-          REQUIRE(f.insert_hash(h) == ref::InsertHash(id, want.data(), p, h));
+                        {Layout::kClassic, 1, 32},
+                        {Layout::kShifting, 1, 16}};
+  // The single-key calls follow the active target: the inline scalar path, or the target's one-key
+  // kernels (block512 and split_block256 on x86 AVX2 and up, detail::g_one_key).
+  test::ForEachApiTarget([&](const std::string& target) {
+    const bool wide_x86 = target == "AVX2" || target.rfind("AVX3", 0) == 0;
+    for (Layout l : {Layout::kBlock512, Layout::kSplitBlock256}) {
+      CHECK((detail::OneKeyInsert(static_cast<uint8_t>(l)) != nullptr) == wide_x86);
+      CHECK((detail::OneKeyContains(static_cast<uint8_t>(l)) != nullptr) == wide_x86);
+    }
+    CHECK(!detail::OneKeyContains(static_cast<uint8_t>(Layout::kRegister64)));
+    for (const Case& c : cases) {
+      for (uint32_t k = c.k_min; k <= c.k_max; ++k) {
+        for (uint64_t bits : {uint64_t{512}, uint64_t{3} * 4096 + 64, uint64_t{1} << 17}) {
+          CAPTURE(layout_name(c.layout));
+          CAPTURE(k);
+          CAPTURE(bits);
+          Filter f = Filter::with_bits(bits, k, c.layout, 1);
+          std::vector<uint64_t> want((f.size_bytes() + 7) / 8 + 8, 0);
+          const detail::Params p{f.num_blocks(), k, 1};
+          const auto id = static_cast<detail::LayoutId>(c.layout);
+          const size_t n = static_cast<size_t>(bits / 16);
+          for (size_t i = 0; i < n; ++i) {
+            const uint64_t h = rng();
+            REQUIRE(f.insert_hash(h) == ref::InsertHash(id, want.data(), p, h));
+          }
+          REQUIRE(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
+          for (size_t i = 0; i < 2 * n; ++i) {
+            const uint64_t h = rng();
+            REQUIRE(f.contains_hash(h) == ref::ContainsHash(id, want.data(), p, h));
+            f.prefetch_hash(h);  // never changes anything
+          }
+          REQUIRE(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
         }
-        REQUIRE(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
-        for (size_t i = 0; i < 2 * n; ++i) {
-          const uint64_t h = rng();
-          REQUIRE(f.contains_hash(h) == ref::ContainsHash(id, want.data(), p, h));
-          f.prefetch_hash(h);  // never changes anything
-        }
-        REQUIRE(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
       }
     }
-  }
+  });
 }
 
 }  // namespace

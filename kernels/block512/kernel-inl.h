@@ -185,7 +185,54 @@ struct Block512 {
                : ApplyT<kOp, false>(words, state.mask, hashes, tile, j0, j1, hits, ahead);
   }
 
+  // One key per call (Filter's single-key insert/contains, through LayoutKernels::insert_one /
+  // contains_one). The lanes a probe reaches come from arithmetic, (w - w0) mod 8 < k (and < k - 8
+  // for the second round), instead of the bulk call's per-call table. Only where the 8 words fit in
+  // at most two vectors (x86 AVX2 and up): with narrower vectors the inline scalar path
+  // (detail/single_key.hpp), which needs no call, is as fast.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  static constexpr bool kOneKey = true;
+#else
+  static constexpr bool kOneKey = false;
+#endif
+  static bool InsertOne(uint64_t* block, uint64_t h, uint32_t k) {
+    return OneKey<true>(block, h, k);
+  }
+  static bool ContainsOne(const uint64_t* block, uint64_t h, uint32_t k) {
+    // Reads race with insert_concurrent by contract, as the bulk query's do (kernels/shared.h).
+    const detail::ReadRaceScope benign;
+    return OneKey<false>(const_cast<uint64_t*>(block), h, k);
+  }
+
  private:
+  template <bool kInsert>
+  static HWY_INLINE bool OneKey(uint64_t* HWY_RESTRICT block, uint64_t h, uint32_t k) {
+    const D d;
+    const hn::RebindToSigned<D> di;
+    using Mask = Block512Mask<D>;
+    const size_t N = hn::Lanes(d);
+    const auto a = Mask::Operand(d, h);
+    const auto w0 = hn::Set(di, static_cast<int64_t>((h >> 32) & 7));
+    const auto seven = hn::Set(di, int64_t{7});
+    const auto k1 = hn::Set(di, static_cast<int64_t>(k));
+    const auto one = hn::Set(d, uint64_t{1});
+    auto missing = hn::Zero(d);
+    for (size_t c = 0; c < 8 / N; ++c) {
+      const auto rel = hn::And(hn::Sub(hn::Iota(di, static_cast<int64_t>(c * N)), w0), seven);
+      auto mask = hn::IfThenElseZero(hn::RebindMask(d, hn::Lt(rel, k1)),
+                                     ShlVar(one, Mask::template Bits<0>(d, a, c)));
+      if (k > 8) {
+        const auto k2 = hn::Set(di, static_cast<int64_t>(k) - 8);
+        mask = hn::Or(mask, hn::IfThenElseZero(hn::RebindMask(d, hn::Lt(rel, k2)),
+                                               ShlVar(one, Mask::template Bits<1>(d, a, c))));
+      }
+      const auto old = hn::Load(d, block + c * N);
+      missing = hn::Or(missing, hn::AndNot(old, mask));
+      if constexpr (kInsert) hn::Store(hn::Or(old, mask), d, block + c * N);
+    }
+    return kInsert ? !AllZero(d, missing) : AllZero(d, missing);
+  }
+
   template <detail::Op kOp, bool kTwoRounds, class A>
   static HWY_INLINE size_t ApplyT(WordsPtr<kOp> words, const Block512Mask<D>& mask,
                                   const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,

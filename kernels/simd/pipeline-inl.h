@@ -187,10 +187,24 @@ uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySou
 }
 
 // The kernel table of layout L on this target (exported by the layout's kernels.cc).
+// A layout with a vector one-key path declares kOneKey (true where it beats the inline scalar path
+// on this target) and InsertOne / ContainsOne.
+template <class L, class = void>
+struct HasOneKey : std::false_type {};
+template <class L>
+struct HasOneKey<L, std::enable_if_t<L::kOneKey>> : std::true_type {};
+
 template <class L>
 const detail::LayoutKernels* LayoutKernelsOf() {
-  static constexpr detail::LayoutKernels kernels = {&InsertT<L>, &InsertAtomicT<L>, &ContainsT<L>};
-  return &kernels;
+  if constexpr (HasOneKey<L>::value) {
+    static constexpr detail::LayoutKernels kernels = {&InsertT<L>, &InsertAtomicT<L>, &ContainsT<L>,
+                                                      &L::InsertOne, &L::ContainsOne};
+    return &kernels;
+  } else {
+    static constexpr detail::LayoutKernels kernels = {&InsertT<L>, &InsertAtomicT<L>,
+                                                      &ContainsT<L>};
+    return &kernels;
+  }
 }
 
 }  // namespace HWY_NAMESPACE

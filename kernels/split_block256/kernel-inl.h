@@ -49,6 +49,19 @@ struct SplitBlock256 {
     PrefetchLine<kOp>(words + 4 * tile.block[j]);
   }
 
+  // One key per call (LayoutKernels::insert_one / contains_one, for Filter's single-key calls): the
+  // eight u32 masks in one vector on x86 AVX2 and up; elsewhere the inline scalar path.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  static constexpr bool kOneKey = true;
+#else
+  static constexpr bool kOneKey = false;
+#endif
+  static bool InsertOne(uint64_t* block, uint64_t h, uint32_t) { return OneKey<true>(block, h); }
+  static bool ContainsOne(const uint64_t* block, uint64_t h, uint32_t) {
+    const detail::ReadRaceScope benign;  // as the bulk query (kernels/shared.h)
+    return OneKey<false>(const_cast<uint64_t*>(block), h);
+  }
+
   template <detail::Op kOp, class A>
   static HWY_INLINE size_t Apply(WordsPtr<kOp> words, const detail::Params&, const State&,
                                  const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
@@ -98,6 +111,25 @@ struct SplitBlock256 {
       }
     }
     return changed;
+  }
+
+ private:
+  template <bool kInsert>
+  static HWY_INLINE bool OneKey(uint64_t* HWY_RESTRICT block64, uint64_t h) {
+    const hn::CappedTag<uint32_t, 8> d;
+    const size_t N = hn::Lanes(d);
+    uint32_t* block = reinterpret_cast<uint32_t*>(block64);
+    const auto key = hn::Set(d, static_cast<uint32_t>(h));
+    const auto one = hn::Set(d, 1u);
+    auto missing = hn::Zero(d);
+    for (size_t c = 0; c < 8 / N; ++c) {
+      const auto mask =
+          ShlVar(one, hn::ShiftRight<27>(hn::Mul(key, hn::Load(d, kSplitSalts.salt + c * N))));
+      const auto old = hn::Load(d, block + c * N);
+      missing = hn::Or(missing, hn::AndNot(old, mask));
+      if constexpr (kInsert) hn::Store(hn::Or(old, mask), d, block + c * N);
+    }
+    return kInsert ? !AllZero(d, missing) : AllZero(d, missing);
   }
 };
 

@@ -7,10 +7,14 @@
 // times the probe itself. Here the hash of a 4- or 8-byte key is a dozen instructions, the block
 // is located with one multiply, and the probes of block512 / split_block256 / register64 are
 // tested branch-free (build the block's masks, compare once). classic (k random lines) stays out
-// of line: its k cache misses dwarf a call.
+// of line: its k cache misses dwarf a call. On x86 AVX2 and up, block512 and split_block256 go
+// one step further through g_one_key (below): the hash stays inline, and one call to the active
+// target's one-key kernel builds every word's mask in a vector or two (about 2x fewer cycles than
+// a multiply, shift and load per probe, the call included).
 #ifndef SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
 #define SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -181,6 +185,28 @@ SIMDBLOOM_INLINE bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
     std::memcpy(block + 4 * i, &word, 4);
   }
   return missing != 0;
+}
+
+// The active SIMD target's one-key kernels, by layout id (simdbloom::Layout's value); null where
+// the inline scalar path above is as fast (narrow targets, the reference, layouts without one). On
+// x86 AVX2/AVX-512, block512's 8 probe masks are a few vector instructions where the scalar path
+// needs a multiply, a shift and a load per probe: one indirect call still wins (perf/, section
+// single). Set by the library when it starts and by set_target/reset_target (kernels/dispatch.cc),
+// read with relaxed loads: only which code computes the same bits depends on it, never a result.
+using InsertOneFn = bool (*)(uint64_t* block, uint64_t h, uint32_t k);
+using ContainsOneFn = bool (*)(const uint64_t* block, uint64_t h, uint32_t k);
+struct OneKeyKernels {
+  static constexpr int kSlots = 8;
+  std::atomic<InsertOneFn> insert[kSlots];
+  std::atomic<ContainsOneFn> contains[kSlots];
+};
+extern OneKeyKernels g_one_key;  // zero-initialized: the inline path until the library starts
+
+SIMDBLOOM_INLINE InsertOneFn OneKeyInsert(uint8_t layout) {
+  return g_one_key.insert[layout].load(std::memory_order_relaxed);
+}
+SIMDBLOOM_INLINE ContainsOneFn OneKeyContains(uint8_t layout) {
+  return g_one_key.contains[layout].load(std::memory_order_relaxed);
 }
 
 // Layouts without an inline path (classic: k lines anywhere, whose misses dwarf a call; and any
