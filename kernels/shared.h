@@ -119,9 +119,13 @@ inline uint64_t AtomicOr(uint64_t* word, uint64_t mask) {
 // The bulk query kernels read a filter's words with plain vector loads while insert_concurrent may
 // OR into them (AtomicOr). That race is the documented contract: bits only go from 0 to 1 and an
 // aligned 8-byte word is never torn on the supported CPUs, so a query sees every key inserted
-// before it began and, of a key being inserted, some of its bits. Under ThreadSanitizer a query
-// kernel holds a ReadRaceScope: the thread's reads are not recorded while it runs (its writes, and
-// every other thread's accesses, still are). A no-op in every other build.
+// before it began and, of a key being inserted, some of its bits. Under ThreadSanitizer the bulk
+// query pipeline holds a ReadRaceScope around each step's apply (the filter's loads and the tile's
+// own result bytes) and nothing else: the runtime then ignores that thread's accesses (reads and
+// writes alike: AnnotateIgnoreReads* is ThreadIgnoreBegin/End), while hashing the caller's keys,
+// writing the caller's results and every other thread's accesses stay checked. A no-op in every
+// other build. (Single-key queries need none: they read with relaxed atomic loads, and the one-key
+// kernels are not published in a ThreadSanitizer build, kernels/dispatch.cc.)
 struct ReadRaceScope {
 #if SIMDBLOOM_TSAN
   ReadRaceScope() { AnnotateIgnoreReadsBegin(__FILE__, __LINE__); }
@@ -131,6 +135,15 @@ struct ReadRaceScope {
 #endif
   ReadRaceScope(const ReadRaceScope&) = delete;
   ReadRaceScope& operator=(const ReadRaceScope&) = delete;
+};
+// A ReadRaceScope for a query (kActive), nothing for the other operations.
+template <bool kActive>
+struct ReadRaceScopeIf : ReadRaceScope {
+  ReadRaceScopeIf() {}
+};
+template <>
+struct ReadRaceScopeIf<false> {
+  ReadRaceScopeIf() {}
 };
 
 // Reads a word that a concurrent AtomicOr may be writing (relaxed: a plain load on every supported

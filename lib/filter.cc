@@ -69,7 +69,11 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, co
       k_(k),
       block_bits_(block_bits(layout)),
       layout_(layout),
-      owned_(false) {}
+      owned_(false) {
+  // The kernels load whole blocks with aligned vector loads (view() checks this for callers).
+  if (reinterpret_cast<uintptr_t>(view) % 64 != 0)
+    Invalid("view: the bits must be 64-byte aligned");
+}
 
 void Filter::CheckWritable(const char* who) const {
   CheckNotMovedFrom(who);

@@ -199,8 +199,6 @@ struct Block512 {
     return OneKey<true>(block, h, k);
   }
   static bool ContainsOne(const uint64_t* block, uint64_t h, uint32_t k) {
-    // Reads race with insert_concurrent by contract, as the bulk query's do (kernels/shared.h).
-    const detail::ReadRaceScope benign;
     return OneKey<false>(const_cast<uint64_t*>(block), h, k);
   }
 

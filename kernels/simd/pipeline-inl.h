@@ -138,6 +138,8 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
         }
         L::Locate(p, tile_hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
       }
+      // A query's loads race with insert_concurrent by contract (kernels/shared.h).
+      const detail::ReadRaceScopeIf<kOp == detail::Op::kQuery> benign;
       if (kPrefetch && j1 - 1 + D < m) {  // every key of the step prefetches in this tile
         const AheadIn<L, kOp> in{words, p, tiles[cur], static_cast<ptrdiff_t>(D)};
         total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
@@ -180,7 +182,6 @@ uint64_t InsertAtomicT(uint64_t* words, detail::Params p, const detail::KeySourc
 template <class L>
 uint64_t ContainsT(const uint64_t* words, detail::Params p, const detail::KeySource& src, size_t n,
                    detail::ResultKind result, void* out) {
-  const detail::ReadRaceScope benign;  // reads race with insert_concurrent by contract (shared.h)
   return p.prefetch_distance != 0
              ? Pipeline<L, detail::Op::kQuery, true>(words, p, src, n, result, out)
              : Pipeline<L, detail::Op::kQuery, false>(words, p, src, n, result, out);

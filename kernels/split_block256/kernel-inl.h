@@ -58,7 +58,6 @@ struct SplitBlock256 {
 #endif
   static bool InsertOne(uint64_t* block, uint64_t h, uint32_t) { return OneKey<true>(block, h); }
   static bool ContainsOne(const uint64_t* block, uint64_t h, uint32_t) {
-    const detail::ReadRaceScope benign;  // as the bulk query (kernels/shared.h)
     return OneKey<false>(const_cast<uint64_t*>(block), h);
   }
 
