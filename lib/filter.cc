@@ -58,6 +58,7 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed)
     : words_(AllocateWords(num_blocks * block_bits(layout) / 8)),
       num_blocks_(num_blocks),
       seed_(seed),
+      xxh3_bitflip_(detail::Xxh3Bitflip(seed)),
       k_(k),
       block_bits_(block_bits(layout)),
       layout_(layout) {}
@@ -66,6 +67,7 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, co
     : words_(const_cast<uint64_t*>(view)),  // never written: every mutation checks owned_
       num_blocks_(num_blocks),
       seed_(seed),
+      xxh3_bitflip_(detail::Xxh3Bitflip(seed)),
       k_(k),
       block_bits_(block_bits(layout)),
       layout_(layout),
@@ -112,6 +114,7 @@ Filter::Filter(Filter&& other) noexcept
     : words_(std::exchange(other.words_, nullptr)),
       num_blocks_(std::exchange(other.num_blocks_, 0)),
       seed_(other.seed_),
+      xxh3_bitflip_(other.xxh3_bitflip_),
       k_(other.k_),
       block_bits_(other.block_bits_),
       layout_(other.layout_),
@@ -124,6 +127,7 @@ Filter& Filter::operator=(Filter&& other) noexcept {
     words_ = std::exchange(other.words_, nullptr);
     num_blocks_ = std::exchange(other.num_blocks_, 0);
     seed_ = other.seed_;
+    xxh3_bitflip_ = other.xxh3_bitflip_;
     k_ = other.k_;
     block_bits_ = other.block_bits_;
     layout_ = other.layout_;
@@ -141,6 +145,7 @@ Filter::Filter(const Filter& other)
     : words_(other.words_ != nullptr ? AllocateWords(other.size_bytes()) : nullptr),
       num_blocks_(other.num_blocks_),
       seed_(other.seed_),
+      xxh3_bitflip_(other.xxh3_bitflip_),
       k_(other.k_),
       block_bits_(other.block_bits_),
       layout_(other.layout_),

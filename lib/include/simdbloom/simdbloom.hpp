@@ -472,10 +472,10 @@ class Filter {
     const bool xxh64 = layout_ == Layout::kSplitBlock256;
     if constexpr (sizeof(T) == 8) {
       const auto k = static_cast<uint64_t>(key);
-      return xxh64 ? detail::Xxh64U64(k, seed_) : detail::Xxh3U64(k, seed_);
+      return xxh64 ? detail::Xxh64U64(k, seed_) : detail::Xxh3U64Flip(k, xxh3_bitflip_);
     } else if constexpr (sizeof(T) == 4) {
       const auto k = static_cast<uint32_t>(key);
-      return xxh64 ? detail::Xxh64U32(k, seed_) : detail::Xxh3U32(k, seed_);
+      return xxh64 ? detail::Xxh64U32(k, seed_) : detail::Xxh3U32Flip(k, xxh3_bitflip_);
     } else {
       const auto v = static_cast<uint16_t>(key);
       const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
@@ -697,6 +697,7 @@ class Filter {
   uint64_t* words_ = nullptr;
   uint64_t num_blocks_ = 0;
   uint64_t seed_ = 0;
+  uint64_t xxh3_bitflip_ = detail::Xxh3Bitflip(0);  // of seed_: the inline XXH3 path's constant
   uint32_t k_ = 0;
   uint32_t block_bits_ = 512;
   Layout layout_ = Layout::kBlock512;
