@@ -160,6 +160,52 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
   }
 }
 
+TEST_CASE("shapes: string batches of several hashing chunks (4096 keys), every form and flag") {
+  // Byte strings are hashed a chunk at a time before the kernels run (lib/bulk.cc); a batch of
+  // 3 chunks and an odd tail checks every result form, the per-key new flags with repeats that
+  // cross chunks, and the parallel forms, against the single-key path.
+  const size_t n = 3 * 4096 + 13;
+  std::vector<std::string> keys;
+  for (uint64_t v : test::RandomKeys(n, 4096)) keys.push_back("key-" + std::to_string(v));
+  for (size_t i = 0; i < n; i += 97) keys[i] = keys[(i * 7919) % n];  // repeats across chunks
+  std::vector<std::string> probes;
+  for (size_t i = 0; i < n; ++i) {
+    probes.push_back(i % 3 == 0 ? "absent-" + std::to_string(i) : keys[(i * 31) % n]);
+  }
+  const StringColumn column(keys, 3);
+  const StringColumn probe_column(probes, 5);
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    Filter scalar = Filter::create(n, 0.05, layout, 11);
+    std::vector<uint8_t> want_fresh;
+    for (const auto& key : keys) want_fresh.push_back(scalar.insert(std::string_view(key)));
+    const std::vector<uint8_t> want = ScalarAnswers(scalar, probes);
+    test::ForEachApiTarget([&](const std::string&) {
+      int shape = 0;
+      for (const Keys& s : {Keys(column.views), Keys(column.Arrow32()), Keys(column.Arrow64())}) {
+        CAPTURE(shape++);
+        Filter f = Filter::create(n, 0.05, layout, 11);
+        std::vector<uint8_t> fresh(n + 1, 0xEE);
+        REQUIRE(f.insert(s, fresh.data()) ==
+                static_cast<uint64_t>(std::count(want_fresh.begin(), want_fresh.end(), 1)));
+        REQUIRE(std::equal(want_fresh.begin(), want_fresh.end(), fresh.begin()));
+        REQUIRE(fresh[n] == 0xEE);
+        REQUIRE(std::memcmp(f.data(), scalar.data(), f.size_bytes()) == 0);
+        Filter g = Filter::create(n, 0.05, layout, 11);
+        g.insert_concurrent(s);
+        REQUIRE(std::memcmp(g.data(), scalar.data(), g.size_bytes()) == 0);
+      }
+      CheckResults(scalar, Keys(probe_column.views), want);
+      CheckResults(scalar, Keys(probe_column.Arrow32()), want);
+      CheckResults(scalar, Keys(probe_column.Arrow64()), want);
+      std::vector<uint8_t> out(n);
+      REQUIRE(scalar.contains(Keys(probe_column.views), out.data(), Threads{3}) ==
+              static_cast<uint64_t>(std::count(want.begin(), want.end(), 1)));
+      REQUIRE(out == want);
+    });
+  }
+}
+
 TEST_CASE("shapes: u32 keys equal their 4-byte strings") {
   std::vector<uint32_t> keys;
   for (uint64_t v : test::RandomKeys(600, 5)) keys.push_back(static_cast<uint32_t>(v));
