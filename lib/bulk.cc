@@ -217,8 +217,10 @@ bool ChunkStrings(const KeySource& src, size_t n) {
 }
 
 // Runs run(hashes, begin, m) over [0, n) in chunks of hashed keys; returns the sum of its results.
+// Out of line, so that only calls that take this path reserve its 32 KiB of stack.
 template <class Run>
-uint64_t OverHashedChunks(const KeySource& src, size_t n, const Run& run) {
+__attribute__((noinline)) uint64_t OverHashedChunks(const KeySource& src, size_t n,
+                                                    const Run& run) {
   alignas(64) uint64_t hashes[kStringChunk];
   KeySource h;
   h.kind = KeyKind::kHashes;
