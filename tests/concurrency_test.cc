@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -246,6 +247,92 @@ TEST_CASE("concurrency: bad arguments to parallel calls throw, nothing written")
   CHECK(threw);
   CHECK(g.insert_concurrent(uint64_t{1}));
   CHECK(g.contains(uint64_t{1}));
+}
+
+// Byte-string keys as string_views and as Arrow int32/int64 offsets over one buffer.
+struct Strings {
+  std::vector<uint8_t> data;
+  std::vector<int32_t> offsets32{0};
+  std::vector<int64_t> offsets64{0};
+  std::vector<std::string_view> views;
+  explicit Strings(const std::vector<std::string>& strings) {
+    for (const auto& s : strings) {
+      data.insert(data.end(), s.begin(), s.end());
+      offsets32.push_back(static_cast<int32_t>(data.size()));
+      offsets64.push_back(static_cast<int64_t>(data.size()));
+    }
+    for (size_t i = 0; i < strings.size(); ++i) {
+      views.emplace_back(reinterpret_cast<const char*>(data.data()) + offsets64[i],
+                         strings[i].size());
+    }
+  }
+  BinaryArray<int32_t> Arrow32() const { return {offsets32.data(), data.data(), views.size()}; }
+  BinaryArray<int64_t> Arrow64() const { return {offsets64.data(), data.data(), views.size()}; }
+};
+
+TEST_CASE("concurrency: string batches across threads, each part several hashing chunks") {
+  // 3 parts of >= 32768 keys (lib/bulk.cc runs a part per thread only from there) and an odd
+  // tail, into a filter past 1 MiB (prefetched): Threads forms of insert (private copies and,
+  // with fresh flags, atomic ORs) and of every result form against one thread.
+  const size_t n = 3 * 32768 + 13;
+  std::vector<std::string> keys, evens;
+  for (uint64_t v : test::RandomKeys(n, 32768)) keys.push_back("url/" + std::to_string(v));
+  for (size_t i = 0; i < n; i += 2) evens.push_back(keys[i]);
+  std::vector<std::string> probes;
+  for (size_t i = 0; i < n; ++i) {
+    probes.push_back(i % 3 == 0 ? "absent/" + std::to_string(i) : keys[(i * 31) % n]);
+  }
+  const Strings column(keys), even_column(evens), probe_column(probes);
+  // Under ThreadSanitizer two layouts (the checks are the same; the time is not).
+  const size_t layouts_run = kScale > 1 ? 2 : layouts().size();
+  for (size_t li = 0; li < layouts_run; ++li) {
+    const Layout layout = layouts()[li];
+    CAPTURE(layout_name(layout));
+    Filter one = Filter::create(8 * n, 0.001, layout, 5);
+    REQUIRE(one.size_bytes() > (size_t{1} << 20));
+    one.insert(Keys(column.views));
+    std::vector<uint8_t> want(n);
+    const uint64_t want_hits = one.contains(Keys(probe_column.views), want.data());
+    for (size_t i = 0; i < n; ++i) REQUIRE(want[i] == one.contains(std::string_view(probes[i])));
+    std::vector<uint32_t> want_sel(n);
+    want_sel.resize(one.select(Keys(probe_column.views), want_sel.data()));
+    for (const Keys& s : {Keys(column.views), Keys(column.Arrow32())}) {
+      Filter f = Filter::create(8 * n, 0.001, layout, 5);
+      f.insert(s, Threads{3});
+      REQUIRE(std::memcmp(f.data(), one.data(), f.size_bytes()) == 0);
+      // With fresh flags (atomic ORs from 3 threads) into a filter that already holds the even
+      // keys: their flags are 0 whatever the order. An odd key's flag is 0 only if other keys
+      // set all its bits first, which happens with at most the full filter's false-positive
+      // rate; Markov's inequality puts 100x its mean beyond reach (P < 1%). A flag written at a
+      // shifted offset would put about half the 1s on even keys.
+      Filter g = Filter::create(8 * n, 0.001, layout, 5);
+      g.insert(Keys(even_column.views));
+      std::vector<uint8_t> fresh(n + 1, 0xEE);
+      const uint64_t fresh_count = g.insert(s, fresh.data(), Threads{3});
+      REQUIRE(std::memcmp(g.data(), one.data(), g.size_bytes()) == 0);
+      REQUIRE(fresh[n] == 0xEE);
+      uint64_t sum = 0, odd_zero = 0;
+      for (size_t i = 0; i < n; ++i) {
+        REQUIRE(fresh[i] <= 1);
+        if (i % 2 == 0) REQUIRE(fresh[i] == 0);
+        odd_zero += i % 2 == 1 && fresh[i] == 0;
+        sum += fresh[i];
+      }
+      REQUIRE(sum == fresh_count);
+      REQUIRE(static_cast<double>(odd_zero) <= 100.0 * (n / 2) * one.expected_fpp() + 1.0);
+    }
+    const Keys p = Keys(probe_column.Arrow64());
+    std::vector<uint8_t> out(n + 1, 0xEE);
+    REQUIRE(one.contains(p, out.data(), Threads{3}) == want_hits);
+    REQUIRE(std::equal(want.begin(), want.end(), out.begin()));
+    REQUIRE(out[n] == 0xEE);
+    std::vector<uint8_t> bitmap((n + 7) / 8, 0);
+    REQUIRE(one.contains_bitmap(p, bitmap.data(), Threads{3}) == want_hits);
+    for (size_t i = 0; i < n; ++i) REQUIRE(((bitmap[i / 8] >> (i % 8)) & 1) == want[i]);
+    std::vector<uint32_t> sel(n);
+    REQUIRE(one.select(p, sel.data(), Threads{3}) == want_sel.size());
+    REQUIRE(std::equal(want_sel.begin(), want_sel.end(), sel.begin()));
+  }
 }
 
 }  // namespace
