@@ -24,9 +24,11 @@ constexpr uint64_t kMaxSetBlocks = (uint64_t{1} << 32) - 1;
 constexpr double kSetHeadroom =
     0.97;  // as Filter's sizing: a model-sized filter measures below fpp
 constexpr size_t kPrefetchAhead = 16;  // single calls of candidates(hashes, n): keys ahead
-// Bulk queries: tiles of hashed keys, each block prefetched kShiftingSetsAhead (64) keys before
+// Bulk inserts: tiles of hashed keys, each block prefetched kShiftingSetsAhead (64) keys before
 // its use, across tiles (perf/'s references measured 64-128 best for DRAM on this kind of machine).
 constexpr size_t kBulkTile = 256;
+// Bulk queries hash this many keys, then run the candidates kernel over them.
+constexpr size_t kScanChunk = 2048;
 
 [[noreturn]] void Invalid(const std::string& what) {
   throw Error(ErrorCode::kInvalidArgument, what);
@@ -174,6 +176,21 @@ inline uint64_t CandidatesAt(const uint64_t* words, uint64_t num_blocks, uint64_
   for (uint32_t w = 0; w < 8; ++w) c &= Rotr(block[w], (a * kMultipliers.m[w]) >> 26);
   return c;
 }
+
+// out[i] = CandidatesAt(hashes[i]), i < n, each block prefetched kPrefetchAhead keys ahead (the
+// reference target's loop).
+inline void CandidatesRun(const uint64_t* words, uint64_t nb, const uint64_t* hashes, size_t n,
+                          uint64_t* out) {
+  for (size_t i = 0; i < std::min(n, kPrefetchAhead); ++i) {
+    __builtin_prefetch(words + 8 * BlockIndex(hashes[i], nb));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) {
+      __builtin_prefetch(words + 8 * BlockIndex(hashes[i + kPrefetchAhead], nb));
+    }
+    out[i] = CandidatesAt(words, nb, hashes[i]);
+  }
+}
 }  // namespace
 
 uint64_t ShiftingBlocks::candidates(uint64_t h) const noexcept {
@@ -181,16 +198,7 @@ uint64_t ShiftingBlocks::candidates(uint64_t h) const noexcept {
 }
 
 void ShiftingBlocks::candidates(const uint64_t* hashes, size_t n, uint64_t* out) const noexcept {
-  const uint64_t* words = words_.get();
-  const uint64_t nb = num_blocks_;
-  for (size_t i = 0; i < std::min(n, kPrefetchAhead); ++i) {
-    __builtin_prefetch(words + 8 * BlockIndex(hashes[i], nb));
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kPrefetchAhead < n)
-      __builtin_prefetch(words + 8 * BlockIndex(hashes[i + kPrefetchAhead], nb));
-    out[i] = CandidatesAt(words, nb, hashes[i]);
-  }
+  CandidatesRun(words_.get(), num_blocks_, hashes, n, out);
 }
 
 }  // namespace detail
@@ -376,40 +384,32 @@ inline void BulkSet(detail::ShiftingBlocks& b, Span<const uint64_t> keys,
   }
 }
 
-// Calls emit(i, h, candidates) for every key in order. Keys are hashed a tile ahead by the active
-// target's bulk XXH3; the candidates come from the target's kernel (kernels/shifting/sets.h:
-// a vector of 8 lanes per key, each block prefetched 64 keys ahead across tiles), or from the
-// scalar loop below on the reference target. No allocation.
+// Calls emit(i, h, candidates) for every key in order, kScanChunk keys at a time: hashed by the
+// active target's bulk XXH3, then the candidates from the target's kernel (kernels/shifting/sets.h:
+// the tile pipeline, a vector of 8 lanes per key, each block prefetched 64 keys ahead), or from
+// the scalar loop on the reference target. 32 KiB of stack, no allocation.
 template <class Emit>
 inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<const uint64_t> keys,
                      const Emit& emit) {
   const size_t n = keys.size();
-  if (n == 0) return;
-  constexpr size_t T = detail::kBulkTile;
+  constexpr size_t C = detail::kScanChunk;
   const detail::Kernels& k = detail::Active();
   const detail::ShiftingSetCandidatesFn kernel = detail::ShiftingSetCandidatesFor(k.hwy_target);
-  uint64_t h[2][T], c[T];
-  auto hash_tile = [&](size_t begin, uint64_t* out) {
-    const size_t m = std::min(T, n - begin);
-    k.hash_u64(keys.data() + begin, m, seed, out);
-    return m;
-  };
-  size_t cur = 0, m = hash_tile(0, h[0]);
-  for (size_t i = 0; i < std::min(m, detail::kShiftingSetsAhead); ++i) {
-    __builtin_prefetch(words + 8 * detail::BlockIndex(h[0][i], nb));
-  }
-  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
-    m = std::min(T, n - begin);
-    const size_t next_m = begin + T < n ? hash_tile(begin + T, h[cur ^ 1]) : 0;
+  detail::Params p{nb, 8, seed};
+  p.prefetch_distance = detail::kShiftingSetsAhead;
+  alignas(64) uint64_t h[C], c[C];
+  detail::KeySource src;
+  src.kind = detail::KeyKind::kHashes;
+  src.keys = h;
+  for (size_t begin = 0; begin < n; begin += C) {
+    const size_t m = std::min(C, n - begin);
+    k.hash_u64(keys.data() + begin, m, seed, h);
     if (kernel != nullptr) {
-      kernel(words, nb, h[cur], m, h[cur ^ 1], next_m, c);
+      kernel(words, p, src, m, c);
     } else {
-      for (size_t i = 0; i < m; ++i) {
-        PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + detail::kShiftingSetsAhead, false);
-        c[i] = detail::CandidatesAt(words, nb, h[cur][i]);
-      }
+      detail::CandidatesRun(words, nb, h, m, c);
     }
-    for (size_t i = 0; i < m; ++i) emit(begin + i, h[cur][i], c[i]);
+    for (size_t i = 0; i < m; ++i) emit(begin + i, h[i], c[i]);
   }
 }
 }  // namespace

@@ -27,6 +27,7 @@
 #include "kernels/spatial/reference.h"
 #include "kernels/spatial/spec.h"
 #include "lib/file_io.h"
+#include "lib/key_source.h"
 #include "lib/keys.h"
 #include "lib/layout.h"
 
@@ -42,8 +43,6 @@ using detail::Invalid;
 using detail::SpatialSpec;
 
 constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
-// Keys hashed per kernel call: 8 KiB of hashes on the stack.
-constexpr size_t kChunk = 1024;
 
 // ---- Prefetch distance, measured on this machine (as lib/prefetch.cc does for Filter) ----
 // Filters of 1 MiB and more are prefetched some keys ahead; how far is measured by the first bulk
@@ -68,6 +67,9 @@ uint32_t MeasureDistance(const detail::SpatialKernels& sk, const void* cells,
                          detail::SpatialParams p) {
   std::vector<uint64_t> hashes(kCalibKeys);
   std::vector<uint16_t> out(kCalibKeys);
+  detail::KeySource src;
+  src.kind = detail::KeyKind::kHashes;
+  src.keys = hashes.data();
   uint64_t seed = 0x5EED5BF ^ p.num_blocks;
   double best[std::size(kCandidates)];
   std::fill(std::begin(best), std::end(best), 1e300);
@@ -76,7 +78,7 @@ uint32_t MeasureDistance(const detail::SpatialKernels& sk, const void* cells,
       for (uint64_t& h : hashes) h = SplitMix(seed);
       p.prefetch_distance = kCandidates[c];
       const auto t0 = std::chrono::steady_clock::now();
-      sk.classify(cells, p, hashes.data(), kCalibKeys, out.data());
+      sk.classify(cells, p, src, kCalibKeys, out.data());
       const auto t1 = std::chrono::steady_clock::now();
       best[c] = std::min(best[c], std::chrono::duration<double>(t1 - t0).count());
     }
@@ -148,23 +150,6 @@ detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::Kernels* ke
   detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
   if (kernels != nullptr) p.prefetch_distance = PrefetchDistance(f, *kernels, *sk);
   return p;
-}
-
-// Runs fn(hashes, begin, m) over the keys' hashes a chunk at a time (Prehashed keys in place).
-template <class Fn>
-void ForEachHashChunk(const detail::Kernels& kernels, const Keys& keys, uint64_t seed,
-                      const Fn& fn) {
-  const size_t n = keys.size();
-  if (keys.kind() == Keys::Kind::kPrehashed) {
-    fn(static_cast<const uint64_t*>(keys.keys()), size_t{0}, n);
-    return;
-  }
-  alignas(64) uint64_t hashes[kChunk];
-  for (size_t begin = 0; begin < n; begin += kChunk) {
-    const size_t m = std::min(kChunk, n - begin);
-    detail::HashKeyRange(kernels, keys, seed, begin, m, hashes);
-    fn(static_cast<const uint64_t*>(hashes), begin, m);
-  }
 }
 
 // ---- File format ----
@@ -377,11 +362,11 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   detail::CheckKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
-  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
-  uint64_t raised = 0;
-  ForEachHashChunk(kernels, keys, seed_, [&](const uint64_t* hashes, size_t, size_t m) {
-    raised += sk.insert(cells_, p, hashes, m, label);
-  });
+  detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
+  p.seed = seed_;
+  detail::StringHasher hasher{keys, 0};
+  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kBlock512, seed_, &hasher);
+  const uint64_t raised = keys.size() == 0 ? 0 : sk.insert(cells_, p, src, keys.size(), label);
   current_ = label;
   members_[label - 1] += keys.size();
   written_[label - 1] += raised;
@@ -401,12 +386,11 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   detail::CheckKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
-  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
-  uint64_t found = 0;
-  ForEachHashChunk(kernels, keys, seed_, [&](const uint64_t* hashes, size_t begin, size_t m) {
-    found += sk.classify(cells_, p, hashes, m, labels + begin);
-  });
-  return found;
+  detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
+  p.seed = seed_;
+  detail::StringHasher hasher{keys, 0};
+  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kBlock512, seed_, &hasher);
+  return sk.classify(cells_, p, src, keys.size(), labels);
 }
 
 // ---- Statistics ----

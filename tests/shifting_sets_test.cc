@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -49,10 +50,20 @@ TEST_CASE("equivalence: the ShBF_A/x candidates kernel equals the spec on every 
           b.words()[i] = density == 0 ? r & rng() & rng() : (density == 1 ? r : ~uint64_t{0});
         }
         const std::vector<uint64_t> hashes = test::RandomKeys(600, nb + density);
-        for (size_t m : {0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 255, 256}) {
-          for (size_t next_m : {0, 5, 256}) {
+        for (size_t m : {0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 255, 256, 257, 599}) {
+          for (uint32_t dist : {0u, 5u, 64u, 1000u}) {
+            CAPTURE(m);
+            CAPTURE(dist);
+            detail::Params p{nb, 8, 0};
+            p.prefetch_distance = dist;
+            // Pre-hashed keys at an address that is not 8-byte aligned.
+            std::vector<uint8_t> raw(8 * m + 8);
+            if (m != 0) std::memcpy(raw.data() + 4, hashes.data(), 8 * m);
+            detail::KeySource src;
+            src.kind = detail::KeyKind::kHashes;
+            src.keys = raw.data() + 4;
             std::vector<uint64_t> out(m + 1, 12345);
-            fn(b.words(), nb, hashes.data(), m, hashes.data() + 300, next_m, out.data());
+            fn(b.words(), p, src, m, out.data());
             for (size_t i = 0; i < m; ++i) {
               const uint64_t h = hashes[i];
               const uint64_t* block = b.words() + 8 * (((h >> 32) * nb) >> 32);

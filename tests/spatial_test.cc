@@ -56,7 +56,7 @@ TEST_CASE("equivalence: spatial insert and classify equal the reference") {
             CAPTURE(k);
             CAPTURE(blocks);
             CAPTURE(dist);
-            SpatialParams p{blocks, k, cell_bytes, dist};
+            SpatialParams p{blocks, k, cell_bytes, dist, 0x5EED0000u + k};
             const size_t bytes = blocks * 64 * cell_bytes;
             Buffer a(bytes, 0), b(bytes, 0);
             test::Rng rng(k * 1000 + blocks * 10 + cell_bytes);
@@ -66,15 +66,19 @@ TEST_CASE("equivalence: spatial insert and classify equal the reference") {
               CAPTURE(n);
               label = static_cast<uint16_t>(label + 1 + rng() % 3);
               if (label > top || label == 0) label = top;
-              // Hashes read from an address that is not 8-byte aligned.
+              // Keys read from an address that is not 8-byte aligned: pre-hashed for even n,
+              // u64 keys the kernels hash (XXH3 with p.seed) for odd n.
               Buffer hashes(8 * n, 4);
               for (size_t i = 0; i < n; ++i) {
                 const uint64_t h = rng();
                 std::memcpy(hashes.ptr + 8 * i, &h, 8);
               }
               const auto* hp = reinterpret_cast<const uint64_t*>(hashes.ptr);
-              const uint64_t ra = ref.insert(a.ptr, p, hp, n, label);
-              const uint64_t rb = simd.insert(b.ptr, p, hp, n, label);
+              detail::KeySource src;
+              src.kind = n % 2 == 0 ? detail::KeyKind::kHashes : detail::KeyKind::kU64;
+              src.keys = hp;
+              const uint64_t ra = ref.insert(a.ptr, p, src, n, label);
+              const uint64_t rb = simd.insert(b.ptr, p, src, n, label);
               CHECK(ra == rb);
               REQUIRE(std::memcmp(a.ptr, b.ptr, bytes) == 0);
               // Classify the inserted hashes and as many fresh ones, into outputs at odd
@@ -82,12 +86,14 @@ TEST_CASE("equivalence: spatial insert and classify equal the reference") {
               std::vector<uint64_t> probe(2 * n);
               for (size_t i = 0; i < n; ++i) std::memcpy(&probe[i], hp + i, 8);
               for (size_t i = n; i < 2 * n; ++i) probe[i] = rng();
+              detail::KeySource probe_src = src;
+              probe_src.keys = probe.data();
               Buffer la(4 * n + 2, 1), lb(4 * n + 2, 1);
               std::memset(lb.ptr, 0xAB, 4 * n + 2);
               const uint64_t ca =
-                  ref.classify(a.ptr, p, probe.data(), 2 * n, reinterpret_cast<uint16_t*>(la.ptr));
+                  ref.classify(a.ptr, p, probe_src, 2 * n, reinterpret_cast<uint16_t*>(la.ptr));
               const uint64_t cb =
-                  simd.classify(b.ptr, p, probe.data(), 2 * n, reinterpret_cast<uint16_t*>(lb.ptr));
+                  simd.classify(b.ptr, p, probe_src, 2 * n, reinterpret_cast<uint16_t*>(lb.ptr));
               CHECK(ca == cb);
               CHECK(ReadLabels(la.ptr, 2 * n) == ReadLabels(lb.ptr, 2 * n));
               CHECK(lb.ptr[4 * n] == 0xAB);  // nothing written past the last label

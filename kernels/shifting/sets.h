@@ -6,17 +6,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/shared.h"
+
 namespace simdbloom {
 namespace detail {
 
 // out[i] = AND over w < 8 of rotr(W[w], lo32(lo32(h) * M[w]) >> 26) in block
-// (hi32(h) * num_blocks) >> 32 of `words`, h = hashes[i], i < m: bit o set iff the key's pattern
-// at offset o is complete. Prefetches each key's block kShiftingSetsAhead keys before it is read,
-// continuing into next[0 .. next_m) (the following tile's hashes). No allocation.
-using ShiftingSetCandidatesFn = void (*)(const uint64_t* words, uint64_t num_blocks,
-                                         const uint64_t* hashes, size_t m, const uint64_t* next,
-                                         size_t next_m, uint64_t* out);
-constexpr size_t kShiftingSetsAhead = 64;
+// (hi32(h) * p.num_blocks) >> 32 of `words`, h = the hash of key i of `keys` (pre-hashed, or u64
+// keys hashed with XXH3 and p.seed), i < n: bit o set iff the key's pattern at offset o is
+// complete. Runs in the tile pipeline (kernels/simd/pipeline-inl.h) with the block as its layout,
+// each block prefetched p.prefetch_distance keys before it is read. Stack only, no allocation.
+using ShiftingSetCandidatesFn = void (*)(const uint64_t* words, const Params& p,
+                                         const KeySource& keys, size_t n, uint64_t* out);
+constexpr uint32_t kShiftingSetsAhead = 64;
 
 // The kernel compiled for Highway target `hwy_target` (a value of detail::Kernels::hwy_target);
 // nullptr for 0 (the reference), whose caller runs the scalar form.

@@ -82,9 +82,25 @@ struct AheadIn {
 // hits[j0 .. j1) (query; may write up to the next multiple of the vector width), calling ahead(j)
 // for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the per-key
 // "was new" bytes) to out + begin.
+//
+// The cell and its result are the layout's too: L::Out, when declared, is the per-key result type
+// of a query (default uint8_t, a 0/1 byte written as `result` says; any other type, such as the
+// spatial filter's uint16_t labels, is copied to out as an array of n). A layout whose operation
+// needs per-call data besides p (the spatial filter's label) passes its own State to the second
+// form.
+template <class L, class = void>
+struct OutOf {
+  using type = uint8_t;
+};
+template <class L>
+struct OutOf<L, std::void_t<typename L::Out>> {
+  using type = typename L::Out;
+};
+
 template <class L, detail::Op kOp, bool kPrefetch>
-uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::KeySource& src,
-                  size_t n, detail::ResultKind result, void* out) {
+uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const typename L::State& state,
+                  const detail::KeySource& src, size_t n, detail::ResultKind result, void* out) {
+  using Out = typename OutOf<L>::type;
   constexpr size_t T = L::kTileKeys;
   static_assert(T % 16 == 0 && T <= kTile, "tile size");
   // Keys per step: each step hashes and locates the same stretch of the next tile, then applies
@@ -95,13 +111,14 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   const size_t D = kPrefetch ? HWY_MIN(size_t{p.prefetch_distance}, T) : 0;
   HWY_ALIGN uint64_t hashes[2][T];
   HWY_ALIGN typename L::Tile tiles[2];
-  HWY_ALIGN uint8_t hits_buf[T + 8];
+  HWY_ALIGN Out hits_buf[T + 8];
   // Inserts write per-key "new" flags only when the caller asked for them (a byte store per key
   // may alias everything and cost register64 inserts 25%): layouts skip the store for null hits.
-  uint8_t* const hits = detail::Mutates(kOp) && out == nullptr ? nullptr : hits_buf;
-  const typename L::State state(p);
+  Out* const hits = detail::Mutates(kOp) && out == nullptr ? nullptr : hits_buf;
   uint64_t total = 0;
   size_t selected = 0;
+  (void)result;
+  (void)selected;
   if (n == 0) return 0;
 
   // Tile 0 is hashed and located whole; every later tile a step at a time while the tile before
@@ -151,14 +168,22 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
         total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, ahead);
       }
     }
-    if constexpr (!detail::Mutates(kOp)) {
+    if constexpr (!detail::Mutates(kOp) && std::is_same<Out, uint8_t>::value) {
       std::memset(hits + m, 0, 8);
       total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
     } else {
-      if (out != nullptr) std::memcpy(static_cast<uint8_t*>(out) + begin, hits, m);
+      if (out != nullptr) std::memcpy(static_cast<Out*>(out) + begin, hits, m * sizeof(Out));
     }
   }
   return total;
+}
+
+// The pipeline with the State built from p (every layout but those with per-call data).
+template <class L, detail::Op kOp, bool kPrefetch>
+uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::KeySource& src,
+                  size_t n, detail::ResultKind result, void* out) {
+  const typename L::State state(p);
+  return Pipeline<L, kOp, kPrefetch>(words, p, state, src, n, result, out);
 }
 
 template <class L>

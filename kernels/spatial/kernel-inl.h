@@ -2,8 +2,8 @@
 // loaded as u64 word lanes (8 words for 1-byte cells, 16 for 2-byte), every lane computes its
 // group's cell position with one 32-bit multiply, extracts the cell with a variable shift and
 // either raises it to the label (insert) or takes the minimum over the key's lanes (classify).
-// Blocks are located a tile ahead and prefetched `prefetch_distance` keys ahead. Re-included once
-// per target.
+// Keys are hashed, located, prefetched and applied by the tile pipeline
+// (kernels/simd/pipeline-inl.h) with the spatial cell as its layout. Re-included once per target.
 #if defined(SIMDBLOOM_KERNELS_SPATIAL_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SIMDBLOOM_KERNELS_SPATIAL_INL_H_
 #undef SIMDBLOOM_KERNELS_SPATIAL_INL_H_
@@ -17,6 +17,7 @@
 #include "hwy/highway.h"
 #include "kernels/shared.h"
 #include "kernels/simd/ops-inl.h"
+#include "kernels/simd/pipeline-inl.h"
 #include "kernels/spatial/spec.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -105,84 +106,85 @@ HWY_INLINE void SpatialLocate(uint64_t num_blocks, const uint64_t* HWY_RESTRICT 
   });
 }
 
-template <uint32_t kCellBytes, bool kInsert>
-HWY_INLINE void SpatialPrefetch(const char* base, uint64_t offset) {
-  const detail::Op op = kInsert ? detail::Op::kInsert : detail::Op::kQuery;
-  if (op == detail::Op::kInsert) {
-    PrefetchLine<detail::Op::kInsert>(base + offset);
-    if (kCellBytes == 2) PrefetchLine<detail::Op::kInsert>(base + offset + 64);
-  } else {
-    PrefetchLine<detail::Op::kQuery>(base + offset);
-    if (kCellBytes == 2) PrefetchLine<detail::Op::kQuery>(base + offset + 64);
-  }
-}
-
-// Insert (kInsert) or classify n hashes, a tile at a time: tile t + 1 is located before tile t is
-// applied, so prefetches run across tile boundaries.
-template <uint32_t kCellBytes, bool kInsert>
-uint64_t SpatialRun(char* base, detail::SpatialParams p, const uint64_t* hashes, size_t n,
-                    uint16_t label, uint16_t* labels) {
+// The spatial filter as a layout of the tile pipeline (kernels/simd/pipeline-inl.h): its cell is
+// a 1- or 2-byte label, insert (Op::kInsert) raises a key's cells to the call's label (State) and
+// returns how many it raised, classify (Op::kQuery) writes the smallest label over a key's cells
+// (Out = uint16_t; 0: the key is in no area) and returns how many keys had one.
+template <uint32_t kCellBytes>
+struct SpatialCells {
   using Lanes = SpatialLanes<kCellBytes>;
-  using D = typename Lanes::D;
-  using V = typename Lanes::V;
-  const D d;
-  const size_t N = hn::Lanes(d);
-  constexpr size_t kWords = Lanes::kWords;
-  const Lanes lanes(p.k);
-  constexpr size_t T = kTile;
-  HWY_ALIGN uint64_t offset[2][T];
-  HWY_ALIGN uint64_t w0[2][T];
-  const size_t dist = HWY_MIN(size_t{p.prefetch_distance}, T);
-  const V label_v = hn::Set(d, uint64_t{label});
-  uint64_t total = 0;
-  if (n == 0) return 0;
-  SpatialLocate<kCellBytes>(p.num_blocks, hashes, 0, HWY_MIN(T, n), offset[0], w0[0]);
-  for (size_t q = 0; q < HWY_MIN(dist, n); ++q) {
-    SpatialPrefetch<kCellBytes, kInsert>(base, offset[0][q]);
+  using Out = uint16_t;
+  static constexpr bool kXxh64 = false;
+  static constexpr size_t kTileKeys = kTile;
+
+  struct Tile {
+    uint64_t offset[kTile];  // the key's block, in bytes from the cells
+    uint64_t w0[kTile];      // its first group
+  };
+
+  struct State {
+    State(const detail::Params& p, uint16_t l) : lanes(p.k), label(l) {}
+    Lanes lanes;
+    uint16_t label;
+  };
+
+  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
+                                size_t j0, size_t j1, Tile& tile) {
+    SpatialLocate<kCellBytes>(p.num_blocks, hashes, j0, j1, tile.offset, tile.w0);
   }
-  size_t cur = 0;
-  for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
-    const size_t m = HWY_MIN(T, n - begin);
-    const size_t next_m = begin + T < n ? HWY_MIN(T, n - begin - T) : 0;
-    if (next_m != 0) {
-      SpatialLocate<kCellBytes>(p.num_blocks, hashes + begin + T, 0, next_m, offset[cur ^ 1],
-                                w0[cur ^ 1]);
-    }
-    for (size_t j = 0; j < m; ++j) {
-      if (dist != 0) {
-        const size_t q = j + dist;
-        if (q < m) {
-          SpatialPrefetch<kCellBytes, kInsert>(base, offset[cur][q]);
-        } else if (q - m < next_m) {
-          SpatialPrefetch<kCellBytes, kInsert>(base, offset[cur ^ 1][q - m]);
-        }
-      }
-      const uint64_t h = detail::LoadU64(hashes + begin + j);
-      uint64_t* HWY_RESTRICT block = reinterpret_cast<uint64_t*>(base + offset[cur][j]);
-      const uint64_t* HWY_RESTRICT active = lanes.Active(w0[cur][j]);
-      const V a = Lanes::Operand(d, h);
-      if constexpr (kInsert) {
+
+  template <detail::Op kOp>
+  static HWY_INLINE void Prefetch(WordsPtr<kOp> words, const detail::Params&, const Tile& tile,
+                                  size_t j) {
+    const char* line = reinterpret_cast<const char*>(words) + tile.offset[j];
+    PrefetchLine<kOp>(line);
+    if (kCellBytes == 2) PrefetchLine<kOp>(line + 64);
+  }
+
+  template <detail::Op kOp, class Ahead>
+  static HWY_INLINE uint64_t Apply(WordsPtr<kOp> words, const detail::Params&, const State& s,
+                                   const uint64_t* HWY_RESTRICT hashes, const Tile& tile, size_t j0,
+                                   size_t j1, Out* HWY_RESTRICT hits, const Ahead& ahead) {
+    using D = typename Lanes::D;
+    using V = typename Lanes::V;
+    const D d;
+    const size_t N = hn::Lanes(d);
+    constexpr size_t kWords = Lanes::kWords;
+    const V label_v = hn::Set(d, uint64_t{s.label});
+    uint64_t total = 0;
+    for (size_t j = j0; j < j1; ++j) {
+      ahead(j);
+      const auto block = reinterpret_cast<WordsPtr<kOp>>(
+          reinterpret_cast<std::conditional_t<detail::Mutates(kOp), char*, const char*>>(words) +
+          tile.offset[j]);
+      const uint64_t* HWY_RESTRICT active = s.lanes.Active(tile.w0[j]);
+      const V a = Lanes::Operand(d, hashes[j]);
+      if constexpr (kOp == detail::Op::kInsert) {
+        uint64_t raised = 0;
         for (size_t c = 0; c < kWords / N; ++c) {
-          const V words = hn::Load(d, block + c * N);
+          const V w = hn::Load(d, block + c * N);
           V shift, act;
-          const V cell = lanes.Cells(d, words, a, active, c, &shift, &act);
+          const V cell = s.lanes.Cells(d, w, a, active, c, &shift, &act);
           // Probe lanes below the label are raised: (cell ^ label) << shift flips exactly the
           // cell's bits to the label's.
           const auto raise = hn::And(hn::Lt(cell, label_v), hn::MaskFromVec(act));
-          total += hn::CountTrue(d, raise);
+          raised += hn::CountTrue(d, raise);
           const V flip = hn::IfThenElseZero(raise, ShlVar(hn::Xor(cell, label_v), shift));
-          hn::Store(hn::Xor(words, flip), d, block + c * N);
+          hn::Store(hn::Xor(w, flip), d, block + c * N);
         }
+        if (hits != nullptr) hits[j] = static_cast<Out>(raised != 0);
+        total += raised;
       } else {
+        static_assert(kOp == detail::Op::kQuery, "spatial ops: insert, classify (query)");
         V shift, act;
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || SIMDBLOOM_SVE
         // Targets with a native u64 minimum.
-        V low = lanes.Cells(d, hn::Load(d, block), a, active, 0, &shift, &act);
+        V low = s.lanes.Cells(d, hn::Load(d, block), a, active, 0, &shift, &act);
         for (size_t c = 1; c < kWords / N; ++c) {
-          low =
-              hn::Min(low, lanes.Cells(d, hn::Load(d, block + c * N), a, active, c, &shift, &act));
+          low = hn::Min(low,
+                        s.lanes.Cells(d, hn::Load(d, block + c * N), a, active, c, &shift, &act));
         }
-        const uint16_t out = static_cast<uint16_t>(hn::GetLane(hn::MinOfLanes(d, low)));
+        const Out least = static_cast<Out>(hn::GetLane(hn::MinOfLanes(d, low)));
 #else
         // A lane is its cell (<= 0xFFFF, high u32 half 0) or all ones (not a probe of the key).
         // With every high half set to ones, the minimum over u32 halves is the key's minimum: a
@@ -191,35 +193,53 @@ uint64_t SpatialRun(char* base, detail::SpatialParams p, const uint64_t* hashes,
         const hn::Repartition<uint32_t, D> d32;
         const V high = hn::Set(d, 0xFFFFFFFF00000000ull);
         auto low = hn::BitCast(
-            d32, hn::Or(lanes.Cells(d, hn::Load(d, block), a, active, 0, &shift, &act), high));
+            d32, hn::Or(s.lanes.Cells(d, hn::Load(d, block), a, active, 0, &shift, &act), high));
         for (size_t c = 1; c < kWords / N; ++c) {
-          low = hn::Min(low, hn::BitCast(d32, hn::Or(lanes.Cells(d, hn::Load(d, block + c * N), a,
-                                                                 active, c, &shift, &act),
+          low = hn::Min(low, hn::BitCast(d32, hn::Or(s.lanes.Cells(d, hn::Load(d, block + c * N), a,
+                                                                   active, c, &shift, &act),
                                                      high)));
         }
-        const uint16_t out = static_cast<uint16_t>(hn::GetLane(hn::MinOfLanes(d32, low)));
+        const Out least = static_cast<Out>(hn::GetLane(hn::MinOfLanes(d32, low)));
 #endif
-        std::memcpy(labels + begin + j, &out, sizeof(out));
-        total += out != 0;
+        hits[j] = least;
+        total += least != 0;
       }
     }
+    return total;
   }
-  return total;
+};
+
+// Insert or classify n keys through the tile pipeline. One instantiation per cell size and op:
+// distance 0 (small filters) prefetches each key's own line just before it is applied, which
+// costs one instruction against the ~30 of a key's apply.
+template <uint32_t kCellBytes>
+uint64_t SpatialInsertT(void* cells, const detail::SpatialParams& sp, const detail::KeySource& src,
+                        size_t n, uint16_t label) {
+  const detail::Params p = sp.Geometry();
+  const typename SpatialCells<kCellBytes>::State state(p, label);
+  return Pipeline<SpatialCells<kCellBytes>, detail::Op::kInsert, true>(
+      static_cast<uint64_t*>(cells), p, state, src, n, detail::ResultKind::kBytes, nullptr);
 }
 
-HWY_NOINLINE uint64_t SpatialInsert(void* cells, detail::SpatialParams p, const uint64_t* hashes,
-                                    size_t n, uint16_t label) {
-  char* base = static_cast<char*>(cells);
-  return p.cell_bytes == 1 ? SpatialRun<1, true>(base, p, hashes, n, label, nullptr)
-                           : SpatialRun<2, true>(base, p, hashes, n, label, nullptr);
+template <uint32_t kCellBytes>
+uint64_t SpatialClassifyT(const void* cells, const detail::SpatialParams& sp,
+                          const detail::KeySource& src, size_t n, uint16_t* labels) {
+  const detail::Params p = sp.Geometry();
+  const typename SpatialCells<kCellBytes>::State state(p, 0);
+  return Pipeline<SpatialCells<kCellBytes>, detail::Op::kQuery, true>(
+      static_cast<const uint64_t*>(cells), p, state, src, n, detail::ResultKind::kBytes, labels);
+}
+
+HWY_NOINLINE uint64_t SpatialInsert(void* cells, detail::SpatialParams p,
+                                    const detail::KeySource& src, size_t n, uint16_t label) {
+  return p.cell_bytes == 1 ? SpatialInsertT<1>(cells, p, src, n, label)
+                           : SpatialInsertT<2>(cells, p, src, n, label);
 }
 
 HWY_NOINLINE uint64_t SpatialClassify(const void* cells, detail::SpatialParams p,
-                                      const uint64_t* hashes, size_t n, uint16_t* labels) {
-  // The classify instantiation only reads through `base`.
-  char* base = const_cast<char*>(static_cast<const char*>(cells));
-  return p.cell_bytes == 1 ? SpatialRun<1, false>(base, p, hashes, n, 0, labels)
-                           : SpatialRun<2, false>(base, p, hashes, n, 0, labels);
+                                      const detail::KeySource& src, size_t n, uint16_t* labels) {
+  return p.cell_bytes == 1 ? SpatialClassifyT<1>(cells, p, src, n, labels)
+                           : SpatialClassifyT<2>(cells, p, src, n, labels);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -24,6 +24,7 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "kernels/dispatch.h"
+#include "kernels/reference.h"
 #include "kernels/simd/export.h"
 #include "kernels/spatial/reference.h"
 
@@ -37,19 +38,20 @@ const SpatialKernels* SpatialKernelsAt(size_t table_index) {
 
 namespace ref {
 namespace {
-uint64_t InsertRef(void* cells, detail::SpatialParams p, const uint64_t* hashes, size_t n,
+uint64_t InsertRef(void* cells, detail::SpatialParams p, const detail::KeySource& keys, size_t n,
                    uint16_t label) {
   uint64_t raised = 0;
-  for (size_t i = 0; i < n; ++i)
-    raised += SpatialInsertHash(cells, p, detail::LoadU64(hashes + i), label);
+  for (size_t i = 0; i < n; ++i) {
+    raised += SpatialInsertHash(cells, p, HashOfKey(false, keys, i, p.seed), label);
+  }
   return raised;
 }
-uint64_t ClassifyRef(const void* cells, detail::SpatialParams p, const uint64_t* hashes, size_t n,
-                     uint16_t* labels) {
+uint64_t ClassifyRef(const void* cells, detail::SpatialParams p, const detail::KeySource& keys,
+                     size_t n, uint16_t* labels) {
   uint64_t found = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint16_t label =
-        static_cast<uint16_t>(SpatialClassifyHash(cells, p, detail::LoadU64(hashes + i)));
+        static_cast<uint16_t>(SpatialClassifyHash(cells, p, HashOfKey(false, keys, i, p.seed)));
     std::memcpy(labels + i, &label, sizeof(label));
     found += label != 0;
   }

@@ -37,18 +37,26 @@ struct SpatialParams {
   // Keys between a software prefetch of a key's line(s) and its use; 0: none. Never changes
   // results.
   uint32_t prefetch_distance = 0;
+  uint64_t seed = 0;  // of XXH3, for keys the kernels hash (KeySource other than kHashes)
+
+  // The same as the tile pipeline's parameters (the spatial cell is a layout of it).
+  Params Geometry() const {
+    Params p{num_blocks, k, seed};
+    p.prefetch_distance = prefetch_distance;
+    return p;
+  }
 };
 
-// Bulk kernels over hashes (the hash stage is shared with Filter: Kernels::hash_keys). `cells` is
-// the 64-byte-aligned cell array; `hashes` and `labels` may be unaligned. None allocates.
+// Bulk kernels over a KeySource (kernels/shared.h: u64, u32, pre-hashed or byte-string keys,
+// hashed with XXH3 and p.seed as Filter's block512). `cells` is the 64-byte-aligned cell array;
+// keys and `labels` may be unaligned. None allocates.
 struct SpatialKernels {
-  // For each hash in order, every one of its k cells becomes max(cell, label). Returns how many
+  // For each key in order, every one of its k cells becomes max(cell, label). Returns how many
   // cells were raised (a cell raised by two keys of one call counts once per raise).
-  uint64_t (*insert)(void* cells, SpatialParams p, const uint64_t* hashes, size_t n,
-                     uint16_t label);
-  // labels[i] = the smallest of hash i's k cells (0: some cell is empty, the key is in no area).
+  uint64_t (*insert)(void* cells, SpatialParams p, const KeySource& keys, size_t n, uint16_t label);
+  // labels[i] = the smallest of key i's k cells (0: some cell is empty, the key is in no area).
   // Returns how many labels are non-zero.
-  uint64_t (*classify)(const void* cells, SpatialParams p, const uint64_t* hashes, size_t n,
+  uint64_t (*classify)(const void* cells, SpatialParams p, const KeySource& keys, size_t n,
                        uint16_t* labels);
 };
 
