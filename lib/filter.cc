@@ -1,8 +1,5 @@
 // Filter construction, aligned (huge-page) storage, single-key paths, set operations. The bulk
 // calls are in bulk.cc.
-#include <sys/mman.h>
-
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -12,6 +9,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
 #include "lib/layout.h"
+#include "lib/memory.h"
 #include "simdbloom/simdbloom.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -23,36 +21,15 @@ namespace {
 
 using detail::Invalid;
 
-// Filters of this size and more are allocated 2 MiB-aligned in whole 2 MiB pages and advised
-// MADV_HUGEPAGE, so Linux can back them with transparent huge pages: one TLB entry per 2 MiB
-// instead of per 4 KiB, which removes most page walks of random access to a DRAM-sized filter.
-constexpr uint64_t kHugePage = uint64_t{2} << 20;
-constexpr uint64_t kHugePageMinBytes = kHugePage;
-std::atomic<bool> g_huge_pages{true};
-
-// Zeroed, 64-byte aligned, rounded up to whole cache lines (the padding stays zero).
+// Zeroed, 64-byte aligned, rounded up to whole cache lines; huge pages from 2 MiB on
+// (lib/memory.h).
 uint64_t* AllocateWords(uint64_t bytes) {
-  if (bytes > SIZE_MAX - kHugePage) throw Error(ErrorCode::kOutOfMemory, "filter too large");
-  const bool huge = bytes >= kHugePageMinBytes && g_huge_pages.load(std::memory_order_relaxed);
-  const uint64_t align = huge ? kHugePage : 64;
-  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
-  void* p = nullptr;
-  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
-    throw Error(ErrorCode::kOutOfMemory, "cannot allocate " + std::to_string(rounded) + " bytes");
-  }
-#ifdef MADV_HUGEPAGE
-  // Advice only: without THP support the call fails harmlessly and 4 KiB pages are used.
-  if (huge) (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  std::memset(p, 0, rounded);  // faults the pages in (as huge pages where granted)
-  return static_cast<uint64_t*>(p);
+  return static_cast<uint64_t*>(detail::AllocateZeroed(bytes, "filter"));
 }
 
 }  // namespace
 
 const char* version() noexcept { return SIMDBLOOM_VERSION_STRING; }
-
-void detail::SetHugePages(bool enabled) { g_huge_pages.store(enabled, std::memory_order_relaxed); }
 
 Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed)
     : words_(AllocateWords(num_blocks * block_bits(layout) / 8)),

@@ -67,13 +67,7 @@ void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
 
 // Validates the 64 header bytes (not the payload); `available` = bytes that follow the header.
 Header DecodeHeader(const uint8_t* h, uint64_t available) {
-  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic");
-  const uint32_t version = GetU32(h + 8);
-  if (version != kFormatVersion) {
-    Bad("format version " + std::to_string(version) + " (this library reads version 1)");
-  }
-  if (ref::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
-  if (GetU32(h + 12) != kHeaderSize) Bad("header size " + std::to_string(GetU32(h + 12)));
+  detail::CheckHeaderStart(h, kMagic, kFormatVersion, /*header_checksum=*/true, Bad);
   Header out;
   out.layout = static_cast<Layout>(h[16]);
   if (!detail::KnownLayout(out.layout)) Bad("unknown layout " + std::to_string(h[16]));

@@ -55,7 +55,7 @@ inline double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks)
   return n <= 0 ? 0 : InfoOf(layout)->model_fpr(k, n, num_blocks);
 }
 
-// ---- Memory tuning (lib/prefetch.cc, lib/filter.cc) ----
+// ---- Memory tuning (lib/prefetch.cc, lib/memory.cc) ----
 // Keys between a software prefetch and its use in a bulk call on `f`: 0 (no prefetching) below
 // 1 MiB, where the filter stays in the caches; else the distance measured on this machine for f's
 // layout, size class and the active target (the first call measures: 0.3-1.5 ms, once per
@@ -70,8 +70,9 @@ uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes);
 void SetPrefetchOverride(int distance);
 // The value SetPrefetchOverride set (-1: automatic); counting filters honour it too.
 int PrefetchOverride();
-// Benchmarks only: whether filters of kHugePageMinBytes and more ask for transparent huge pages
-// (default true). Filters allocated afterwards follow the setting.
+// Benchmarks only: whether filters of 2 MiB and more (every kind: detail::AllocateZeroed,
+// lib/memory.h) ask for transparent huge pages (default true). Filters allocated afterwards follow
+// the setting.
 void SetHugePages(bool enabled);
 
 // ---- Bulk-call helpers for kinds built from Filters (lib/bulk.cc) ----

@@ -108,12 +108,8 @@ size_t PrefixSize(uint32_t stages) { return kHeaderSize + kEntrySize * stages + 
 // Validates the fixed 64 bytes (everything but what the checksum alone can tell) and returns the
 // stage count.
 uint32_t DecodeFixed(const uint8_t* h) {
-  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic");
-  const uint32_t version = GetU32(h + 8);
-  if (version != kVersion) {
-    Bad("format version " + std::to_string(version) + " (this library reads version 1)");
-  }
-  if (GetU32(h + 12) != kHeaderSize) Bad("header size " + std::to_string(GetU32(h + 12)));
+  // The header checksum covers the stage table too: DecodePrefix checks it.
+  detail::CheckHeaderStart(h, kMagic, kVersion, /*header_checksum=*/false, Bad);
   if (!detail::KnownLayout(static_cast<Layout>(h[16]))) {
     Bad("unknown layout " + std::to_string(h[16]));
   }

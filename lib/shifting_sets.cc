@@ -1,7 +1,5 @@
 // ShBF_A and ShBF_x (simdbloom/shifting.hpp, lib/FORMAT.md "Shifting set filters"): the shared
 // rotate-and-AND block, the models of the paper in blocked form, sizing, and persistence.
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +12,7 @@
 #include "kernels/shared.h"
 #include "kernels/shifting/sets.h"
 #include "lib/file_io.h"
+#include "lib/memory.h"
 #include "simdbloom/shifting.hpp"
 
 namespace simdbloom {
@@ -135,21 +134,9 @@ void FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
 ShiftingBlocks::ShiftingBlocks(uint64_t num_blocks, uint64_t seed)
     : num_blocks_(num_blocks), seed_(seed) {
   if (num_blocks == 0 || num_blocks > kMaxSetBlocks) Invalid("shifting: bad block count");
-  // As Filter's arrays (lib/filter.cc): from 2 MiB on, 2 MiB-aligned whole pages advised
-  // MADV_HUGEPAGE, so random access to a DRAM-sized filter mostly avoids page walks.
-  constexpr uint64_t kHuge = uint64_t{2} << 20;
-  const uint64_t bytes = num_blocks * 64;
-  const uint64_t align = bytes >= kHuge ? kHuge : 64;
-  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
-  void* p = nullptr;
-  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
-    throw Error(ErrorCode::kOutOfMemory,
-                "shifting: cannot allocate " + std::to_string(rounded) + " bytes");
-  }
-#ifdef MADV_HUGEPAGE
-  if (align == kHuge) (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice only
-#endif
-  std::memset(p, 0, rounded);
+  // As Filter's words: huge pages from 2 MiB on (lib/memory.h), so random access to a DRAM-sized
+  // filter mostly avoids page walks.
+  void* p = AllocateZeroed(num_blocks * 64, "shifting filter", "shifting: ");
   words_.reset(static_cast<uint64_t*>(p));
 }
 

@@ -3,8 +3,6 @@
 // (lib/FORMAT.md, "Spatial filter").
 #include "simdbloom/spatial.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -30,6 +28,7 @@
 #include "lib/key_source.h"
 #include "lib/keys.h"
 #include "lib/layout.h"
+#include "lib/memory.h"
 
 namespace simdbloom {
 namespace {
@@ -126,22 +125,9 @@ void CheckGeometry(const char* who, uint64_t num_blocks, uint32_t k, uint32_t nu
   }
 }
 
-// Zeroed, 64-byte aligned (2 MiB-aligned with huge-page advice from 2 MiB on, as Filter).
+// Zeroed, 64-byte aligned (huge pages from 2 MiB on, as Filter's words: lib/memory.h).
 uint8_t* AllocateCells(uint64_t bytes) {
-  constexpr uint64_t kHuge = uint64_t{2} << 20;
-  if (bytes > SIZE_MAX - kHuge) throw Error(ErrorCode::kOutOfMemory, "spatial filter too large");
-  const bool huge = bytes >= kHuge;
-  const uint64_t align = huge ? kHuge : 64;
-  const size_t rounded = static_cast<size_t>((bytes + align - 1) / align * align);
-  void* p = nullptr;
-  if (posix_memalign(&p, static_cast<size_t>(align), rounded) != 0 || p == nullptr) {
-    throw Error(ErrorCode::kOutOfMemory, "cannot allocate " + std::to_string(rounded) + " bytes");
-  }
-#ifdef MADV_HUGEPAGE
-  if (huge) (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  std::memset(p, 0, rounded);
-  return static_cast<uint8_t*>(p);
+  return static_cast<uint8_t*>(detail::AllocateZeroed(bytes, "spatial filter"));
 }
 
 // The kernels' parameters; bulk calls pass the kernels they run on (to measure the distance).
@@ -171,13 +157,7 @@ struct Header {
 
 // Validates the header; `available` = bytes after the header (SIZE_MAX: unknown, a stream).
 Header DecodeHeader(const uint8_t* h, uint64_t available) {
-  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic");
-  const uint32_t version = GetU32(h + 8);
-  if (version != kFormatVersion) {
-    Bad("format version " + std::to_string(version) + " (this library reads version 1)");
-  }
-  if (ref::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
-  if (GetU32(h + 12) != kHeaderSize) Bad("header size " + std::to_string(GetU32(h + 12)));
+  detail::CheckHeaderStart(h, kMagic, kFormatVersion, /*header_checksum=*/true, Bad);
   Header out;
   out.cell_bytes = h[16];
   if (h[17] != kHashXxh3) Bad("hash id " + std::to_string(h[17]));

@@ -144,15 +144,7 @@ class CountingFilter {
   // to_filter() returns. O(1) (strings O(size)).
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
   uint64_t hash(T key) const noexcept {
-    if constexpr (sizeof(T) == 8) {
-      return detail::Xxh3U64(static_cast<uint64_t>(key), seed_);
-    } else if constexpr (sizeof(T) == 4) {
-      return detail::Xxh3U32(static_cast<uint32_t>(key), seed_);
-    } else {
-      const auto v = static_cast<uint16_t>(key);
-      const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
-      return hash(std::string_view(bytes, 2));
-    }
+    return detail::HashIntKey(*this, key, seed_);
   }
   uint64_t hash(std::string_view key) const noexcept;
 

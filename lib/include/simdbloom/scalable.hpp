@@ -110,18 +110,7 @@ class ScalableFilter {
   // layout and seed. O(1) (strings O(size)), no allocation.
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
   uint64_t hash(T key) const noexcept {
-    const bool xxh64 = layout_ == Layout::kSplitBlock256;
-    if constexpr (sizeof(T) == 8) {
-      const auto k = static_cast<uint64_t>(key);
-      return xxh64 ? detail::Xxh64U64(k, seed_) : detail::Xxh3U64(k, seed_);
-    } else if constexpr (sizeof(T) == 4) {
-      const auto k = static_cast<uint32_t>(key);
-      return xxh64 ? detail::Xxh64U32(k, seed_) : detail::Xxh3U32(k, seed_);
-    } else {
-      const auto v = static_cast<uint16_t>(key);
-      const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
-      return hash(std::string_view(bytes, 2));
-    }
+    return detail::HashIntKey(*this, key, seed_, layout_ == Layout::kSplitBlock256);
   }
   uint64_t hash(std::string_view key) const noexcept;
 

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 // Forces inlining of the few-instruction single-key path (GCC at -O2 otherwise keeps
 // Filter::contains_hash out of line), and unrolls its fixed 8-word loops.
@@ -98,6 +99,25 @@ SIMDBLOOM_INLINE uint64_t Xxh64U32(uint32_t key, uint64_t seed) {
   uint64_t h = (seed + kXxh64P5 + 4) ^ (static_cast<uint64_t>(key) * kXxh64P1);
   h = Rotl64(h, 23) * kXxh64P2 + kXxh64P3;
   return Xxh64Avalanche(h);
+}
+
+// The hash of an integer key (1, 2, 4 or 8 bytes) as the kinds without Filter's cached bitflip
+// compute it (CountingFilter, SpatialFilter, ScalableFilter): XXH3 (XXH64 where xxh64) of the
+// key's 8 or 4 little-endian bytes with `seed`; 1- and 2-byte keys as the 2 little-endian bytes of
+// their uint16_t value, through filter.hash(std::string_view) (the kind's byte-string hash).
+template <class T, class F>
+uint64_t HashIntKey(const F& filter, T key, uint64_t seed, bool xxh64 = false) noexcept {
+  if constexpr (sizeof(T) == 8) {
+    const auto k = static_cast<uint64_t>(key);
+    return xxh64 ? Xxh64U64(k, seed) : Xxh3U64(k, seed);
+  } else if constexpr (sizeof(T) == 4) {
+    const auto k = static_cast<uint32_t>(key);
+    return xxh64 ? Xxh64U32(k, seed) : Xxh3U32(k, seed);
+  } else {
+    const auto v = static_cast<uint16_t>(key);
+    const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
+    return filter.hash(std::string_view(bytes, 2));
+  }
 }
 
 // ---- Probes (lib/FORMAT.md) ----
