@@ -217,19 +217,42 @@ bool ChunkStrings(const KeySource& src, size_t n) {
 }
 
 // Runs run(hashes, begin, m) over [0, n) in chunks of hashed keys; returns the sum of its results.
-// Out of line, so that only calls that take this path reserve its 32 KiB of stack.
+// Chunks end where the tuner's pieces do (trials are multiples of kStringChunk keys). Out of line,
+// so that only calls that take this path reserve its 32 KiB of stack.
+static_assert(DistanceTuner::kMinTrialKeys % kStringChunk == 0, "trials end at chunk ends");
 template <class Run>
 __attribute__((noinline)) uint64_t OverHashedChunks(const KeySource& src, size_t n,
-                                                    const Run& run) {
+                                                    DistanceTuner& tuner, const Run& run) {
   alignas(64) uint64_t hashes[kStringChunk];
   KeySource h;
   h.kind = KeyKind::kHashes;
   h.keys = hashes;
   uint64_t total = 0;
-  for (size_t begin = 0; begin < n; begin += kStringChunk) {
-    const size_t m = std::min(kStringChunk, n - begin);
+  for (size_t begin = 0, m = 0; begin < n; begin += m) {
+    m = std::min(kStringChunk, tuner.Piece(begin, n));
     src.hash_fn(src.ctx, nullptr, begin, m, hashes);
     total += run(h, begin, m);
+  }
+  return total;
+}
+
+// Keys from `begin` on of a source the kernels read in place (u64, u32, pre-hashed; no sel).
+KeySource SliceSource(KeySource src, size_t begin) {
+  const size_t width = src.kind == KeyKind::kU32 ? 4 : 8;
+  src.keys = static_cast<const uint8_t*>(src.keys) + begin * width;
+  return src;
+}
+
+// Runs run(source, begin, m) over the n keys of src in the pieces the tuner asks for (one piece
+// when it is inactive), byte strings in hashed chunks; returns the sum of its results.
+template <class Run>
+uint64_t OverPieces(const KeySource& src, size_t n, DistanceTuner& tuner, const Run& run) {
+  if (ChunkStrings(src, n)) return OverHashedChunks(src, n, tuner, run);
+  if (!tuner.active()) return run(src, 0, n);
+  uint64_t total = 0;
+  for (size_t begin = 0, m = 0; begin < n; begin += m) {
+    m = tuner.Piece(begin, n);
+    total += run(SliceSource(src, begin), begin, m);
   }
   return total;
 }
@@ -256,11 +279,13 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   KeySource src = SourceOf(keys, id, f.seed(), &hasher);
   src.sel = sel;
   const LayoutKernels& kernels = Active().For(id);
-  const Params p = BulkParams(f);
-  if (!ChunkStrings(src, n)) return kernels.contains(WordsOf(f), p, src, n, result, out);
-  static_assert(kStringChunk % 8 == 0, "bitmap chunks start at whole bytes");
+  Params p = BulkParams(f);
+  DistanceTuner tuner(f, n, sel != nullptr, &p);
+  static_assert(kStringChunk % 8 == 0 && DistanceTuner::kMinTrialKeys % 8 == 0,
+                "bitmap pieces start at whole bytes");
   uint64_t selected = 0;
-  return OverHashedChunks(src, n, [&](const KeySource& h, size_t begin, size_t m) {
+  // Keys [begin, begin + m), read from h; a piece starts at 0 unless sel is null (chunked calls).
+  return OverPieces(src, n, tuner, [&](const KeySource& h, size_t begin, size_t m) {
     switch (result) {
       case ResultKind::kBytes:
         return kernels.contains(WordsOf(f), p, h, m, result, static_cast<uint8_t*>(out) + begin);
@@ -268,10 +293,12 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
         return kernels.contains(WordsOf(f), p, h, m, result,
                                 static_cast<uint8_t*>(out) + begin / 8);
       case ResultKind::kSelection: {
-        // The chunk's hits as indices from 0, after those of the chunks before; then shifted.
+        // The piece's hits as indices from 0, after those of the pieces before; then shifted.
         uint32_t* dst = static_cast<uint32_t*>(out) + selected;
         const uint64_t c = kernels.contains(WordsOf(f), p, h, m, result, dst);
-        for (uint64_t i = 0; i < c; ++i) dst[i] += static_cast<uint32_t>(begin);
+        if (begin != 0) {
+          for (uint64_t i = 0; i < c; ++i) dst[i] += static_cast<uint32_t>(begin);
+        }
         selected += c;
         return c;
       }
@@ -392,20 +419,21 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   const detail::LayoutKernels& kernels = detail::Active().For(id);
   const detail::Params p = detail::BulkParams(*this);
   std::atomic<uint64_t> changed{0};
+  bool tune = false;  // set below: true when the call runs as one part
   auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
     const Keys part = detail::Slice(keys, begin, end - begin);
     detail::StringHasher hasher{part, 0};
     const detail::KeySource src = detail::SourceOf(part, id, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
+    // A sequential, non-atomic call may tune the prefetch distance on its keys.
+    detail::Params lp = p;
+    detail::DistanceTuner tuner(*this, tune && !use_atomic ? end - begin : 0, false, &lp);
     auto run = [&](const detail::KeySource& s, size_t at, size_t m) {
       uint8_t* o = out != nullptr ? out + at : nullptr;
-      return use_atomic ? kernels.insert_atomic(words, p, s, m, o)
-                        : kernels.insert(words, p, s, m, o);
+      return use_atomic ? kernels.insert_atomic(words, lp, s, m, o)
+                        : kernels.insert(words, lp, s, m, o);
     };
-    changed.fetch_add(detail::ChunkStrings(src, end - begin)
-                          ? detail::OverHashedChunks(src, end - begin, run)
-                          : run(src, 0, end - begin),
-                      std::memory_order_relaxed);
+    changed.fetch_add(detail::OverPieces(src, end - begin, tuner, run), std::memory_order_relaxed);
   };
   size_t parts = detail::PartsFor(threads, keys.size());
   // A batch small against the filter: zeroing and ORing a copy costs more than the share of keys
@@ -456,6 +484,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   }
   // Several threads with per-key results, or other writers (insert_concurrent): atomic ORs.
   const bool use_atomic = atomic || parts > 1;
+  tune = parts == 1;
   detail::RunParallel(
       static_cast<unsigned>(parts), keys.size(), 1,
       [&](size_t, size_t begin, size_t end) { insert_part(words_, use_atomic, begin, end); });

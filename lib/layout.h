@@ -2,6 +2,7 @@
 #ifndef SIMDBLOOM_LIB_LAYOUT_H_
 #define SIMDBLOOM_LIB_LAYOUT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -63,6 +64,54 @@ inline double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks)
 uint32_t PrefetchDistance(const Filter& f);
 // Benchmarks only: forgets every measured distance (the next bulk call measures again).
 void ResetPrefetchCalibration();
+// Tests and benchmarks: whether a call has tuned f's size class for the active target.
+bool PrefetchTuned(const Filter& f);
+
+// Tunes the prefetch distance inside one large bulk call, on its own keys: the first call of at
+// least 8 x (trials) x kMinTrialKeys keys (at most 8.4M; with a selection vector: never) on a
+// filter of a size class not yet tuned for this layout and target runs its first keys in trials
+// at candidate distances around PrefetchDistance(f) (from a quarter to 4 times it), twice each,
+// interleaved; the rest of the call, and later calls on that size class, use the fastest (a
+// shorter one within 2% preferred). A trial is 1/16 of the call's keys over the number of trials
+// (so the trials take 1/16 of it), from kMinTrialKeys to kMaxTrialKeys: longer trials average out
+// more of a shared machine's noise. Only one call tunes at a time, process-wide (other calls run
+// at the stored distance meanwhile). Why: the first-use measurement reads 8192 keys from L2,
+// while a long call streams its keys from DRAM alongside the filter's misses; on a Zen 5 VM it
+// picked 128 where 48 was up to 1.14x faster at 1e8 keys. Only timing depends on it. Not
+// thread-safe itself: one per call, on the calling thread.
+class DistanceTuner {
+ public:
+  // Trial lengths: multiples of kMinTrialKeys, so pieces end at bitmap bytes and hashing chunks.
+  static constexpr size_t kMinTrialKeys = 65536;
+  static constexpr size_t kMaxTrialKeys = 16 * kMinTrialKeys;
+
+  // Tunes *p's prefetch_distance for a call of n keys on f when the conditions above hold; else
+  // inactive (Piece returns the rest, *p untouched).
+  DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p);
+  ~DistanceTuner();
+  DistanceTuner(const DistanceTuner&) = delete;
+  DistanceTuner& operator=(const DistanceTuner&) = delete;
+
+  bool active() const { return active_; }
+  // Call before running the keys from `begin` (of n; pieces follow each other from 0): returns
+  // how many to run next (to the end of the current trial, or the rest of the call), sets
+  // p->prefetch_distance for them, and records the trial that just ended.
+  size_t Piece(size_t begin, size_t n);
+
+ private:
+  void Finish();
+
+  const Filter* f_ = nullptr;
+  Params* p_ = nullptr;
+  bool active_ = false;
+  int trial_ = -1;  // running trial; trials_ when done
+  int trials_ = 0;
+  int num_candidates_ = 0;
+  size_t trial_keys_ = kMinTrialKeys;
+  uint32_t candidates_[16] = {};
+  double best_[16] = {};
+  double start_ = 0;
+};
 // Probe lines a classic query prefetches per key, chosen by filter size (bulk.cc).
 uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes);
 // Benchmarks only (process-wide, not synchronized with running calls): -1 restores the automatic

@@ -42,10 +42,17 @@ constexpr int kCalibRounds = 2;
 
 std::atomic<int> g_prefetch_override{-1};
 
-// [layout][log2(bytes)]: 0 = not measured, else (target index << 16) | (distance + 1). A target
-// change (set_target) re-measures.
+// [layout][log2(bytes)]: 0 = not measured, else (target index << 16) | kTuned (when a large call
+// tuned it, DistanceTuner) | (distance + 1). A target change (set_target) re-measures.
 std::atomic<uint32_t> g_calibrated[kNumLayoutSlots][64];
 std::mutex g_calibrating;  // one calibration at a time: parallel ones would measure each other
+std::atomic<bool> g_tuning{false};  // one DistanceTuner at a time, for the same reason
+constexpr uint32_t kTuned = 0x8000;
+constexpr uint32_t kDistanceBits = 0x7FFF;
+
+std::atomic<uint32_t>& SlotOf(const Filter& f) {
+  return g_calibrated[static_cast<int>(IdOf(f.layout()))][63 - __builtin_clzll(f.size_bytes())];
+}
 
 uint32_t TargetIndex(const Kernels& k) {
   return k.hwy_target == 0 ? 0 : 1 + static_cast<uint32_t>(__builtin_ctzll(k.hwy_target));
@@ -95,23 +102,110 @@ uint32_t PrefetchDistance(const Filter& f) {
   const uint64_t bytes = f.size_bytes();
   if (bytes < kPrefetchMinBytes || f.data() == nullptr) return 0;
   const Kernels& kernels = Active();
-  const int cls = 63 - __builtin_clzll(bytes);
-  std::atomic<uint32_t>& slot = g_calibrated[static_cast<int>(IdOf(f.layout()))][cls];
+  std::atomic<uint32_t>& slot = SlotOf(f);
   const uint32_t target = TargetIndex(kernels);
   uint32_t v = slot.load(std::memory_order_relaxed);
-  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  if (v != 0 && (v >> 16) == target) return (v & kDistanceBits) - 1;
   // A view's pages may not be resident yet (an mmapped file): timing page faults would choose
   // noise. Views use a measured size class's distance when there is one, else a middle value.
-  if (f.is_view()) return v != 0 ? (v & 0xFFFF) - 1 : 64;
+  if (f.is_view()) return v != 0 ? (v & kDistanceBits) - 1 : 64;
   std::lock_guard<std::mutex> lock(g_calibrating);
   v = slot.load(std::memory_order_relaxed);
-  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
+  if (v != 0 && (v >> 16) == target) return (v & kDistanceBits) - 1;
   Params p{f.num_blocks(), f.num_hashes(), f.seed()};
   p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), bytes);
   const uint32_t d =
       Measure(kernels.For(IdOf(f.layout())), reinterpret_cast<const uint64_t*>(f.data()), p);
   slot.store((target << 16) | (d + 1), std::memory_order_relaxed);
   return d;
+}
+
+namespace {
+// Tuning candidates: those within [d / 4, 4 d] of the distance d the first use measured (0, 16
+// and 32 when d < 16), each run twice: at most 8 (16 trials). Calls shorter than
+// kTuneMinTrials minimal trials per trial are not tuned (the trials would be a large share of
+// them).
+constexpr uint32_t kTuneCandidates[] = {0, 16, 32, 48, 64, 96, 128, 192, 256};
+constexpr int kTuneRounds = 2;
+constexpr size_t kTuneMinTrials = 8;
+
+double Seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+bool PrefetchTuned(const Filter& f) {
+  if (f.size_bytes() < kPrefetchMinBytes) return false;
+  const uint32_t v = SlotOf(f).load(std::memory_order_relaxed);
+  return v != 0 && (v >> 16) == TargetIndex(Active()) && (v & kTuned) != 0;
+}
+
+DistanceTuner::DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p) {
+  if (has_sel || PrefetchOverride() >= 0 || f.data() == nullptr || f.is_view() ||
+      f.size_bytes() < kPrefetchMinBytes) {
+    return;
+  }
+  const uint32_t d = p->prefetch_distance;
+  for (uint32_t c : kTuneCandidates) {
+    const bool in = d < 16 ? c <= 32 : (c >= d / 4 && c <= 4 * d && c != 0);
+    if (in) candidates_[num_candidates_++] = c;
+  }
+  trials_ = num_candidates_ * kTuneRounds;
+  const size_t trials = static_cast<size_t>(trials_);
+  if (n < kTuneMinTrials * trials * kMinTrialKeys) return;
+  trial_keys_ = std::min(
+      kMaxTrialKeys, std::max(kMinTrialKeys, n / (16 * trials) / kMinTrialKeys * kMinTrialKeys));
+  std::atomic<uint32_t>& slot = SlotOf(f);
+  const uint32_t v = slot.load(std::memory_order_relaxed);
+  if (v == 0 || (v >> 16) != TargetIndex(Active()) || (v & kTuned) != 0) return;
+  bool expected = false;
+  if (!g_tuning.compare_exchange_strong(expected, true, std::memory_order_acquire)) return;
+  f_ = &f;
+  p_ = p;
+  active_ = true;
+  std::fill(best_, best_ + num_candidates_, 1e300);
+}
+
+DistanceTuner::~DistanceTuner() {
+  if (active_) Finish();
+}
+
+size_t DistanceTuner::Piece(size_t begin, size_t n) {
+  if (!active_ || trial_ >= trials_) return n - begin;
+  const size_t boundary = static_cast<size_t>(trial_ + 1) * trial_keys_;
+  if (trial_ >= 0 && begin < boundary) return std::min(boundary, n) - begin;  // inside a trial
+  const double now = Seconds();
+  if (trial_ >= 0) {
+    double& b = best_[trial_ % num_candidates_];
+    b = std::min(b, now - start_);
+  }
+  ++trial_;
+  if (trial_ == trials_) {
+    Finish();
+    return n - begin;
+  }
+  p_->prefetch_distance = candidates_[trial_ % num_candidates_];
+  start_ = Seconds();
+  return std::min(begin + trial_keys_, n) - begin;
+}
+
+void DistanceTuner::Finish() {
+  if (!active_) return;
+  active_ = false;
+  if (trial_ >= trials_) {
+    // Every trial ran: the fastest, a shorter distance within 2% of it preferred (as Measure).
+    const double fastest = *std::min_element(best_, best_ + num_candidates_);
+    uint32_t d = candidates_[num_candidates_ - 1];
+    for (int c = 0; c < num_candidates_; ++c) {
+      if (best_[c] <= fastest * 1.02) {
+        d = candidates_[c];
+        break;
+      }
+    }
+    p_->prefetch_distance = d;
+    SlotOf(*f_).store((TargetIndex(Active()) << 16) | kTuned | (d + 1), std::memory_order_relaxed);
+  }
+  g_tuning.store(false, std::memory_order_release);
 }
 
 uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {

@@ -3,6 +3,7 @@
 // view, and never a cause of different bytes or results.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -77,6 +78,81 @@ TEST_CASE("api: prefetch distance measured once per size class, results unchange
     }
   }
   detail::SetPrefetchOverride(-1);
+}
+
+// Native only (the "big" suite): 10M keys, more than the 8.4M a call with the most candidates
+// (16 trials) tunes on.
+TEST_CASE(
+    "big: a large call tunes the prefetch distance on its own keys; bytes, results unchanged") {
+  constexpr size_t n = 10000000;
+  const std::vector<uint64_t> keys = test::RandomKeys(n, 81);
+  std::vector<uint64_t> probe = test::RandomKeys(n, 82);
+  std::copy(keys.begin(), keys.begin() + n / 2, probe.begin());  // half present
+  // What a fixed distance gives.
+  detail::SetPrefetchOverride(32);
+  Filter want = Filter::create(n, 0.01, Layout::kBlock512);
+  want.insert(keys);
+  std::vector<uint8_t> want_out(n), want_bitmap((n + 7) / 8);
+  std::vector<uint32_t> want_sel(n);
+  const uint64_t want_hits = want.contains(probe, want_out.data());
+  CHECK(want.contains_bitmap(probe, want_bitmap.data()) == want_hits);
+  CHECK(want.select(probe, want_sel.data()) == want_hits);
+  CHECK(want_hits >= n / 2);
+  detail::SetPrefetchOverride(-1);
+
+  // The first call on a new size class tunes; every result form and key path, tuned in turn.
+  detail::ResetPrefetchCalibration();
+  Filter f = Filter::create(n, 0.01, Layout::kBlock512);
+  REQUIRE(f.size_bytes() >= (uint64_t{1} << 20));
+  CHECK(!detail::PrefetchTuned(f));
+  f.insert(keys);
+  CHECK(detail::PrefetchTuned(f));
+  CHECK(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
+  std::vector<uint8_t> out(n, 7), bitmap((n + 7) / 8, 7);
+  std::vector<uint32_t> sel(n, 7);
+  detail::ResetPrefetchCalibration();
+  CHECK(f.contains(probe, out.data()) == want_hits);
+  CHECK(detail::PrefetchTuned(f));
+  CHECK(out == want_out);
+  detail::ResetPrefetchCalibration();
+  CHECK(f.contains_bitmap(probe, bitmap.data()) == want_hits);
+  CHECK(detail::PrefetchTuned(f));
+  CHECK(bitmap == want_bitmap);
+  detail::ResetPrefetchCalibration();
+  CHECK(f.select(probe, sel.data()) == want_hits);
+  CHECK(detail::PrefetchTuned(f));
+  CHECK(std::equal(sel.begin(), sel.begin() + want_hits, want_sel.begin()));
+  // Byte strings (the keys' 8 bytes: XXH3 of the same bytes as a u64 key), hashed in chunks.
+  const FixedWidth strings{reinterpret_cast<const uint8_t*>(probe.data()), 8, 8, n};
+  detail::ResetPrefetchCalibration();
+  std::fill(sel.begin(), sel.end(), 7);
+  CHECK(f.select(strings, sel.data()) == want_hits);
+  CHECK(detail::PrefetchTuned(f));
+  CHECK(std::equal(sel.begin(), sel.begin() + want_hits, want_sel.begin()));
+  // Inserting the keys as byte strings after a reset (trials over hashed chunks), then again as
+  // u64 keys into the tuned size class (no trials), leaves want's bytes.
+  const FixedWidth key_strings{reinterpret_cast<const uint8_t*>(keys.data()), 8, 8, n};
+  Filter g = Filter::create(n, 0.01, Layout::kBlock512);
+  detail::ResetPrefetchCalibration();
+  g.insert(key_strings);
+  CHECK(detail::PrefetchTuned(g));
+  CHECK(std::memcmp(g.data(), want.data(), g.size_bytes()) == 0);
+  g.insert(keys);
+  CHECK(std::memcmp(g.data(), want.data(), g.size_bytes()) == 0);
+
+  // A call below the threshold, with a selection vector, or with the override set never tunes.
+  detail::ResetPrefetchCalibration();
+  f.contains(Span<const uint64_t>(probe.data(), 100000), out.data());
+  CHECK(!detail::PrefetchTuned(f));
+  std::vector<uint32_t> all(n);
+  for (size_t i = 0; i < n; ++i) all[i] = static_cast<uint32_t>(i);
+  CHECK(f.refine(probe, all.data(), n) == want_hits);
+  CHECK(!detail::PrefetchTuned(f));
+  detail::SetPrefetchOverride(64);
+  f.contains(probe, out.data());
+  detail::SetPrefetchOverride(-1);
+  CHECK(!detail::PrefetchTuned(f));
+  CHECK(out == want_out);
 }
 
 }  // namespace
