@@ -114,6 +114,7 @@ template <uint32_t kCellBytes>
 struct SpatialCells {
   using Lanes = SpatialLanes<kCellBytes>;
   using Out = uint16_t;
+  using Arg = uint16_t;  // insert: the label
   static constexpr bool kXxh64 = false;
   static constexpr size_t kTileKeys = kTile;
 
@@ -215,19 +216,17 @@ struct SpatialCells {
 template <uint32_t kCellBytes>
 uint64_t SpatialInsertT(void* cells, const detail::SpatialParams& sp, const detail::KeySource& src,
                         size_t n, uint16_t label) {
-  const detail::Params p = sp.Geometry();
-  const typename SpatialCells<kCellBytes>::State state(p, label);
   return Pipeline<SpatialCells<kCellBytes>, detail::Op::kInsert, true>(
-      static_cast<uint64_t*>(cells), p, state, src, n, detail::ResultKind::kBytes, nullptr);
+      static_cast<uint64_t*>(cells), sp.Geometry(), src, n, detail::ResultKind::kBytes, nullptr,
+      label);
 }
 
 template <uint32_t kCellBytes>
 uint64_t SpatialClassifyT(const void* cells, const detail::SpatialParams& sp,
                           const detail::KeySource& src, size_t n, uint16_t* labels) {
-  const detail::Params p = sp.Geometry();
-  const typename SpatialCells<kCellBytes>::State state(p, 0);
   return Pipeline<SpatialCells<kCellBytes>, detail::Op::kQuery, true>(
-      static_cast<const uint64_t*>(cells), p, state, src, n, detail::ResultKind::kBytes, labels);
+      static_cast<const uint64_t*>(cells), sp.Geometry(), src, n, detail::ResultKind::kBytes,
+      labels, 0);
 }
 
 HWY_NOINLINE uint64_t SpatialInsert(void* cells, detail::SpatialParams p,
