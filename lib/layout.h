@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "kernels/dispatch.h"
@@ -64,6 +65,12 @@ inline double ModelFpr(Layout layout, uint32_t k, double n, uint64_t num_blocks)
 uint32_t PrefetchDistance(const Filter& f);
 // Benchmarks only: forgets every measured distance (the next bulk call measures again).
 void ResetPrefetchCalibration();
+// The first-use measurement, for any kernel (Filter's layouts here, SpatialFilter's cells in
+// spatial.cc): run(distance, keys) runs the kernel on num_keys random keys (fresh ones every time,
+// from `seed`) at each candidate distance 0..256, twice, interleaved; returns the fastest (a
+// shorter one within 2% preferred).
+uint32_t FastestDistance(size_t num_keys, uint64_t seed,
+                         const std::function<void(uint32_t, const uint64_t*)>& run);
 // Tests and benchmarks: whether a call has tuned f's size class for the active target.
 bool PrefetchTuned(const Filter& f);
 

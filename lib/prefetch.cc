@@ -19,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -67,20 +68,29 @@ uint64_t SplitMix(uint64_t& s) {
 
 // Distance of the fastest candidate on `words` (see the file comment).
 uint32_t Measure(const LayoutKernels& kernels, const uint64_t* words, Params p) {
-  std::vector<uint64_t> keys(kCalibKeys);
   std::vector<uint8_t> out(kCalibKeys);
   KeySource src;
   src.kind = KeyKind::kU64;
-  src.keys = keys.data();
-  uint64_t seed = 0x5EED0F5EEDULL ^ p.num_blocks;
+  return FastestDistance(
+      kCalibKeys, 0x5EED0F5EEDULL ^ p.num_blocks, [&](uint32_t distance, const uint64_t* keys) {
+        p.prefetch_distance = distance;
+        src.keys = keys;
+        kernels.contains(words, p, src, kCalibKeys, ResultKind::kBytes, out.data());
+      });
+}
+
+}  // namespace
+
+uint32_t FastestDistance(size_t num_keys, uint64_t seed,
+                         const std::function<void(uint32_t, const uint64_t*)>& run) {
+  std::vector<uint64_t> keys(num_keys);
   double best[kNumCandidates];
   std::fill(best, best + kNumCandidates, 1e300);
   for (int round = 0; round < kCalibRounds; ++round) {
     for (int c = 0; c < kNumCandidates; ++c) {
       for (uint64_t& k : keys) k = SplitMix(seed);
-      p.prefetch_distance = kCandidates[c];
       const auto t0 = std::chrono::steady_clock::now();
-      kernels.contains(words, p, src, kCalibKeys, ResultKind::kBytes, out.data());
+      run(kCandidates[c], keys.data());
       const auto t1 = std::chrono::steady_clock::now();
       best[c] = std::min(best[c], std::chrono::duration<double>(t1 - t0).count());
     }
@@ -93,8 +103,6 @@ uint32_t Measure(const LayoutKernels& kernels, const uint64_t* words, Params p) 
   }
   return kCandidates[kNumCandidates - 1];
 }
-
-}  // namespace
 
 uint32_t PrefetchDistance(const Filter& f) {
   const int forced = g_prefetch_override.load(std::memory_order_relaxed);

@@ -50,43 +50,21 @@ constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
 // candidate twice, the fastest kept (a shorter one within 2% preferred). 12 runs of 4096 keys,
 // about 1-3 ms once per process and class. Only timing depends on it, never a result.
 constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
-constexpr uint32_t kCandidates[] = {0, 16, 32, 64, 128, 256};
 constexpr size_t kCalibKeys = 4096;
 std::atomic<uint32_t> g_calibrated[2][64];  // [cell bytes - 1][log2 bytes]: (target << 16) | d + 1
 std::mutex g_calibrating;
 
-uint64_t SplitMix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 uint32_t MeasureDistance(const detail::SpatialKernels& sk, const void* cells,
                          detail::SpatialParams p) {
-  std::vector<uint64_t> hashes(kCalibKeys);
   std::vector<uint16_t> out(kCalibKeys);
   detail::KeySource src;
   src.kind = detail::KeyKind::kHashes;
-  src.keys = hashes.data();
-  uint64_t seed = 0x5EED5BF ^ p.num_blocks;
-  double best[std::size(kCandidates)];
-  std::fill(std::begin(best), std::end(best), 1e300);
-  for (int round = 0; round < 2; ++round) {
-    for (size_t c = 0; c < std::size(kCandidates); ++c) {
-      for (uint64_t& h : hashes) h = SplitMix(seed);
-      p.prefetch_distance = kCandidates[c];
-      const auto t0 = std::chrono::steady_clock::now();
-      sk.classify(cells, p, src, kCalibKeys, out.data());
-      const auto t1 = std::chrono::steady_clock::now();
-      best[c] = std::min(best[c], std::chrono::duration<double>(t1 - t0).count());
-    }
-  }
-  const double fastest = *std::min_element(std::begin(best), std::end(best));
-  for (size_t c = 0; c < std::size(kCandidates); ++c) {
-    if (best[c] <= fastest * 1.02) return kCandidates[c];
-  }
-  return kCandidates[std::size(kCandidates) - 1];
+  return detail::FastestDistance(kCalibKeys, 0x5EED5BF ^ p.num_blocks,
+                                 [&](uint32_t distance, const uint64_t* hashes) {
+                                   p.prefetch_distance = distance;
+                                   src.keys = hashes;
+                                   sk.classify(cells, p, src, kCalibKeys, out.data());
+                                 });
 }
 
 uint32_t PrefetchDistance(const SpatialFilter& f, const detail::Kernels& kernels,

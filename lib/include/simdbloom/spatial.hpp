@@ -101,8 +101,9 @@ class SpatialFilter {
   // label below current_label() throws Error(kInvalidArgument)
   // (the filter is unchanged), as does a label outside 1..num_areas(), a null pointer with a
   // non-zero size, bad Arrow offsets or FixedWidth geometry. Returns the number of cells raised.
-  // Bulk: hashed a tile at a time on the active SIMD target, blocks prefetched ahead; no
-  // allocation; O(n k), about one cache miss per key out of cache.
+  // Bulk: the tile pipeline of the active SIMD target (hashed a tile ahead, blocks prefetched
+  // ahead at the distance measured for the filter's size); no allocation; O(n k), about one
+  // cache miss per key out of cache.
   uint64_t insert(uint16_t label, Keys keys);
   template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
   uint64_t insert(uint16_t label, const T* keys, size_t count) {
