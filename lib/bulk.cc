@@ -203,38 +203,7 @@ KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* h
 
 namespace {
 
-// Byte-string keys (kHashFn sources without a selection vector) are hashed kStringChunk keys at a
-// time into a buffer on the stack, and each chunk's hashes then go through the kernels as
-// pre-hashed keys. Hashing them inside the tiled pipeline, a step of 16 keys at a time between the
-// applies, was slower than the two passes together: 10M 36-byte UUIDs into a 9 MB block512
-// filter (Zen 5, AVX3) took 10.5-11.6 ns/key fused against 7.5 for a hashing pass plus a
-// pre-hashed insert, and hashing whole 256-key tiles at a time did not help. 4096 keys (32 KiB)
-// keeps the hashes in L1/L2 between the passes.
-constexpr size_t kStringChunk = 4096;
-
-bool ChunkStrings(const KeySource& src, size_t n) {
-  return src.kind == KeyKind::kHashFn && src.sel == nullptr && n > 1024;
-}
-
-// Runs run(hashes, begin, m) over [0, n) in chunks of hashed keys; returns the sum of its results.
-// Chunks end where the tuner's pieces do (trials are multiples of kStringChunk keys). Out of line,
-// so that only calls that take this path reserve its 32 KiB of stack.
 static_assert(DistanceTuner::kMinTrialKeys % kStringChunk == 0, "trials end at chunk ends");
-template <class Run>
-__attribute__((noinline)) uint64_t OverHashedChunks(const KeySource& src, size_t n,
-                                                    DistanceTuner& tuner, const Run& run) {
-  alignas(64) uint64_t hashes[kStringChunk];
-  KeySource h;
-  h.kind = KeyKind::kHashes;
-  h.keys = hashes;
-  uint64_t total = 0;
-  for (size_t begin = 0, m = 0; begin < n; begin += m) {
-    m = std::min(kStringChunk, tuner.Piece(begin, n));
-    src.hash_fn(src.ctx, nullptr, begin, m, hashes);
-    total += run(h, begin, m);
-  }
-  return total;
-}
 
 // Keys from `begin` on of a source the kernels read in place (u64, u32, pre-hashed; no sel).
 KeySource SliceSource(KeySource src, size_t begin) {
@@ -247,7 +216,10 @@ KeySource SliceSource(KeySource src, size_t begin) {
 // when it is inactive), byte strings in hashed chunks; returns the sum of its results.
 template <class Run>
 uint64_t OverPieces(const KeySource& src, size_t n, DistanceTuner& tuner, const Run& run) {
-  if (ChunkStrings(src, n)) return OverHashedChunks(src, n, tuner, run);
+  if (ChunkStrings(src, n)) {
+    return OverHashedChunks(
+        src, n, [&](size_t begin, size_t count) { return tuner.Piece(begin, count); }, run);
+  }
   if (!tuner.active()) return run(src, 0, n);
   uint64_t total = 0;
   for (size_t begin = 0, m = 0; begin < n; begin += m) {
@@ -284,7 +256,7 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   static_assert(kStringChunk % 8 == 0 && DistanceTuner::kMinTrialKeys % 8 == 0,
                 "bitmap pieces start at whole bytes");
   uint64_t selected = 0;
-  // Keys [begin, begin + m), read from h; a piece starts at 0 unless sel is null (chunked calls).
+  // Keys [begin, begin + m), read from h (begin is 0 when sel is set: such calls run whole).
   return OverPieces(src, n, tuner, [&](const KeySource& h, size_t begin, size_t m) {
     switch (result) {
       case ResultKind::kBytes:

@@ -130,9 +130,9 @@ uint32_t PrefetchDistance(const Filter& f) {
 
 namespace {
 // Tuning candidates: those within [d / 4, 4 d] of the distance d the first use measured (0, 16
-// and 32 when d < 16), each run twice: at most 8 (16 trials). Calls shorter than
-// kTuneMinTrials minimal trials per trial are not tuned (the trials would be a large share of
-// them).
+// and 32 when d < 16), each run twice: at most 8 (16 trials). Calls of fewer than
+// kTuneMinTrials x trials x kMinTrialKeys keys are not tuned (the trials would be a large share
+// of them).
 constexpr uint32_t kTuneCandidates[] = {0, 16, 32, 48, 64, 96, 128, 192, 256};
 constexpr int kTuneRounds = 2;
 constexpr size_t kTuneMinTrials = 8;
@@ -168,6 +168,11 @@ DistanceTuner::DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p)
   if (v == 0 || (v >> 16) != TargetIndex(Active()) || (v & kTuned) != 0) return;
   bool expected = false;
   if (!g_tuning.compare_exchange_strong(expected, true, std::memory_order_acquire)) return;
+  // Another call may have finished tuning this class between the check above and the exchange.
+  if ((slot.load(std::memory_order_relaxed) & kTuned) != 0) {
+    g_tuning.store(false, std::memory_order_release);
+    return;
+  }
   f_ = &f;
   p_ = p;
   active_ = true;

@@ -112,6 +112,7 @@ uint8_t* AllocateCells(uint64_t bytes) {
 detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::Kernels* kernels = nullptr,
                                const detail::SpatialKernels* sk = nullptr) {
   detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
+  p.seed = f.seed();
   if (kernels != nullptr) p.prefetch_distance = PrefetchDistance(f, *kernels, *sk);
   return p;
 }
@@ -320,11 +321,16 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   detail::CheckKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
-  detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
-  p.seed = seed_;
+  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kBlock512, seed_, &hasher);
-  const uint64_t raised = keys.size() == 0 ? 0 : sk.insert(cells_, p, src, keys.size(), label);
+  auto run = [&](const detail::KeySource& s, size_t, size_t m) {
+    return sk.insert(cells_, p, s, m, label);
+  };
+  const size_t n = keys.size();
+  const uint64_t raised = n == 0                         ? 0
+                          : detail::ChunkStrings(src, n) ? detail::OverHashedChunks(src, n, run)
+                                                         : run(src, 0, n);
   current_ = label;
   members_[label - 1] += keys.size();
   written_[label - 1] += raised;
@@ -344,11 +350,14 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   detail::CheckKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
-  detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
-  p.seed = seed_;
+  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kBlock512, seed_, &hasher);
-  return sk.classify(cells_, p, src, keys.size(), labels);
+  auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
+    return sk.classify(cells_, p, s, m, labels + begin);
+  };
+  const size_t n = keys.size();
+  return detail::ChunkStrings(src, n) ? detail::OverHashedChunks(src, n, run) : run(src, 0, n);
 }
 
 // ---- Statistics ----

@@ -140,6 +140,39 @@ TEST_CASE(
   g.insert(keys);
   CHECK(std::memcmp(g.data(), want.data(), g.size_bytes()) == 0);
 
+  // Per-key new flags of a tuning insert (pieces offset into `fresh`) equal the fixed distance's.
+  detail::SetPrefetchOverride(32);
+  Filter h_fixed = Filter::create(n, 0.01, Layout::kBlock512);
+  std::vector<uint8_t> want_fresh(n);
+  const uint64_t want_new = h_fixed.insert(probe, want_fresh.data());
+  detail::SetPrefetchOverride(-1);
+  Filter h = Filter::create(n, 0.01, Layout::kBlock512);
+  std::vector<uint8_t> fresh(n, 7);
+  detail::ResetPrefetchCalibration();
+  CHECK(h.insert(probe, fresh.data()) == want_new);
+  CHECK(detail::PrefetchTuned(h));
+  CHECK(fresh == want_fresh);
+  CHECK(std::memcmp(h.data(), h_fixed.data(), h.size_bytes()) == 0);
+
+  // u32 keys (4-byte pieces) and pre-hashed keys, against the same calls at a fixed distance.
+  std::vector<uint32_t> probe32(probe.begin(), probe.end());
+  std::vector<uint64_t> hashes(n);
+  f.hash(probe, hashes.data());
+  for (int shape = 0; shape < 2; ++shape) {
+    CAPTURE(shape);
+    const Keys keys_of = shape == 0 ? Keys(probe32.data(), n) : Keys(Prehashed{hashes.data(), n});
+    detail::SetPrefetchOverride(32);
+    std::vector<uint8_t> want_bits((n + 7) / 8);
+    const uint64_t hits = f.contains_bitmap(keys_of, want_bits.data());
+    detail::SetPrefetchOverride(-1);
+    if (shape == 1) CHECK(hits == want_hits);
+    detail::ResetPrefetchCalibration();
+    std::fill(bitmap.begin(), bitmap.end(), 7);
+    CHECK(f.contains_bitmap(keys_of, bitmap.data()) == hits);
+    CHECK(detail::PrefetchTuned(f));
+    CHECK(bitmap == want_bits);
+  }
+
   // A call below the threshold, with a selection vector, or with the override set never tunes.
   detail::ResetPrefetchCalibration();
   f.contains(Span<const uint64_t>(probe.data(), 100000), out.data());

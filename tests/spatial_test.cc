@@ -144,6 +144,29 @@ TEST_CASE("equivalence: SpatialFilter gives the same cells and labels on every t
   }
 }
 
+TEST_CASE("spatial: string batches over several hashing chunks equal one key at a time") {
+  // Byte strings of more than 1024 keys are hashed 4096 at a time before the kernels run
+  // (lib/key_source.h): 3 chunks and an odd tail, each chunk's labels at its own offset.
+  constexpr size_t n = 3 * 4096 + 123;
+  std::vector<std::string> strings;
+  for (size_t i = 0; i < n; ++i) strings.push_back("spatial-chunk-" + std::to_string(i * 7919));
+  std::vector<std::string_view> views(strings.begin(), strings.end());
+  SpatialFilter bulk = SpatialFilter::create(n, 0.02, 300, 5);
+  SpatialFilter single = SpatialFilter::create(n, 0.02, 300, 5);
+  for (uint16_t label = 1; label <= 3; ++label) {
+    const size_t begin = (label - 1) * n / 3, end = label * n / 3;
+    bulk.insert(label, Span<const std::string_view>(views.data() + begin, end - begin));
+    for (size_t i = begin; i < end; ++i) single.insert(label, views[i]);
+  }
+  REQUIRE(std::memcmp(bulk.data(), single.data(), bulk.size_bytes()) == 0);
+  std::vector<uint16_t> labels(n, 0xABCD);
+  bulk.classify(views, labels.data());
+  for (size_t i = 0; i < n; ++i) {
+    REQUIRE(labels[i] == single.classify(views[i]));
+    REQUIRE(labels[i] >= 1 + 3 * i / n);  // never below the key's own area
+  }
+}
+
 TEST_CASE(
     "equivalence: SpatialFilter above 1 MiB (prefetching, measured distance) on every target") {
   // Filters of 1 MiB and more are prefetched ahead, at a distance measured at the first bulk call:

@@ -143,6 +143,8 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   size_t selected = 0;
   (void)result;
   (void)selected;
+  // Layouts with another Out take no result kind: their callers pass kBytes, and `out` is always
+  // written as an array of n Out.
   if (n == 0) return 0;
 
   // Tile 0 is hashed and located whole; every later tile a step at a time while the tile before
@@ -196,7 +198,11 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
       std::memset(hits + m, 0, 8);
       total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
     } else {
-      if (out != nullptr) std::memcpy(static_cast<Out*>(out) + begin, hits, m * sizeof(Out));
+      // Results other than bytes are arrays of Out (ResultKind::kBytes only); `out` may be
+      // unaligned for Out, so the offset is taken in bytes.
+      if (out != nullptr) {
+        std::memcpy(static_cast<uint8_t*>(out) + begin * sizeof(Out), hits, m * sizeof(Out));
+      }
     }
   }
   return total;

@@ -117,8 +117,9 @@ class ShiftingAssociation {
   // out[i] = query(keys[i]). Dispatches to the best SIMD target (simdbloom::active_target()):
   // keys hashed 2048 at a time (vectorized XXH3, 32 KiB of stack), then run through the tile
   // pipeline: each key's line prefetched 64 keys ahead, its 8 words rotated and ANDed as one
-  // vector (kernels/shifting/sets_kernels.cc; the reference target: a scalar loop). Same answers on every target. No allocation; O(n).
-  // Throws Error(kUnknownTarget) only if SIMDBLOOM_TARGET names no usable target.
+  // vector (kernels/shifting/sets_kernels.cc; the reference target: a scalar loop). Same answers on
+  // every target. No allocation; O(n). Throws Error(kUnknownTarget) only if SIMDBLOOM_TARGET names
+  // no usable target.
   void query(Span<const uint64_t> keys, uint8_t* out) const;
 
   // Model (blocked form of the paper's analysis, at the keys inserted so far):
