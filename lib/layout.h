@@ -78,15 +78,15 @@ bool PrefetchTuned(const Filter& f);
 // least 8 x (trials) x kMinTrialKeys keys (at most 8.4M; with a selection vector: never) on a
 // filter of a size class not yet tuned for this layout and target runs its first keys in trials
 // at candidate distances around PrefetchDistance(f) (from a quarter to 4 times it), twice each,
-// interleaved; the rest of the call, and later calls on that size class, use the fastest (a
-// shorter one within 2% preferred). A trial is 1/16 of the call's keys over the number of trials
-// (so the trials take 1/16 of the call), kept within kMinTrialKeys..kMaxTrialKeys (so calls of
-// 8-16 x trials x kMinTrialKeys keys spend up to 1/8 of their keys in trials): longer trials
-// average out more of a shared machine's noise. Only one call tunes at a time, process-wide (other
-// calls run at the stored distance meanwhile). Why: the first-use measurement reads 8192 keys from
-// L2, while a long call streams its keys from DRAM alongside the filter's misses; on a Zen 5 VM it
-// picked 128 where 48 was up to 1.14x faster at 1e8 keys. Only timing depends on it. Not
-// thread-safe itself: one per call, on the calling thread.
+// interleaved; the rest of the call, and later calls on that size class, use the middle one of
+// those within 4% of the fastest (prefetch.cc says why). A trial is 1/16 of the call's keys over
+// the number of trials (so the trials take 1/16 of the call), kept within
+// kMinTrialKeys..kMaxTrialKeys (so calls of 8-16 x trials x kMinTrialKeys keys spend up to 1/8 of
+// their keys in trials): longer trials average out more of a shared machine's noise. Only one call
+// tunes at a time, process-wide (other calls run at the stored distance meanwhile). Why: the
+// first-use measurement reads 8192 keys from L2, while a long call streams its keys from DRAM
+// alongside the filter's misses; on a Zen 5 VM it picked 128 where 48 was up to 1.14x faster at 1e8
+// keys. Only timing depends on it. Not thread-safe itself: one per call, on the calling thread.
 class DistanceTuner {
  public:
   // Trial lengths: multiples of kMinTrialKeys, so pieces end at bitmap bytes and hashing chunks.

@@ -68,9 +68,13 @@ void CalibrationSection(const Options& o) {
       // Rounds over the sweep and the library's choice, interleaved, so that the machine's drift
       // over minutes weighs on every distance alike; the median per distance.
       std::vector<std::vector<double>> samples(kSweep + 1);
+      // Each round starts at another entry: a call's time depends on the one before it (what it
+      // left in the caches; 10-15% on the Zen 5 VM), so no entry keeps the same place.
       for (int r = 0; r < reps_n; ++r) {
-        for (int i = 0; i <= kSweep; ++i)
+        for (int j = 0; j <= kSweep; ++j) {
+          const int i = (j + r * 5) % (kSweep + 1);
           samples[i].push_back(once(op, i < kSweep ? sweep[i] : -1));
+        }
       }
       auto median = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
