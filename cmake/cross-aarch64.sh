@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Cross-builds simdbloom for aarch64 and runs the equivalence suite under qemu-user at several vector
 # widths: NEON only, SVE 128-bit, SVE 256-bit and SVE 512-bit. Each width must actually run the target
 # it names (SIMDBLOOM_TEST_REQUIRE turns "not supported" into a failure instead of a skip).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer target (clang-14, -fsanitize=fuzzer,address,undefined, library instrumented
 # too), replays the checked-in corpora, then fuzzes load/view/Parquet import (Filter, and the
 # scalable, counting, shifting-set and spatial loaders) and the command's Parquet footer reader for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the library and the whole test suite with AddressSanitizer and UndefinedBehaviorSanitizer
 # (gcc) and runs every test but the install check (install.*: they link uninstrumented consumers).
 #   cmake/sanitizers.sh [build-dir]

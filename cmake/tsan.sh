@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the library and tests with ThreadSanitizer and runs the concurrency tests (many writers
 # with insert_concurrent, readers racing with them, parallel bulk calls): any data race fails.
 #   cmake/tsan.sh [BUILD_DIR]   (default build-tsan)

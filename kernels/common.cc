@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-target compilation unit of what every layout shares: bulk hashing of u64/u32 keys
 // (XXH3, XXH64), the block index, hashing any key source, and the word-wise OR/AND of set
 // operations. Exported (kernels/simd/export.h) as each target's base kernel table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU feature detection for target selection, independent of libhwy (see cpu.h). Only Highway's
 // macro headers are used here, for the target bits; nothing in this file needs a SIMD instruction
 // set at compile time, and no libhwy function is called, so static users of simdbloom need no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): which Highway targets this CPU and OS can run, detected without libhwy.
 #ifndef SIMDBLOOM_KERNELS_CPU_H_
 #define SIMDBLOOM_KERNELS_CPU_H_

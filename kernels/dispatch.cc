@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Target selection, the one dispatch point: assembles each compiled target's kernel table from the
 // per-target units (kernels/common.cc and one kernels/<layout>/kernels.cc per layout, each a
 // Highway foreach_target unit exporting its table with HWY_EXPORT), and picks the table bulk calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): the table of kernels every target provides, and target selection.
 #ifndef SIMDBLOOM_KERNELS_DISPATCH_H_
 #define SIMDBLOOM_KERNELS_DISPATCH_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the layouts' model.cc files (no SIMD): inclusion-exclusion terms of a blocked layout's
 // false-positive rate, and popcounts of a bit array (lib/FORMAT.md).
 #ifndef SIMDBLOOM_KERNELS_MODEL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scalar reference kernels: one key at a time, literally as lib/FORMAT.md says.
 #include "kernels/reference.h"
 

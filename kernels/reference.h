@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scalar reference: a literal implementation of lib/FORMAT.md, compiled without target flags.
 // It is the specification the SIMD kernels are tested against, and the "reference" target: the
 // hashes here, each layout's one-key model in its folder (kernels/<layout>/reference.h).

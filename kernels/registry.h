@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The layouts, declared once. A layout is a folder kernels/<name>/ holding
 //   spec.h       its constants (struct <Name>Spec: name, format id, block bits, k range, hash
 //                family) and how its probes map to bits;

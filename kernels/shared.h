@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the kernels, the reference and the library core share, beneath all of them: the kernel
 // interface (geometry, key sources, result forms, a layout's kernel table), the bit-selection
 // multipliers, and scalar helpers. No SIMD, no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bulk calls: argument checks, the key shapes the kernels do not hash themselves (byte strings,
 // Arrow arrays, fixed-width records: inlined scalar XXH3/XXH64, a tile at a time), result forms,
 // and the parallel forms. Prefetch distances: lib/prefetch.cc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C API: shims that catch every exception and return status codes.
 #include <cctype>
 #include <cstdint>

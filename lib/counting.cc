@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CountingFilter: sizing, single-key paths (SWAR on the counter words), bulk calls through the
 // counting kernels (kernels/counting/), to_filter, persistence (lib/FORMAT.md "Counting filters").
 #include "simdbloom/counting.hpp"

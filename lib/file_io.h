@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: what the file formats of Filter, CountingFilter, ScalableFilter, SpatialFilter and the
 // shifting set filters share: little-endian fields (FORMAT.md: every integer is little-endian,
 // whatever the host), the checks a 64-byte header starts with, and files opened for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Filter construction, aligned (huge-page) storage, single-key paths, set operations. The bulk
 // calls are in bulk.cc.
 #include <cstdlib>

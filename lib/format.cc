@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Persistence: the simdbloom file format (lib/FORMAT.md, "File format") and Parquet's split block
 // Bloom filter form. Every field of untrusted input is validated before it is used; reads never
 // go past the given size.

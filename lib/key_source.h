@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): turning a public Keys into the kernels' KeySource, shared by the bulk
 // calls of every filter kind (lib/bulk.cc defines these).
 #ifndef SIMDBLOOM_LIB_KEY_SOURCE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): the bulk calls' key handling (lib/bulk.cc) for other filter kinds
 // (SpatialFilter): argument checks and hashing of any Keys shape on a chosen target.
 #ifndef SIMDBLOOM_LIB_KEYS_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): per-layout constants shared by construction, sizing and statistics.
 #ifndef SIMDBLOOM_LIB_LAYOUT_H_
 #define SIMDBLOOM_LIB_LAYOUT_H_

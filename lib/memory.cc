@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Filter storage: zeroed, aligned, huge pages for large filters (lib/memory.h), and the
 // process-wide huge-page switch (detail::SetHugePages, lib/layout.h).
 #include "lib/memory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): the zeroed, huge-page-aware storage of every filter kind's bits
 // (Filter's words, SpatialFilter's cells, the shifting set filters' blocks).
 #ifndef SIMDBLOOM_LIB_MEMORY_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How far ahead bulk calls prefetch: measured on the machine the code runs on, not tuned on
 // another.
 //

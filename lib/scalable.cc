@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ScalableFilter: a chain of Filter stages (Almeida et al. 2007). Growth (capacity split at stage
 // boundaries), queries newest stage first over tiles on the stack, statistics, merge and the
 // chain's file format (lib/FORMAT.md, "Scalable chains"). The stages are plain Filters: every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ShBF_A and ShBF_x (simdbloom/shifting.hpp, lib/FORMAT.md "Shifting set filters"): the shared
 // rotate-and-AND block, the models of the paper in blocked form, sizing, and persistence.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sizing math: the false-positive model of each layout (lib/FORMAT.md) and the search for the
 // smallest filter that keeps a requested rate.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SpatialFilter (simdbloom/spatial.hpp): construction and sizing, inserts and classification
 // through the spatial kernels (kernels/spatial/), the paper's statistics, and its file format
 // (lib/FORMAT.md, "Spatial filter").

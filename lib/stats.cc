@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a filter knows from its bits: fill ratio, approximate count and the false-positive rate of
 // the actual bit array (lib/FORMAT.md, "Statistics").
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared helpers of simdbloom-bench (see bench_util.h). The physical references live here and
 // are the only code of the benchmark that issues software prefetches itself (hwy::Prefetch): the
 // filter's own prefetching is the library's business.

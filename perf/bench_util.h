@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the sections of simdbloom-bench share: the options, timing, the row printers (tables and
 // JSON lines), the plain-words summary collector, key generators (SplitMix u64s, URLs, UUIDs) and
 // the physical references (random 64-byte reads and read-modify-writes over an array the size of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section "calibration": does the prefetch distance the library measures at first use
 // (lib/prefetch.cc) find the best one? For block512 filters of --calib-keys u64 keys (default
 // 1e6, 1e7, 1e8), bulk insert and contains are timed at every forced distance of a sweep, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The simdbloom command against `wc -l` on one file of URLs with a warm page cache (issue 21's
 # goal: build and query within 1.5x of wc -l, single-threaded).
 #   perf/cli_bench.sh [path/to/simdbloom] [MiB of input, default 1024] [runs, default 3]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section counting (opt-in: --only counting): the counting filter against plain filters on the
 // dispatched target. For each --keys count and --fpp: bulk insert (cleared before each
 // repetition, untimed), remove (the keys inserted again before each repetition, untimed), contains

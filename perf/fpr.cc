@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 2, false-positive rates: the classic tutorial experiment. --fpr-keys u64 keys (default
 // 1e7) drawn uniform, Gaussian and exponential; filters created for fpp 0.03, 0.01 and 0.001 in
 // every layout on the dispatched target. The measured rate is over as many absent keys drawn from

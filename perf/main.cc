@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom-bench: the main demo and benchmark, on built-in data, in one process and one run.
 // This file is the driver: the options, which sections run, and the plain-words summary at the
 // end. Each section is a file of its own, with what it measures and how at its top:

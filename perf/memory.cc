@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 3, memory: filters of --mem-keys u64 keys (default 1e8: ~120 MB), far larger than the
 // caches, against physical references measured in the same run over an array of the filter's
 // size: independent random 64-byte reads with software prefetch (for contains) and random

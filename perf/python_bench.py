@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Python benchmark of the simdbloom module: one JSON object per line, like simdbloom-bench --json.
 
 1. bulk: insert and contains of --keys NumPy uint64 keys (default 1e7) through the module, against

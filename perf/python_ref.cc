@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom-pyref: the C++ side of perf/python_bench.py. Times the bulk calls the Python module
 // makes (Filter::insert over u64 keys, Filter::contains into a caller's buffer) on keys read from
 // a file the benchmark wrote, so both sides run the same calls on the same keys in the same run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section scalable (opt-in: --only scalable, ~10 s): ScalableFilter against a plain block512
 // filter sized for the final key count, at each --keys count (1e5 and 1e7 by default) and --fpp,
 // on the dispatched target, u64 keys. Two chains: one grown from 1/1000 of the keys (about ten

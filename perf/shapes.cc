@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 4, key shapes and result forms: block512 at --fpp with --shape-keys keys (default 1e7)
 // on the dispatched target. Shapes: u64, u32, pre-hashed u64, URL-like strings of 20..100 bytes
 // as string_views and as an Arrow int32-offsets array, 36-byte UUID strings (Arrow), 13-byte IPv4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 8, shifting (only with --only shifting: it keeps the default demo's time): the shifting
 // Bloom filter family (Yang et al., VLDB 2016). At each --keys count, on the dispatched target:
 // - ShBF_M (Layout::kShifting) against block512, both created for --fpp, on the dispatched target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 6, single: one key per call, as a service checks a request or a packet. For block512,
 // register64 and split_block256 at --fpp, with 1e5 keys (in cache) and 1e7 keys (out of cache):
 // insert(uint64_t) and contains(uint64_t) in a loop over independent keys (present, then absent),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section spatial (--only spatial; not in the default run): SpatialFilter, the spatial Bloom
 // filter. At each --keys count and --fpp, for 4 areas (1-byte cells) and 1000 areas (2-byte
 // cells), keys split evenly among the areas: median ns/key of building the filter (every area

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 1, speed: bulk insert and bulk contains of u64 keys (hashing included) for every layout,
 // on the scalar reference and on every SIMD target this CPU runs, at each --keys count and --fpp.
 // Per row: the median ns/key over repetitions of at least --min-seconds (at least 3 of them; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 7, threads: scaling of bulk insert and contains over --mem-keys keys (default 1e8,
 // block512 at --fpp, a DRAM-sized filter) with simdbloom::Threads{T} for T = 1, 2, 4, ... up to
 // the hardware threads, and of insert_concurrent from T threads (single keys and 4096-key bulk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Section 5, UUIDs: the tutorial experiment with strings. --fpr-keys version-4 UUIDs in their
 // 36-character text form are inserted (as an Arrow array) into a filter of every layout at fpp
 // 0.03 and 0.001; as many other UUIDs are probed. Per row: k, bits per key, the layout's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The public C++ API: arguments and errors, target selection, sizing, single-key vs bulk paths.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Filters beyond 2^32 bits, for every layout: a filter of more than 2^33 bits (1 GiB) where keys
 // land past bit 2^32, built by every target's bulk path and by the single-key path, bit-identical,
 // with no false negatives.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The C API test compiled by clang (C99, -Wall -Wextra -Werror -pedantic): the header and the
 # byte-string calls must be warning-free under a second compiler too. The object is linked by the
 # project's C++ compiler with its own flags (so a sanitizer build links its sanitizer runtime),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The C API from C99: every function, its error codes, and that no failure escapes as a crash. */
 #define _POSIX_C_SOURCE 200112L
 #include <limits.h>

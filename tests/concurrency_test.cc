@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Many writers and many cores: insert_concurrent from several threads loses no key, queries racing
 // with writers never miss a key whose insert happened-before them, and bulk calls split across
 // threads (simdbloom::Threads) give the single-threaded bytes and results. Run natively and under

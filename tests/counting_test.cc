@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CountingFilter: every SIMD target's counting kernels against the scalar reference (awkward sizes,
 // unaligned keys, tiny filters, saturation), random insert/remove sequences against an exact
 // multiset, saturation at 15, remove of absent keys, bulk == single over every key shape,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Our CPU detection (kernels/cpu.cc, no libhwy) against Highway's own hwy::SupportedTargets().
 #include "kernels/cpu.h"
 

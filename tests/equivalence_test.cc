@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every SIMD target against the scalar reference, bit for bit: hashing, block index, and insert and
 // query of every layout as one table of cases (layout x geometry x key source x batch), each run on
 // every target: awkward sizes, unaligned pointers, all k, several seeds, every result form.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Persistence, Parquet interop, set operations and string keys: round trips, zero-copy views,
 // cross-target loads, and the hostile-input matrix (every truncation, every header bit flip,
 // crafted fields with valid checksums).

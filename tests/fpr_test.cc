@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistical tests with fixed seeds: for every layout, a filter sized by create() for n keys
 // measures a false-positive rate at or below the requested one, close to its own model's
 // prediction, and estimates its own count and rate from its bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The API edge: which C++ types are keys and how each is hashed (one key, one hash, whatever call
 // carries it), the spellings of bulk calls, and bulk insert reporting which keys were new.
 #include <doctest/doctest.h>

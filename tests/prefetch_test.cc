@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The prefetch distance bulk calls use (lib/prefetch.cc): measured once per layout, size class and
 // target on the machine, chosen among the candidates, cached, overridable, never measured on a
 // view, and never a cause of different bytes or results.

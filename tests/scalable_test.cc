@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ScalableFilter (lib/scalable.cc): growth to 1000x the initial capacity with the measured
 // false-positive rate at every decade within the requested one (fixed seeds, binomial bounds),
 // stage capacities never exceeded, bulk calls equal to the single-key path for every key shape

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Key shapes and result forms through the public API, on every target (set_target), against the
 // single-key scalar path: every shape builds the same filter bytes, every result form says what
 // contains() says, a key inserted in one shape is found in every other.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ShBF_A and ShBF_x (simdbloom/shifting.hpp): answers never lose the truth, measured rates of
 // clear answers, correct counts and false positives follow the models (fixed seeds, two-sided 99.9%
 // binomial bounds plus 3% model tolerance), persistence rejects every damaged input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shifting layout (ShBF_M, kernels/shifting/spec.h): a key's bits are ceil(k/2) pairs, each in
 // one 64-bit word of the key's cache line, the second bit of a pair at the key's offset o(e); the
 // blocked model of its false-positive rate against measurement (fixed seeds, binomial bounds).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SpatialFilter (simdbloom/spatial.hpp): its kernels on every SIMD target against the scalar
 // reference (awkward sizes, unaligned hashes and outputs, tiny filters, both cell widths, every k),
 // the API's rules (ascending labels, errors, every key shape), the paper's per-area formulas

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared test helpers: the list of targets to test, target switching that is undone even when an
 // assertion throws, and the one deterministic key generator of the tests.
 #ifndef SIMDBLOOM_TESTS_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target block512 kernels (lib/FORMAT.md): the lane-parallel in-block mask and the apply step
 // of the tiled pipeline (block index, prefetch, insert or test). Re-included once per target.
 #if defined(SIMDBLOOM_KERNELS_BLOCK512_INL_H_) == defined(HWY_TARGET_TOGGLE)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block512's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
 // block512/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
 // read by kernels/dispatch.cc (detail::Block512KernelsAt). One unit per layout, so they build in

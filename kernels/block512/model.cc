@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block512's false-positive model and statistics (lib/FORMAT.md).
 #include "kernels/model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // block512's literal model (spec.h): one key at a time, probe by probe.
 #ifndef SIMDBLOOM_KERNELS_BLOCK512_REFERENCE_H_
 #define SIMDBLOOM_KERNELS_BLOCK512_REFERENCE_H_

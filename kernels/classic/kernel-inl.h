@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target classic kernels (lib/FORMAT.md): the k bit positions of N keys per vector by double
 // hashing in 64-bit fixed point, all positions of a tile computed before any is touched (so a
 // large filter's k lines per key are prefetched together); queries gather. Re-included per target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // classic's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
 // classic/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and read
 // by kernels/dispatch.cc (detail::ClassicKernelsAt). One unit per layout, so they build in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // classic's literal model (spec.h): k bits anywhere in the array by double hashing.
 #ifndef SIMDBLOOM_KERNELS_CLASSIC_REFERENCE_H_
 #define SIMDBLOOM_KERNELS_CLASSIC_REFERENCE_H_

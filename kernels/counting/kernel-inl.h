@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target counting kernels (kernels/counting/spec.h, lib/FORMAT.md "Counting filters"): the
 // counting cell applied in the tiled pipeline (simd/pipeline-inl.h) over register64's and
 // classic's probe positions. Re-included once per target.

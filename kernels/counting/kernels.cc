@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counting filters' per-target compilation unit: their kernel tables (simd/pipeline-inl.h over
 // counting/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
 // read by kernels/dispatch.cc (detail::CountingKernelsAt).

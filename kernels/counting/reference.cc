@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference target's counting kernels: kernels/counting/reference.h applied key by key.
 #include "kernels/counting/reference.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counting filters' literal model (spec.h, lib/FORMAT.md "Counting filters"): one key at a
 // time, counter by counter. The oracle the SIMD counting kernels are tested against; it shares no
 // code with them but the plain layouts' probe formulas.

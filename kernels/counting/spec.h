@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counting cell (4-bit saturating counters) over two geometries, and the kernel table every
 // target provides for them. lib/FORMAT.md ("Counting filters") specifies the counters; the probe
 // positions are exactly those of a plain layout, so counter i > 0 is bit i of that plain filter:

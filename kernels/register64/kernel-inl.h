@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target register64 kernels (lib/FORMAT.md): one u64 word per key, its k-bit mask computed for
 // N keys per vector; insert ORs masks into words, a query gathers the words and compares.
 // Re-included once per target.

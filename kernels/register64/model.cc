@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // register64's false-positive model and statistics (lib/FORMAT.md).
 #include "kernels/model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // register64's literal model (spec.h): one u64 word per key.
 #ifndef SIMDBLOOM_KERNELS_REGISTER64_REFERENCE_H_
 #define SIMDBLOOM_KERNELS_REGISTER64_REFERENCE_H_

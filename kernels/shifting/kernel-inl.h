@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target shifting kernels (lib/FORMAT.md, spec.h): block512's lane-parallel in-block mask with
 // a second bit per word at the key's offset, and the apply step of the tiled pipeline. Re-included
 // once per target.

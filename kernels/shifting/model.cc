@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shifting's false-positive model and statistics (lib/FORMAT.md): the paper's ShBF_M analysis
 // (k/2 positions, each with a second bit at a per-key offset, whose bits are not independent:
 // two keys with the same offset set the same pair) carried over to the blocked geometry, where the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shifting's literal model (spec.h): one key at a time, pair by pair.
 #ifndef SIMDBLOOM_KERNELS_SHIFTING_REFERENCE_H_
 #define SIMDBLOOM_KERNELS_SHIFTING_REFERENCE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target unit of the shifting set filters' candidates kernel (kernels/shifting/sets.h): for
 // each key, its cache line's 8 words rotated right by the key's 8 bit positions and ANDed — a
 // vector of 8 u64 lanes per key (one on AVX-512, with vprorvq), word by word on HWY_SCALAR —

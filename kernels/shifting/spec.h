@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shifting layout's specification (ShBF_M, the membership form of the shifting Bloom filter of
 // Yang, Liu, Shahzad et al., "A Shifting Bloom Filter Framework for Set Queries", VLDB 2016),
 // fitted to the cache-line design: its constants, and the functions its folder defines

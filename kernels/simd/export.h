@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HWY_EXPORT without libhwy. HWY_EXPORT(FUNC) fills slot 0 of its table with an initializer that
 // calls libhwy (hwy::GetChosenTarget, hwy::SupportedTargets); the library detects the CPU itself
 // (kernels/cpu.cc), so each per-target unit lays out the same table with slot 0 unused: then the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target bulk hashing of 8- and 4-byte keys, bit-exact with libxxhash: XXH3_64bits_withSeed
 // (xxHash 0.8, the 4..8-byte path) and XXH64 (as Parquet; layouts whose spec says kXxh64).
 // Re-included per target.

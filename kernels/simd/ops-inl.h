@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target SIMD helpers every kernel uses: the tile size, 32x32->64 multiplies, variable shifts
 // (SVE-safe), block index by multiply-high, all-zero tests, 0/1 lanes to bytes, iteration over a
 // run of hashes a vector at a time, and cache-line prefetch. Re-included once per Highway target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tiled pipeline every layout runs in, per target: keys hashed and located a tile ahead, a
 // step at a time, while the tile before is applied; rolling software prefetch D keys ahead across
 // tiles; the operation (Op: insert, query) applied by the layout's Apply; results emitted per tile.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target result emission: a tile's 0/1 hits written as bytes, as an LSB-first bitmap (Arrow's
 // order) or as a selection vector (in place over the source's own selection allowed).
 // Re-included once per Highway target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target key sources: the hashes of a tile of keys from any KeySource (u64 / u32 keys hashed
 // vectorized, pre-hashed keys copied, byte strings through the source's hash function, selection
 // vectors gathered first), and software prefetch of a direct source's next keys. Re-included once

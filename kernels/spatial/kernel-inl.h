@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target spatial filter kernels (spec.h, lib/FORMAT.md "Spatial filter"): a key's block is
 // loaded as u64 word lanes (8 words for 1-byte cells, 16 for 2-byte), every lane computes its
 // group's cell position with one 32-bit multiply, extracts the cell with a variable shift and

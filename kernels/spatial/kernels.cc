@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spatial filter's per-target compilation unit: its kernel table (kernel-inl.h) compiled once
 // per Highway target and exported (kernels/simd/export.h), read by kernels/dispatch.cc
 // (detail::SpatialKernelsFor); and the reference target's table (reference.h), plain C++.

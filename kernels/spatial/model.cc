@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spatial filter's model for its blocked geometry (lib/FORMAT.md, "Spatial filter: formulas"):
 // the paper's a-priori emersion, false-positive and inter-set error probabilities with the
 // Poisson block-load model in place of the paper's unblocked (1 - 1/m)^(kn) terms.

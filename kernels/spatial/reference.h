@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spatial filter's literal model (spec.h): one key at a time, cell by cell. The oracle the
 // Highway kernels are tested against, and the "reference" target's spatial kernels.
 #ifndef SIMDBLOOM_KERNELS_SPATIAL_REFERENCE_H_

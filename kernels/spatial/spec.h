@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spatial Bloom filter's cell geometry (Calderoni, Palmieri, Maio 2015; lib/FORMAT.md,
 // "Spatial filter"): constants, the kernel interface and the probe -> cell mapping shared by the
 // reference (reference.h), the Highway kernel (kernel-inl.h, kernels.cc) and the model (model.cc).

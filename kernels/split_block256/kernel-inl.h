@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target split_block256 kernels (lib/FORMAT.md; Parquet's split block Bloom filter): a key's
 // mask is eight u32 lanes, lane i holding bit (lo32(h) * salt[i]) >> 27, ORed into or tested
 // against its 32-byte block. Re-included once per target.

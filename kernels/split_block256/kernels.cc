@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // split_block256's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
 // split_block256/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h)
 // and read by kernels/dispatch.cc (detail::SplitBlock256KernelsAt). One unit per layout, so they

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // split_block256's literal model (spec.h; Parquet's split block Bloom filter).
 #ifndef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
 #define SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_

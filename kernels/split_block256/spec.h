@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The split_block256 layout's specification: its constants, and the functions its folder defines
 // (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in

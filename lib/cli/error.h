@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command's error type: a message (one line, naming the file and the problem) and the exit
 // code it ends the process with (kUsage = 2, kFailure = 1; see main.cc's help text).
 #ifndef SIMDBLOOM_CLI_ERROR_H_

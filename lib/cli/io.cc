@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block reads and line cutting for the command (see io.h).
 #include "lib/cli/io.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input for the command: regular files are mapped 4 MiB window by window (MAP_POPULATE, one window
 // mapped at a time, no copy), pipes and terminals read with read(2) into one reusable 4 MiB buffer;
 // either is cut into lines 64 bytes at a time (SSE2 compare + bit scan on x86, a portable loop

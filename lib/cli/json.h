@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A flat JSON object written key by key (the --json summary). Strings are escaped per RFC 8259;
 // non-finite numbers are written as null.
 #ifndef SIMDBLOOM_CLI_JSON_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plain filters and scalable chains behind one interface for the commands (see key_set.h).
 #include "lib/cli/key_set.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The set a command builds or loads: a plain Filter (sized in advance: -n, or the lines of
 // regular files counted) or a ScalableFilter chain (a pipe without -n: it grows with the input).
 // Files of either kind are told apart by their magic ("SIMDBLOM" / "SIMDBSCL").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom: the command-line tool. Keys are lines of text; every command streams its input in
 // large blocks through the library's bulk calls (see io.h). This file holds the subcommands;
 // parsing, input, output files, progress, JSON and Parquet footers live beside it.

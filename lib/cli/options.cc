@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line parsing (see options.h).
 #include "lib/cli/options.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomic filter files (see output.h).
 #include "lib/cli/output.h"
 

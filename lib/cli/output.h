@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Output files are written under a temporary name in the destination's folder and renamed over
 // the destination only when complete: a failure or an interrupt (SIGINT/SIGTERM/SIGHUP) leaves
 // no partial file behind.

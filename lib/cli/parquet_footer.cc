@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thrift compact protocol reader for Parquet footers (see parquet_footer.h).
 #include "lib/cli/parquet_footer.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parquet footers: just enough of the Thrift compact protocol to walk FileMetaData -> row_groups
 // -> columns -> meta_data (path_in_schema, type, bloom_filter_offset/length), and to read each
 // row group's split-block Bloom filter through Filter::from_parquet. Everything read from the file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Progress bar drawing (see progress.h).
 #include "lib/cli/progress.h"
 

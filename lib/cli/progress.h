@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A one-line progress bar on stderr: bytes done / total, keys/s, ETA; redrawn at most 10 times a
 // second (the clock is read once per batch of lines). Off unless enabled (stderr a terminal, or
 // --progress; never with --quiet).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: the Python binding (pybind11). A thin layer: keys arrive as NumPy arrays (read
 // in place), sequences of bytes/str (read in place through string views) or single keys, and go
 // to the library's bulk or single-key calls; results are NumPy arrays written by the library.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the `simdbloom` command, driven as a subprocess (ctest: cli.<name>).
 
     /usr/bin/python3 cli_test.py NAME --bin PATH --work DIR [--data DIR] [--build DIR]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small Parquet writer in the Python standard library, for the tests of `simdbloom parquet`.
 
 Writes real Parquet files: PAR1 magic, one uncompressed PLAIN data page per column chunk (required

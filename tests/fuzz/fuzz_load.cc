@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: every way of reading untrusted bytes - Filter::load (bytes and stream),
 // Filter::view (64-byte aligned copy), Filter::from_parquet, CountingFilter::load/view,
 // ScalableFilter::from_bytes/load, the shifting set filters' load and SpatialFilter::load (bytes

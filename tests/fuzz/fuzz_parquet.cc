@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the `simdbloom parquet` footer reader (lib/cli/parquet_footer.cc): the
 // input is a whole Parquet file held in memory. Reading its footer, every column chunk's Bloom
 // filter and probing it must either work or throw ParquetError / simdbloom::Error; never crash,

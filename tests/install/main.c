@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* C99 consumer of the installed package (pkg-config): creates a filter, inserts keys, checks that
    every inserted key is reported present and that absent keys are mostly reported absent. */
 #include <simdbloom/simdbloom.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Consumer of the installed package (or of the source tree, tests/install/subdir): creates a
 // filter, inserts and queries in bulk, catches the library's exception type.
 #include <cstdio>

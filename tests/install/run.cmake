@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The packaging test (ctest: install.consumer). With the project built in BUILD_DIR:
 #  - installs the static variant (components static + devel) into WORK_DIR/prefix and checks that
 #    libsimdbloom.a references no Highway symbol and the package names no Highway dependency;

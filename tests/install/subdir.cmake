@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The add_subdirectory test (ctest: install.subdir): configures tests/install/subdir, a parent
 # project that adds the source tree, once without a build type (configure only: the assertions
 # live in its CMakeLists.txt), then with CMAKE_BUILD_TYPE=Debug, builds its consumer and runs it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ side of the Python equivalence tests: builds a filter from keys in a file with the C++
 // API and saves it, and answers contains for probe keys, so tests/python/test_api.py can check
 // that the Python module gives the same bytes and answers from the same keys.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Python module against the C++ library: same keys give the same filter bytes and answers
 (through simdbloom_py_oracle, a C++ program using the public C++ API), every key type and batch
 form, bad input, pickling, files, set operations, threads."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """simdbloom.dask on a distributed.LocalCluster of 2 worker processes: the cluster build is
 byte-identical to a single-process build (integer and string keys, several tree shapes), and the
 semi-join keeps exactly the rows the filter passes."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cmake --install of the `python` component into a scratch root (DESTDIR), then the installed
 package is imported there by a fresh interpreter with no build tree on its path."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every ```python block of README.md runs as written (in a scratch directory)."""
 
 import os

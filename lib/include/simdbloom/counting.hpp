@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom counting Bloom filter: a filter that deletes. Each bit of a plain filter becomes a
 // 4-bit saturating counter (Fan, Cao, Almeida, Broder, "Summary Cache", 2000); lib/FORMAT.md
 // ("Counting filters") specifies the counters and the file format.

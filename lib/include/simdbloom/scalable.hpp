@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom::ScalableFilter: a Bloom filter that grows with its set, after Almeida, Baquero,
 // Preguica and Hutchison, "Scalable Bloom Filters" (Information Processing Letters 101, 2007).
 // A chain of plain simdbloom::Filter stages: stage i holds up to initial_capacity * s^i keys at a

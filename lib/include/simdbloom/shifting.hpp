@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shifting Bloom filters for set queries beyond membership (Yang, Liu, Shahzad et al., "A Shifting
 // Bloom Filter Framework for Set Queries", VLDB 2016): ShBF_A answers which of two sets holds a key
 // and ShBF_x how many times a key occurs in a multiset, from one bit array, by encoding the answer

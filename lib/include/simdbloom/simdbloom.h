@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* simdbloom C API: an opaque filter handle over the C++ library. C99; every symbol is prefixed
  * simdbloom_ (types) or SIMDBLOOM_ (constants). Functions return a simdbloom_status: 0 on success,
  * a positive error code otherwise (never an exception, never an abort on bad input). On error,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom: Bloom filters with batch APIs and run-time SIMD dispatch. C++17, no SIMD or hashing
 // library in this header. The bit layouts are specified in lib/FORMAT.md and frozen.
 //

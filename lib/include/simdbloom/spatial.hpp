@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom::SpatialFilter: a spatial Bloom filter (Calderoni, Palmieri, Maio, "Spatial Bloom
 // Filters: Enabling Privacy in Location-aware Applications", 2014/2015): one array of small
 // integer cells instead of bits, holding keys of up to 65535 disjoint sets ("areas", labels

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """simdbloom: Bloom filters with SIMD bulk calls over NumPy arrays.
 
 The C++ library simdbloom (Highway SIMD kernels chosen at run time, a scalar reference that every
@@ -14,6 +15,8 @@ Key types, batch forms and errors are described in the docstring of ``simdbloom.
 partition, merged tree-wise: byte-identical to a single build) and filters a Dask dataframe by
 a broadcast filter.
 """
+
+__license__ = "Apache-2.0"
 
 from ._core import (
     Binary,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 from ._core import (
     Binary as Binary,
     Error as Error,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Type stubs of the extension module simdbloom._core (lib/python/core.cc).
 import enum
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Building and using simdbloom filters on a Dask cluster.
 
 ``build(collection, n, fpp)`` builds one filter per partition of a Dask array or series, where the

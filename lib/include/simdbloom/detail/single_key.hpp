@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdbloom internal, installed because Filter's single-key calls are inline: the one-key path,
 // scalar and SIMD-free, bit-exact with the reference (kernels/reference.h) and libxxhash. Included
 // by simdbloom.hpp; not an API of its own (names and signatures may change in any release).
