@@ -242,8 +242,8 @@ bool CountingFilter::remove_hash(uint64_t h) {
   return removed;
 }
 
-bool CountingFilter::contains_hash(uint64_t h) const noexcept {
-  if (Counters() == nullptr) return false;
+bool CountingFilter::contains_hash(uint64_t h) const {
+  if (Counters() == nullptr) Invalid("CountingFilter::contains: the filter was moved from");
   if (layout_ == CountingLayout::kBlocked) {
     return !AnyZero(LocateBlocked(Counters(), num_blocks_, k_, h));
   }
@@ -251,8 +251,8 @@ bool CountingFilter::contains_hash(uint64_t h) const noexcept {
                             h) != 0;
 }
 
-uint32_t CountingFilter::count_hash(uint64_t h) const noexcept {
-  if (Counters() == nullptr) return 0;
+uint32_t CountingFilter::count_hash(uint64_t h) const {
+  if (Counters() == nullptr) Invalid("CountingFilter::count: the filter was moved from");
   return ref::CountingCount(IdOf(layout_), Counters(), ParamsOf(num_blocks_, k_, seed_), h);
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -57,15 +58,27 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
   if (GetU32(h + 12) != kFileHeaderSize) bad("header size " + std::to_string(GetU32(h + 12)));
 }
 
-// save_file: `save(std::ostream&)` into `path` (created or truncated). Errors are kIo and start
+// The one save routine (file_io.cc), for every kind, the C API, Python and the command line.
+// `write` streams the file's bytes; they go to an unnamed temporary file in the target's directory
+// (O_TMPFILE; a named temporary removed on every error path where the file system lacks it), are
+// fsync'ed, then renamed over `path`, and the directory is fsync'ed. On any failure (a full disk,
+// RLIMIT_FSIZE, a write error, an exception from `write`) `path` is byte-identical to before, no
+// temporary is left, and the error is Error(kIo) "WHO: cannot write PATH: <errno text>". A kill at
+// any moment leaves the old file (or none); only between the two system calls that name and
+// rename a replacement can a kill leave a `.NAME.tmp.*` file beside it.
+// Symbolic links are followed: the file a link points to is replaced and the link kept. A path that
+// names a device, a FIFO or a socket (/dev/stdout, a named pipe) is streamed into instead. The new
+// file keeps the old one's permission bits (else 0666 less the umask). A process that maps the old
+// file keeps reading the old bytes: the rename gives the path a new inode.
+// Cost: one pass over the bytes through a 64 KiB buffer, two fsyncs.
+void WriteFileAtomically(const std::string& path, const std::string& who,
+                         const std::function<void(std::ostream&)>& write);
+
+// save_file: `save(std::ostream&)` into `path`, atomically as above. Errors are kIo and start
 // with `who` ("Filter::save_file" style prefixes are the caller's).
 template <class SaveFn>
 void SaveFile(const std::string& path, const std::string& who, SaveFn&& save) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorCode::kIo, who + ": cannot open " + path + " for writing");
-  std::forward<SaveFn>(save)(out);
-  out.close();
-  if (!out) throw Error(ErrorCode::kIo, who + ": cannot write " + path);
+  WriteFileAtomically(path, who, std::forward<SaveFn>(save));
 }
 
 // load_file: `load(std::istream&)` over `path`. A directory opens as an ifstream (on Linux) and

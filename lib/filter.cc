@@ -194,7 +194,7 @@ bool Filter::insert_hash_concurrent(uint64_t hash) {
 }
 
 bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }
-bool Filter::contains(std::string_view key) const noexcept { return contains_hash(hash(key)); }
+bool Filter::contains(std::string_view key) const { return contains_hash(hash(key)); }
 
 bool Filter::compatible(const Filter& other) const noexcept {
   return layout_ == other.layout_ && num_blocks_ == other.num_blocks_ && k_ == other.k_ &&
@@ -203,6 +203,7 @@ bool Filter::compatible(const Filter& other) const noexcept {
 
 namespace {
 void CheckCompatible(const char* who, const Filter& a, const Filter& b) {
+  if (b.data() == nullptr) Invalid(std::string(who) + ": the other filter was moved from");
   std::string what;
   if (a.layout() != b.layout()) {
     what = std::string("layout ") + layout_name(a.layout()) + " vs " + layout_name(b.layout());

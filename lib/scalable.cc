@@ -602,6 +602,8 @@ bool ScalableFilter::can_merge(const ScalableFilter& other) const noexcept {
 }
 
 void ScalableFilter::merge(const ScalableFilter& other) {
+  CheckUsable("merge");
+  if (other.stages_.empty()) Invalid("ScalableFilter::merge: the other chain was moved from");
   const std::string problem = MergeProblem(*this, other);
   if (!problem.empty()) throw Error(ErrorCode::kIncompatible, "ScalableFilter::merge: " + problem);
   // Copies of the stages only `other` has come first: if one cannot be allocated, this chain is

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -402,16 +403,13 @@ inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<con
 }
 }  // namespace
 
-uint8_t ShiftingAssociation::query_hash(uint64_t hash) const noexcept {
-  if (blocks_.words() == nullptr) return 0;  // moved from
+uint8_t ShiftingAssociation::query_hash(uint64_t hash) const {
+  detail::CheckUsable("ShiftingAssociation::query", blocks_);
   return AnswerOf(blocks_.candidates(hash), hash);
 }
 
 void ShiftingAssociation::query(Span<const uint64_t> keys, uint8_t* out) const {
-  if (blocks_.words() == nullptr) {
-    std::fill(out, out + keys.size(), uint8_t{0});
-    return;
-  }
+  detail::CheckUsable("ShiftingAssociation::query", blocks_);
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
 }
@@ -434,6 +432,40 @@ double ShiftingAssociation::false_positive_probability() const {
 std::string ShiftingAssociation::save() const {
   detail::CheckUsable("ShiftingAssociation::save", blocks_);
   return detail::Save(detail::kMagicA, 0, blocks_, items_);
+}
+
+namespace detail {
+namespace {
+std::string ReadWhole(const std::string& path, const std::string& who) {
+  return LoadFile(path, who, [](std::istream& in) {
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(ErrorCode::kIo, "read error");
+    return bytes;
+  });
+}
+}  // namespace
+}  // namespace detail
+
+void ShiftingAssociation::save_file(const std::string& path) const {
+  const std::string bytes = save();
+  detail::SaveFile(path, "ShiftingAssociation::save_file",
+                   [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+}
+
+ShiftingAssociation ShiftingAssociation::load_file(const std::string& path) {
+  const std::string bytes = detail::ReadWhole(path, "ShiftingAssociation::load_file");
+  return load(bytes.data(), bytes.size());
+}
+
+void ShiftingMultiplicity::save_file(const std::string& path) const {
+  const std::string bytes = save();
+  detail::SaveFile(path, "ShiftingMultiplicity::save_file",
+                   [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+}
+
+ShiftingMultiplicity ShiftingMultiplicity::load_file(const std::string& path) {
+  const std::string bytes = detail::ReadWhole(path, "ShiftingMultiplicity::load_file");
+  return load(bytes.data(), bytes.size());
 }
 
 ShiftingAssociation ShiftingAssociation::load(const void* bytes, size_t size) {
@@ -521,16 +553,13 @@ inline uint32_t SmallestCount(uint64_t cand, uint32_t max_count) {
 }
 }  // namespace
 
-uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const noexcept {
-  if (blocks_.words() == nullptr) return 0;  // moved from
+uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const {
+  detail::CheckUsable("ShiftingMultiplicity::count", blocks_);
   return SmallestCount(blocks_.candidates(hash), max_count_);
 }
 
 void ShiftingMultiplicity::count(Span<const uint64_t> keys, uint32_t* out) const {
-  if (blocks_.words() == nullptr) {
-    std::fill(out, out + keys.size(), 0u);
-    return;
-  }
+  detail::CheckUsable("ShiftingMultiplicity::count", blocks_);
   const uint32_t c = max_count_;
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t, uint64_t cand) { out[i] = SmallestCount(cand, c); });

@@ -92,7 +92,7 @@ class CountingFilter {
                                       CountingLayout layout = CountingLayout::kBlocked,
                                       uint64_t seed = 0);
 
-  // Copies, moves as Filter (a moved-from filter answers false/0 and throws on other calls).
+  // Copies, moves as Filter (every key call on a moved-from filter throws Error(kInvalidArgument)).
   CountingFilter(const CountingFilter&) = default;
   CountingFilter(CountingFilter&&) noexcept = default;
   CountingFilter& operator=(const CountingFilter&) = default;
@@ -114,18 +114,18 @@ class CountingFilter {
   }
   bool remove(std::string_view key) { return remove_hash(hash(key)); }
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
-  bool contains(T key) const noexcept {
+  bool contains(T key) const {
     return contains_hash(hash(key));
   }
-  bool contains(std::string_view key) const noexcept { return contains_hash(hash(key)); }
+  bool contains(std::string_view key) const { return contains_hash(hash(key)); }
   // The smallest of the key's counters, 0..15: 0 means absent; otherwise an upper bound of how
   // many times the key is in the filter (inserts minus removes), exact unless other keys share all
   // its counters; 15 means "15 or more".
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
-  uint32_t count(T key) const noexcept {
+  uint32_t count(T key) const {
     return count_hash(hash(key));
   }
-  uint32_t count(std::string_view key) const noexcept { return count_hash(hash(key)); }
+  uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
   template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
   bool insert(const T& not_a_key_type) = delete;
   template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
@@ -138,8 +138,8 @@ class CountingFilter {
   // The same for a value of hash().
   bool insert_hash(uint64_t hash);
   bool remove_hash(uint64_t hash);
-  bool contains_hash(uint64_t hash) const noexcept;
-  uint32_t count_hash(uint64_t hash) const noexcept;
+  bool contains_hash(uint64_t hash) const;
+  uint32_t count_hash(uint64_t hash) const;
 
   // XXH3 of the key's bytes with this filter's seed: equal to Filter::hash of the plain filter
   // to_filter() returns. O(1) (strings O(size)).

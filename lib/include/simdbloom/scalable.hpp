@@ -85,10 +85,10 @@ class ScalableFilter {
   // contains: whether any stage may hold the key, newest (largest) stage first. O(k) per stage
   // queried, one hash per key, no allocation.
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
-  bool contains(T key) const noexcept {
+  bool contains(T key) const {
     return contains_hash(hash(key));
   }
-  bool contains(std::string_view key) const noexcept { return contains_hash(hash(key)); }
+  bool contains(std::string_view key) const { return contains_hash(hash(key)); }
   template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
   bool insert(const T& not_a_key_type) = delete;
   template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
@@ -101,7 +101,8 @@ class ScalableFilter {
     counts_.back() += fresh ? 1 : 0;
     return fresh;
   }
-  bool contains_hash(uint64_t hash) const noexcept {
+  bool contains_hash(uint64_t hash) const {
+    if (stages_.empty()) CheckUsable("contains");  // throws
     for (size_t i = stages_.size(); i-- > 0;) {
       if (stages_[i].contains_hash(hash)) return true;
     }

@@ -14,8 +14,9 @@
 // therefore fixed at 8 (one bit per word); the size sets the error rates.
 //
 // Thread-safety: const calls may run concurrently with each other; insert must not run
-// concurrently with anything on the same object. Objects are movable, not copyable; a moved-from
-// object answers 0 to every query and throws Error(kInvalidArgument) on insert and save.
+// concurrently with anything on the same object. Objects are movable, not copyable; every key call
+// on a moved-from object (insert, query, count, single or bulk) and save throw
+// Error(kInvalidArgument) "CALL: the filter was moved from".
 #ifndef SIMDBLOOM_SHIFTING_HPP_
 #define SIMDBLOOM_SHIFTING_HPP_
 
@@ -112,9 +113,9 @@ class ShiftingAssociation {
   void insert(Span<const uint64_t> keys, uint8_t membership);
 
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
-  uint8_t query(uint64_t key) const noexcept { return query_hash(blocks_.hash(key)); }
-  uint8_t query(std::string_view key) const noexcept { return query_hash(blocks_.hash(key)); }
-  uint8_t query_hash(uint64_t hash) const noexcept;
+  uint8_t query(uint64_t key) const { return query_hash(blocks_.hash(key)); }
+  uint8_t query(std::string_view key) const { return query_hash(blocks_.hash(key)); }
+  uint8_t query_hash(uint64_t hash) const;
   // out[i] = query(keys[i]). Dispatches to the best SIMD target (simdbloom::active_target()):
   // keys hashed 2048 at a time (vectorized XXH3, 32 KiB of stack), then run through the tile
   // pipeline: each key's line prefetched 64 keys ahead, its 8 words rotated and ANDed as one
@@ -144,6 +145,11 @@ class ShiftingAssociation {
   // O(size), allocating the result.
   std::string save() const;
   static ShiftingAssociation load(const void* bytes, size_t size);
+  // save() into `path`, atomically (a temporary file renamed over it: on any failure the old file
+  // is unchanged), and the bytes of `path` through load(). Error(kIo) names the path and the
+  // reason. O(size).
+  void save_file(const std::string& path) const;
+  static ShiftingAssociation load_file(const std::string& path);
 
  private:
   ShiftingAssociation(uint64_t num_blocks, uint64_t seed) : blocks_(num_blocks, seed) {}
@@ -182,9 +188,9 @@ class ShiftingMultiplicity {
   void insert(Span<const uint64_t> keys, uint32_t count);
 
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
-  uint32_t count(uint64_t key) const noexcept { return count_hash(blocks_.hash(key)); }
-  uint32_t count(std::string_view key) const noexcept { return count_hash(blocks_.hash(key)); }
-  uint32_t count_hash(uint64_t hash) const noexcept;
+  uint32_t count(uint64_t key) const { return count_hash(blocks_.hash(key)); }
+  uint32_t count(std::string_view key) const { return count_hash(blocks_.hash(key)); }
+  uint32_t count_hash(uint64_t hash) const;
   // out[i] = count(keys[i]); dispatched like ShiftingAssociation::query. No allocation; O(n).
   void count(Span<const uint64_t> keys, uint32_t* out) const;
 
@@ -206,6 +212,8 @@ class ShiftingMultiplicity {
   // Persistence: magic "SIMDSHBX" (as ShiftingAssociation).
   std::string save() const;
   static ShiftingMultiplicity load(const void* bytes, size_t size);
+  void save_file(const std::string& path) const;  // as ShiftingAssociation's
+  static ShiftingMultiplicity load_file(const std::string& path);
 
  private:
   ShiftingMultiplicity(uint64_t num_blocks, uint32_t max_count, uint64_t seed)

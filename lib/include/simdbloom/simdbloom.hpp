@@ -339,9 +339,11 @@ class Filter {
                           uint64_t seed = 0);
 
   // Moves the bit array. The moved-from filter keeps its parameters but has no bits: it can be
-  // assigned to, destroyed or copied (giving another such filter); single-key queries answer
-  // false, and every call that needs the bits (bulk queries, mutations, save, to_parquet) throws
-  // Error(kInvalidArgument). Cost: O(1).
+  // assigned to, destroyed or copied (giving another such filter), and its accessors and
+  // statistics describe an empty filter; every call with keys, single or bulk, query or insert,
+  // and every call that needs the bits (merge and intersect on either side, save, to_parquet)
+  // throws Error(kInvalidArgument) "CALL: the filter was moved from". So does every kind of the
+  // family. prefetch does nothing. Cost: O(1).
   Filter(Filter&& other) noexcept;
   Filter& operator=(Filter&& other) noexcept;
   // Deep copy. Cost: one allocation and a copy of the bit array.
@@ -364,11 +366,11 @@ class Filter {
     return insert_hash(hash(key));
   }
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
-  SIMDBLOOM_INLINE bool contains(T key) const noexcept {
+  SIMDBLOOM_INLINE bool contains(T key) const {
     return contains_hash(hash(key));
   }
   bool insert(std::string_view key);
-  bool contains(std::string_view key) const noexcept;
+  bool contains(std::string_view key) const;
   // Not keys: bool, characters, floating point, enums, pointers other than C strings (a pointer
   // and a count is the bulk call insert(ptr, n)). Pass the value's bytes as std::string_view if
   // it is meant as a key.
@@ -418,8 +420,8 @@ class Filter {
                                            hash);
     }
   }
-  SIMDBLOOM_INLINE bool contains_hash(uint64_t hash) const noexcept {
-    if (words_ == nullptr) return false;  // moved from: holds no keys
+  SIMDBLOOM_INLINE bool contains_hash(uint64_t hash) const {
+    if (words_ == nullptr) CheckNotMovedFrom("contains");  // throws
     const uint64_t block = detail::BlockOf(hash, num_blocks_);
     switch (layout_) {
       case Layout::kBlock512: {
