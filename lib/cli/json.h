@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace simdbloom {
 namespace cli {
@@ -20,7 +21,9 @@ class Json {
     Quote(value);
     return *this;
   }
-  Json& Int(std::string_view key, int64_t value) {
+  // Any integer type, printed in its own signedness: a uint64_t of 2^63 or more stays positive.
+  template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  Json& Int(std::string_view key, T value) {
     Key(key);
     out_ += std::to_string(value);
     return *this;

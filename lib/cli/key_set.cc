@@ -2,10 +2,15 @@
 // Plain filters and scalable chains behind one interface for the commands (see key_set.h).
 #include "lib/cli/key_set.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "lib/cli/error.h"
 #include "lib/cli/io.h"
@@ -14,18 +19,50 @@
 namespace simdbloom {
 namespace cli {
 
+namespace {
+
+// All bytes of a file that is not a regular one (a pipe, `<(cmd)`, /dev/stdin), read once: it
+// cannot be opened a second time. Memory follows the bytes that arrive.
+std::string ReadAll(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
+  std::string bytes;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t r = ::read(fd, buf, sizeof(buf));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw CliError(kExitFailure, ErrnoMessage(path, "read error", err));
+    }
+    if (r == 0) break;
+    bytes.append(buf, static_cast<size_t>(r));
+  }
+  ::close(fd);
+  return bytes;
+}
+
+}  // namespace
+
 KeySet KeySet::Load(const std::string& path) {
   if (path == "-") throw CliError(kExitUsage, "a filter must be a file, not stdin");
-  RegularFileSize(path);  // missing or a directory: the usual "PATH: cannot open: why"
-  char magic[8] = {};
-  {
-    std::ifstream in(path, std::ios::binary);
-    in.read(magic, sizeof(magic));
-  }
-  const bool chain = std::memcmp(magic, "SIMDBSCL", 8) == 0;
+  // Missing or a directory: the usual "PATH: cannot open: why". A regular file is opened by the
+  // library; anything else is read once into memory, then parsed.
+  const bool regular = RegularFileSize(path) >= 0;
   try {
-    if (chain) return KeySet(ScalableFilter::load_file(path));
-    return KeySet(Filter::load_file(path));
+    if (regular) {
+      char magic[8] = {};
+      {
+        std::ifstream in(path, std::ios::binary);
+        in.read(magic, sizeof(magic));
+      }
+      if (std::memcmp(magic, "SIMDBSCL", 8) == 0) return KeySet(ScalableFilter::load_file(path));
+      return KeySet(Filter::load_file(path));
+    }
+    std::istringstream in(ReadAll(path));
+    if (in.str().compare(0, 8, "SIMDBSCL") == 0) return KeySet(ScalableFilter::load(in));
+    return KeySet(Filter::load(in));
   } catch (const Error& e) {
     if (e.code() == ErrorCode::kFormat) {
       throw CliError(kExitFailure,
@@ -103,15 +140,15 @@ Json KeySet::Geometry() const {
   if (chain_) {
     g.Str("kind", "scalable")
         .Str("layout", layout_name(chain_->layout()))
-        .Int("stages", static_cast<int64_t>(chain_->stages()))
-        .Int("initial_capacity", static_cast<int64_t>(chain_->initial_capacity()))
-        .Int("bytes", static_cast<int64_t>(chain_->size_bytes()));
+        .Int("stages", chain_->stages())
+        .Int("initial_capacity", chain_->initial_capacity())
+        .Int("bytes", chain_->size_bytes());
   } else {
     g.Str("kind", "plain")
         .Str("layout", layout_name(plain_->layout()))
-        .Int("bits", static_cast<int64_t>(plain_->bit_count()))
+        .Int("bits", plain_->bit_count())
         .Int("k", plain_->num_hashes())
-        .Int("bytes", static_cast<int64_t>(plain_->size_bytes()));
+        .Int("bytes", plain_->size_bytes());
   }
   return g;
 }

@@ -41,8 +41,11 @@ constexpr char kUsage[] =
 Keys are lines of text (ending at \n; a trailing \r is kept unless --strip-cr); FILE '-' or no
 FILE reads stdin.
 
-  build  [-n N] [--fpp P] [--layout L] [--threads T] -o OUT FILE...
+  build  [-n N] [--fpp P] [--layout L] [--seed S] [--threads T] -o OUT FILE...
                      build a filter from the lines of FILEs and save it to OUT
+                     (atomically: a failure or kill leaves the old OUT; OUT may not be
+                     an input; a symbolic link's target is replaced; -o /dev/stdout or a
+                     FIFO is streamed into)
   query  FILTER [--absent] [--count] FILE...
                      print the lines that may be in FILTER (--absent: that are surely not;
                      --count: print only how many)
@@ -149,7 +152,7 @@ KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::
                const Common& c, double fpp, Layout layout, Sized& s) {
   auto plain = [&](uint64_t n) {
     try {
-      return KeySet(Filter::create(n, fpp, layout));
+      return KeySet(Filter::create(n, fpp, layout, o.Exact("seed", 0)));
     } catch (const Error& e) {
       throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
                      cmd + ": " + e.what());
@@ -176,6 +179,7 @@ KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::
   s.how = "scalable";
   ScalableOptions options;
   options.layout = layout;
+  options.seed = o.Exact("seed", 0);
   try {
     KeySet set(ScalableFilter::create(s.n, fpp, options));
     char rate[32];
@@ -223,14 +227,14 @@ Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progres
 template <class Fn>
 bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progress& progress,
                   Pass& pass, Fn&& fn) {
+  // A file whose stat size is 0 may still have lines (/proc, sysfs): streamed, like a pipe.
   for (const auto& path : files) {
-    if (RegularFileSize(path) < 0) return false;
+    if (RegularFileSize(path) <= 0) return false;
   }
   const unsigned t = c.threads;
   std::atomic<uint64_t> bytes{0}, keys{0};
   for (const auto& path : files) {
     const int64_t size = RegularFileSize(path);
-    if (size == 0) continue;
     std::vector<std::exception_ptr> errors(t);
     std::vector<std::thread> threads;
     std::atomic<unsigned> running{t};
@@ -277,7 +281,7 @@ bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progre
 bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Progress& progress,
                     Filter& f, Pass& pass) {
   for (const auto& path : files) {
-    if (RegularFileSize(path) < 0) return false;
+    if (RegularFileSize(path) <= 0) return false;
   }
   std::vector<Filter> copies;
   for (unsigned i = 1; i < c.threads; ++i) {
@@ -311,8 +315,8 @@ void Summary(const Common& c, Json& j, const char* cmd, const Pass& p, double se
   if (!c.json) return;
   Json out;
   out.Str("command", cmd)
-      .Int("keys", static_cast<int64_t>(p.keys))
-      .Int("bytes", static_cast<int64_t>(p.bytes))
+      .Int("keys", p.keys)
+      .Int("bytes", p.bytes)
       .Num("seconds", secs)
       .Num("keys_per_second", secs > 0 ? p.keys / secs : 0);
   std::string s = out.str();
@@ -334,14 +338,19 @@ std::vector<std::string> FilesOrStdin(std::vector<std::string> files) {
 
 // ---- build
 int Build(const std::vector<std::string>& args) {
-  const Options o(
-      "build", args,
-      Specs({{"n", 'n', true}, {"fpp", 0, true}, {"layout", 'l', true}, {"output", 'o', true}}));
+  const Options o("build", args,
+                  Specs({{"n", 'n', true},
+                         {"fpp", 0, true},
+                         {"layout", 'l', true},
+                         {"seed", 0, true},
+                         {"output", 'o', true}}));
   const Common c = ReadCommon(o, "build");
   if (!o.Has("output")) throw CliError(kExitUsage, "build: -o OUT is required");
   const std::string out_path = o.Str("output", "");
   CheckWritableDestination(out_path);
   const auto files = FilesOrStdin(o.positional());
+  CheckOutputIsNoInput("build", out_path, files);
+  o.Exact("seed", 0);  // a bad value is a usage error before any work
   const double fpp = ParseFpp("build", o);
   const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
   const auto start = std::chrono::steady_clock::now();
@@ -363,7 +372,7 @@ int Build(const std::vector<std::string>& args) {
   set.Save(out_path);
   Json j;
   j.Str("sizing", sized.how)
-      .Int("expected_items", static_cast<int64_t>(sized.n))
+      .Int("expected_items", sized.n)
       .Num("fpp", fpp)
       .Obj("filter", set.Geometry())
       .Num("expected_fpp", c.json ? set.expected_fpp() : 0)  // a pass over the bits: if shown
@@ -417,7 +426,7 @@ int Query(const std::vector<std::string>& args) {
   j.Str("filter_file", o.positional()[0])
       .Obj("filter", set.Geometry())
       .Str("selected", absent ? "absent" : "maybe-present")
-      .Int("matches", static_cast<int64_t>(printed));
+      .Int("matches", printed);
   Summary(c, j, "query", pass, Seconds(start));
   return 0;
 }
@@ -452,11 +461,11 @@ int Dedup(const std::vector<std::string>& args) {
   }
   Json j;
   j.Str("sizing", sized.how)
-      .Int("expected_items", static_cast<int64_t>(sized.n))
+      .Int("expected_items", sized.n)
       .Num("fpp", fpp)
       .Obj("filter", set.Geometry())
-      .Int("unique", static_cast<int64_t>(unique))
-      .Int("duplicates", static_cast<int64_t>(pass.keys - unique));
+      .Int("unique", unique)
+      .Int("duplicates", pass.keys - unique);
   Summary(c, j, "dedup", pass, Seconds(start));
   return 0;
 }
@@ -495,12 +504,12 @@ int Intersect(const std::vector<std::string>& args) {
   w.Flush();
   Json j;
   j.Str("sizing", sized.how)
-      .Int("expected_items", static_cast<int64_t>(sized.n))
+      .Int("expected_items", sized.n)
       .Num("fpp", fpp)
       .Obj("filter", set.Geometry())
-      .Int("keys_a", static_cast<int64_t>(pass_a.keys))
-      .Int("keys_b", static_cast<int64_t>(pass_b.keys))
-      .Int("matches", static_cast<int64_t>(matches));
+      .Int("keys_a", pass_a.keys)
+      .Int("keys_b", pass_b.keys)
+      .Int("matches", matches);
   Summary(c, j, "intersect", {pass_a.keys + pass_b.keys, pass_a.bytes + pass_b.bytes},
           Seconds(start));
   return 0;
@@ -521,11 +530,10 @@ int Info(const std::vector<std::string>& args) {
   Json j;
   j.Str("file", o.positional()[0]).Obj("filter", set.Geometry());
   if (set.scalable()) {
-    j.Int("count", static_cast<int64_t>(set.chain().count()))
-        .Num("bits_per_key", set.chain().bits_per_key());
+    j.Int("count", set.chain().count()).Num("bits_per_key", set.chain().bits_per_key());
   } else {
-    j.Int("seed", static_cast<int64_t>(set.plain().seed()))
-        .Int("inserted", static_cast<int64_t>(set.plain().inserted_count()))
+    j.Int("seed", set.plain().seed())
+        .Int("inserted", set.plain().inserted_count())
         .Num("fill", set.plain().fill_ratio());
   }
   j.Num("approximate_count", set.approximate_count()).Num("expected_fpp", set.expected_fpp());
@@ -542,6 +550,7 @@ int Merge(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   const std::string a = o.positional()[0], b = o.positional()[1];
   CheckWritableDestination(o.Str("output", ""));
+  CheckOutputIsNoInput("merge", o.Str("output", ""), {a, b});
   KeySet sa = KeySet::Load(a);
   const KeySet sb = KeySet::Load(b);
   if (sa.scalable() != sb.scalable()) {
@@ -666,11 +675,11 @@ int ParquetProbe(const std::vector<std::string>& args) {
   Json j;
   j.Str("file", path)
       .Str("column", column)
-      .Int("row_groups", static_cast<int64_t>(row_groups))
-      .Int("row_groups_without_filter", static_cast<int64_t>(without))
-      .Int("probes", static_cast<int64_t>(probes))
-      .Int("maybe", static_cast<int64_t>(maybe))
-      .Int("no", static_cast<int64_t>(no));
+      .Int("row_groups", row_groups)
+      .Int("row_groups_without_filter", without)
+      .Int("probes", probes)
+      .Int("maybe", maybe)
+      .Int("no", no);
   Summary(c, j, "parquet", {values.size(), 0}, Seconds(start));
   return 0;
 }

@@ -2,6 +2,8 @@
 // Command-line parsing (see options.h).
 #include "lib/cli/options.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
@@ -69,6 +71,21 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
 std::string Options::Str(const std::string& name, const std::string& fallback) const {
   const auto it = values_.find(name);
   return it == values_.end() ? fallback : it->second;
+}
+
+uint64_t Options::Exact(const std::string& name, uint64_t fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  const std::string& s = it->second;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end != '\0' ||
+      errno == ERANGE) {
+    throw CliError(kExitUsage, command_ + ": --" + name +
+                                   " needs a 64-bit integer (decimal or 0x hex), got '" + s + "'");
+  }
+  return v;
 }
 
 uint64_t Options::Count(const std::string& name, uint64_t fallback) const {

@@ -29,6 +29,8 @@ class Options {
   std::string Str(const std::string& name, const std::string& fallback) const;
   // Integer option: accepts 1e6-style and k/M/G suffixes (decimal); throws CliError(2) otherwise.
   uint64_t Count(const std::string& name, uint64_t fallback) const;
+  // An exact 64-bit integer (a seed): decimal or 0x hex, no sign, no suffix; CliError(2) otherwise.
+  uint64_t Exact(const std::string& name, uint64_t fallback) const;
   double Real(const std::string& name, double fallback) const;
   const std::vector<std::string>& positional() const { return positional_; }
 

@@ -570,6 +570,273 @@ def test_errors():
     check(not leftovers, "temporary files left: %s" % leftovers)
 
 
+# ---------------------------------------------------------------------------------------------
+def dir_names(path):
+    return sorted(os.listdir(path))
+
+
+def test_nothing_lost():
+    """-o is the library's atomic save: a failed or killed build leaves the old OUT and nothing
+    else; OUT may not be an input; links and devices are handled as documented."""
+    d = w("out")
+    os.makedirs(d)
+    rnd = random.Random(5)
+    keys = urls(rnd, 200000, "k")
+    write_lines(w("keys.txt"), keys)
+    keys_bytes = open(w("keys.txt"), "rb").read()
+    old = os.path.join(d, "f.sbf")
+    run(["build", "-n", "1000", "-o", old, w("keys.txt")])
+    old_bytes = open(old, "rb").read()
+
+    # A write that fails (RLIMIT_FSIZE, SIGXFSZ ignored: EFBIG, as a full disk's ENOSPC).
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (65536, resource.RLIM_INFINITY))
+    p = subprocess.run(ARGS.emulator + [ARGS.bin, "build", "-n", "2000000", "-o", old,
+                                        w("keys.txt")], preexec_fn=small_files,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err = p.stderr.decode()
+    check(p.returncode == 1, "a failed write exits 1: %d %r" % (p.returncode, err))
+    check(err.count("\n") == 1 and old in err and os.strerror(27) in err,
+          "one line naming OUT and the reason: %r" % err)
+    check(open(old, "rb").read() == old_bytes, "a failed write left OUT as it was")
+    check(dir_names(d) == ["f.sbf"], "a failed write left files: %s" % dir_names(d))
+
+    # A full file system, where the test may mount one (root, mount allowed).
+    full = w("tmpfs")
+    os.makedirs(full)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", full],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    if mounted:
+        try:
+            target = os.path.join(full, "f.sbf")
+            shutil.copy(old, target)
+            _, err = run(["build", "-n", "2000000", "-o", target, w("keys.txt")], expect=1)
+            check(os.strerror(28) in err, "full disk named: %r" % err)
+            check(open(target, "rb").read() == old_bytes, "a full disk left OUT as it was")
+            check(dir_names(full) == ["f.sbf"], "full disk left files: %s" % dir_names(full))
+        finally:
+            subprocess.run(["umount", full])
+    else:
+        print("note: cannot mount a tmpfs here: the full-disk case is covered by RLIMIT_FSIZE")
+
+    # kill -9 at moments spread over a whole build: the old OUT or the new one, whole, and no
+    # other file. A full run's time sets the moments.
+    new_args = ARGS.emulator + [ARGS.bin, "build", "-n", "3000000", "-o", old, w("keys.txt")]
+    t0 = time.monotonic()
+    subprocess.run(new_args, check=True, stderr=subprocess.DEVNULL)
+    full_run = time.monotonic() - t0
+    new_bytes = open(old, "rb").read()
+    for i in range(12):
+        with open(old, "wb") as f:
+            f.write(old_bytes)
+        proc = subprocess.Popen(new_args, stderr=subprocess.DEVNULL)
+        time.sleep(full_run * (i + 0.5) / 12)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        got = open(old, "rb").read()
+        check(got in (old_bytes, new_bytes), "kill -9 after %.0f%%: OUT is neither the old nor "
+              "the new filter (%d bytes)" % (100 * (i + 0.5) / 12, len(got)))
+        check(dir_names(d) == ["f.sbf"], "kill -9 left files: %s" % dir_names(d))
+    run(["info", old])
+
+    # OUT names an input (also through a symbolic or hard link, or as stdin): refused, exit 2,
+    # the input untouched.
+    os.symlink(w("keys.txt"), w("sym.txt"))
+    os.link(w("keys.txt"), w("hard.txt"))
+    for out in [w("keys.txt"), w("sym.txt"), w("hard.txt")]:
+        _, err = run(["build", "-n", "10", "-o", out, w("keys.txt")], expect=2)
+        check(err.count("\n") == 1 and "is also the input" in err, "refusal: %r" % err)
+        check(open(w("keys.txt"), "rb").read() == keys_bytes, "the input is untouched")
+    with open(w("keys.txt"), "rb") as stdin:
+        _, err = run(["build", "-n", "10", "-o", w("hard.txt")], stdin=stdin, expect=2)
+    check("(stdin)" in err, "stdin as the output: %r" % err)
+    merge_in = open(old, "rb").read()
+    _, err = run(["merge", old, old, "-o", old], expect=2)
+    check("is also the input" in err, "merge onto an input: %r" % err)
+    check(open(w("keys.txt"), "rb").read() == keys_bytes, "the input is untouched")
+    check(open(old, "rb").read() == merge_in, "merge input untouched")
+
+    # -o onto a symbolic link writes the file it points to; the link stays.
+    os.symlink("f.sbf", os.path.join(d, "link.sbf"))
+    run(["build", "-n", "1000", "-o", os.path.join(d, "link.sbf"), w("keys.txt")])
+    check(os.path.islink(os.path.join(d, "link.sbf")), "the link stays a link")
+    check(open(old, "rb").read() == old_bytes, "the link's target holds the new filter")
+    # -o /dev/stdout streams the filter to standard output.
+    out, _ = run(["build", "-n", "1000", "-o", "/dev/stdout", w("keys.txt")])
+    check(out == old_bytes, "-o /dev/stdout: %d bytes" % len(out))
+    # -o FIFO streams into it.
+    fifo = w("fifo")
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    run(["build", "-n", "1000", "-o", fifo, w("keys.txt")])
+    check(reader.communicate()[0] == old_bytes, "-o FIFO streams the filter")
+    check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO stays a FIFO")
+
+
+def test_inputs():
+    """Inputs that are not plain files: /proc files (stat size 0) with --threads, a FILTER from a
+    pipe, and 64-bit JSON fields."""
+    proc = "/proc/self/mountinfo"
+    lines = [l for l in open(proc, "rb").read().split(b"\n")]
+    n_lines = len(lines) - 1 if lines[-1] == b"" else len(lines)
+    check(n_lines > 1, "%s has lines" % proc)
+    for t in ["1", "2"]:
+        out, _ = run(["build", "--threads", t, "-n", "1000", "-o", w("p.sbf"), "/proc/version",
+                      "--json"])
+        check(summary(out)["keys"] == 1, "--threads %s: /proc/version has 1 line: %s"
+              % (t, summary(out)))
+        out, _ = run(["query", "--count", "--threads", t, w("p.sbf"), "/proc/version"])
+        check(out == b"1\n", "--threads %s: query --count of a /proc file: %r" % (t, out))
+    # A FILTER that is a pipe, /dev/stdin or a process substitution: read once.
+    write_lines(w("keys.txt"), ["a", "b", "c"])
+    run(["build", "-n", "100", "--seed", "0x8000000000000005", "-o", w("f.sbf"), w("keys.txt")])
+    ref, _ = run(["info", w("f.sbf")])
+    ref_lines = lines_of(ref)[1:]  # without "file: PATH"
+    blob = open(w("f.sbf"), "rb").read()
+    out, _ = run(["info", "/dev/stdin"], input_bytes=blob)
+    check(lines_of(out)[1:] == ref_lines, "info /dev/stdin: %r" % out)
+    out, _ = run(["query", "/dev/stdin", w("keys.txt")], input_bytes=blob)
+    check(lines_of(out) == ["a", "b", "c"], "query with the filter on /dev/stdin: %r" % out)
+    p = subprocess.run(["bash", "-c", '"$0" info <(cat "$1")', ARGS.bin, w("f.sbf")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(p.returncode == 0 and lines_of(p.stdout)[1:] == ref_lines,
+          "info <(cat f.sbf): %d %r %r" % (p.returncode, p.stdout, p.stderr))
+    _, err = run(["info", "/dev/stdin"], input_bytes=blob[:40], expect=1)
+    check("truncated" in err or "not a simdbloom filter" in err, "a short pipe: %r" % err)
+    # 64-bit fields print as unsigned: a seed of 2^63 + 5.
+    out, _ = run(["info", "--json", "--quiet", w("f.sbf")])
+    check(summary(out)["seed"] == (1 << 63) + 5, "seed as u64: %s" % out)
+    check(b'"seed":9223372036854775813' in out, "seed text: %s" % out)
+    for bad in ["-1", "ten", "0x", "18446744073709551616", ""]:
+        _, err = run(["build", "--seed", bad, "-n", "10", "-o", w("x.sbf"), w("keys.txt")],
+                     expect=2)
+        check("--seed" in err, "bad seed %r: %r" % (bad, err))
+
+
+def test_hostile():
+    """The hostile-input campaign: garbage, NUL bytes, empty and unterminated files, a 100 MB
+    line, directories, FIFOs, /proc files, missing paths and absurd option values. Each case
+    asserts the exact answer, or exit 2 (usage) / 1 (failure) with one line on stderr and nothing
+    changed on disk."""
+    rnd = random.Random(99)
+
+    def one_line(err, *needles):
+        check(err.count("\n") == 1 and err.startswith("simdbloom: "), "one line: %r" % err)
+        for n in needles:
+            check(n in err, "%r names %r" % (err, n))
+
+    def exact_lines(path):
+        data = open(path, "rb").read()
+        parts = data.split(b"\n")
+        return parts[:-1] if data.endswith(b"\n") else parts if data else []
+
+    # Files whose every line must be found again (no false negative), counted exactly.
+    garbage = bytes(rnd.getrandbits(8) for _ in range(200000))
+    cases = {
+        "garbage.bin": garbage,
+        "nul.txt": b"a\0b\n\0\n\0\0\0\nx\0",
+        "unterminated.txt": b"one\ntwo\nthree",
+        "only_newlines.txt": b"\n" * 1000,
+        "crlf_mixed.txt": b"a\r\nb\rc\n\r\n",
+        "utf8.txt": "caf\u00e9\n\u65e5\u672c\n\U0001f600\n".encode(),
+    }
+    for name, data in cases.items():
+        with open(w(name), "wb") as f:
+            f.write(data)
+        lines = exact_lines(w(name))
+        for t in ["1", "2"]:
+            out, _ = run(["build", "--threads", t, "-o", w("h.sbf"), w(name), "--json"])
+            check(summary(out)["keys"] == len(lines), "%s: %s keys, expected %d"
+                  % (name, summary(out)["keys"], len(lines)))
+            out, _ = run(["query", "--count", "--threads", t, w("h.sbf"), w(name)])
+            check(out == b"%d\n" % len(lines), "%s: every line found (%r of %d)"
+                  % (name, out, len(lines)))
+        out, _ = run(["query", "--absent", w("h.sbf"), w(name)])
+        check(out == b"", "%s: no line reported absent" % name)
+        out, _ = run(["dedup", w(name)])
+        want = []
+        seen = set()
+        for l in lines:
+            if l not in seen:
+                seen.add(l)
+                want.append(l)
+        got = out.split(b"\n")[:-1]
+        check(set(got) <= set(want) and got == [l for l in want if l in set(got)],
+              "%s: dedup prints first occurrences in order" % name)
+    # Empty file: 0 keys, a valid filter; query of an empty file prints nothing.
+    open(w("empty.txt"), "wb").close()
+    out, _ = run(["build", "-o", w("e.sbf"), w("empty.txt"), "--json"])
+    check(summary(out)["keys"] == 0, "empty: 0 keys")
+    out, _ = run(["query", "--count", w("e.sbf"), w("empty.txt")])
+    check(out == b"0\n", "empty query: %r" % out)
+    # A 100 MB line (bigger than any read block) is one key.
+    big = b"x" * (100 << 20)
+    with open(w("big.txt"), "wb") as f:
+        f.write(b"a\n" + big + b"\nb")
+    out, _ = run(["build", "-n", "10", "-o", w("big.sbf"), w("big.txt"), "--json"])
+    check(summary(out)["keys"] == 3, "100 MB line: %s" % summary(out))
+    out, _ = run(["query", "--count", w("big.sbf"), w("big.txt")])
+    check(out == b"3\n", "100 MB line found: %r" % out)
+    os.remove(w("big.txt"))
+    # A FIFO as input: streamed.
+    fifo = w("in.fifo")
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", 'printf "p\\nq\\n" > "$0"', fifo])
+    out, _ = run(["build", "-n", "10", "-o", w("fifo.sbf"), fifo, "--json"])
+    writer.wait()
+    check(summary(out)["keys"] == 2, "FIFO input: %s" % summary(out))
+    # /proc files, streamed (stat size 0).
+    out, _ = run(["query", "--count", w("fifo.sbf"), "/proc/self/status"])
+    check(int(out) <= 2, "/proc input probed: %r" % out)
+
+    # Failures: exit 1, one line naming the path, nothing written.
+    write_lines(w("keys.txt"), ["a", "b"])
+    run(["build", "-n", "10", "-o", w("ok.sbf"), w("keys.txt")])
+    ok = open(w("ok.sbf"), "rb").read()
+    garbage_sbf = w("garbage.bin")
+    before = dir_names(ARGS.work)
+    for args, needle in [
+            (["build", "-n", "10", "-o", w("new.sbf"), w("nope.txt")], "nope.txt"),
+            (["build", "-n", "10", "-o", w("new.sbf"), ARGS.work], ARGS.work),
+            (["build", "-n", "10", "-o", w("new.sbf"), "/nonexistent/dir/k"], "/nonexistent"),
+            (["query", garbage_sbf, w("keys.txt")], "garbage.bin"),
+            (["query", w("nul.txt"), w("keys.txt")], "nul.txt"),
+            (["query", ARGS.work, w("keys.txt")], ARGS.work),
+            (["query", "/proc/version", w("keys.txt")], "/proc/version"),
+            (["info", w("empty.txt")], "empty.txt"),
+            (["info", "/nonexistent"], "/nonexistent"),
+            (["merge", w("ok.sbf"), garbage_sbf, "-o", w("new.sbf")], "garbage.bin"),
+            (["build", "-n", "10", "-o", "/proc/version", w("keys.txt")], "/proc/version"),
+            (["build", "-n", "10", "-o", ARGS.work, w("keys.txt")], ARGS.work)]:
+        _, err = run(args, expect=1)
+        one_line(err, needle)
+        check(dir_names(ARGS.work) == before, "%s changed files: %s"
+              % (args, set(dir_names(ARGS.work)) ^ set(before)))
+    check(open(w("ok.sbf"), "rb").read() == ok, "ok.sbf untouched")
+
+    # Absurd option values: exit 2, one line naming the option, nothing written.
+    for args, needle in [
+            (["--fpp", "0"], "--fpp"), (["--fpp", "1"], "--fpp"), (["--fpp", "-1"], "--fpp"),
+            (["--fpp", "nan"], "--fpp"), (["--fpp", "1e-300"], "--fpp"),
+            (["--fpp", ""], "fpp"), (["--fpp", "0.01x"], "fpp"),
+            (["-n", "0"], "-n"), (["-n", "1e30"], "n"), (["-n", "ten"], "ten"),
+            (["-n", "-5"], "n"), (["-n", "1.5"], "n"),
+            (["--threads", "0"], "--threads"), (["--threads", "100000"], "--threads"),
+            (["--threads", "-1"], "threads"), (["--layout", ""], "layout"),
+            (["--seed", "-1"], "--seed"), (["--frobnicate"], "--frobnicate")]:
+        _, err = run(["build"] + args + ["-o", w("new.sbf"), w("keys.txt")], expect=2)
+        one_line(err, needle)
+        check(not os.path.exists(w("new.sbf")), "%s wrote a file" % args)
+    # A huge but valid -n is an allocation failure or a usage error, never a crash.
+    p = subprocess.run(ARGS.emulator + [ARGS.bin, "build", "-n", "1e18", "-o", w("new.sbf"),
+                                        w("keys.txt")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    check(p.returncode in (1, 2) and p.stderr.decode().count("\n") == 1,
+          "-n 1e18: exit %d %r" % (p.returncode, p.stderr))
+    check(not os.path.exists(w("new.sbf")), "-n 1e18 wrote a file")
+
+
 def rss_run(args, stdout):
     """Runs the command; returns (exit status, peak RSS in bytes, stdout). The peak is the
     process's own VmHWM (/proc/PID/status), polled every 2 ms while it runs: rusage's ru_maxrss
