@@ -83,6 +83,26 @@ Layout LayoutFrom(py::handle h) {
   throw py::type_error("layout must be a simdbloom.Layout or its name (str)");
 }
 
+// One line on each layout, for the enum's docstrings. A switch without `default`: a layout added to
+// the library's list and not here is a -Wswitch warning (its member still exists, with a generic
+// docstring).
+const char* LayoutDoc(Layout layout) {
+  switch (layout) {
+    case Layout::kBlock512:
+      return "k bits in one 64-byte cache line (the default)";
+    case Layout::kRegister64:
+      return "k bits in one 64-bit word: the fastest";
+    case Layout::kSplitBlock256:
+      return "Parquet's split block Bloom filter (XXH64)";
+    case Layout::kClassic:
+      return "k bits anywhere: fewest bits, k cache misses";
+    case Layout::kShifting:
+      return "shifting Bloom filter (ShBF_M): k bits as ceil(k/2) pairs, a pair in one 64-bit "
+             "word, all in one cache line";
+  }
+  return "a layout of the library (lib/FORMAT.md)";
+}
+
 // ---- Single keys ----
 py::object NumpyInteger() {
   static py::object* type = new py::object(py::module_::import("numpy").attr("integer"));
@@ -567,11 +587,14 @@ PYBIND11_MODULE(_core, m) {
     }
   });
 
-  py::enum_<Layout>(m, "Layout", "Bit layout of a filter (lib/FORMAT.md).")
-      .value("block512", Layout::kBlock512, "k bits in one 64-byte cache line (the default)")
-      .value("register64", Layout::kRegister64, "k bits in one 64-bit word: the fastest")
-      .value("split_block256", Layout::kSplitBlock256, "Parquet's split block Bloom filter (XXH64)")
-      .value("classic", Layout::kClassic, "k bits anywhere: fewest bits, k cache misses");
+  // The members are the library's list (simdbloom::layouts(), from kernels/registry.h), named by
+  // layout_name(): a layout added there is a member here without an edit.
+  py::enum_<Layout> layout_enum(m, "Layout",
+                                "Bit layout of a filter (lib/FORMAT.md); the members are "
+                                "layouts(), in id order.");
+  for (Layout l : simdbloom::layouts()) {
+    layout_enum.value(simdbloom::layout_name(l), l, LayoutDoc(l));
+  }
 
   m.def("version", &simdbloom::version, "The C++ library's version, 'MAJOR.MINOR.PATCH'.");
   m.def("active_target", &simdbloom::active_target,

@@ -15,8 +15,7 @@ import pytest
 import simdbloom
 
 ORACLE = os.environ.get("SIMDBLOOM_ORACLE")
-LAYOUTS = [simdbloom.Layout.block512, simdbloom.Layout.register64,
-           simdbloom.Layout.split_block256, simdbloom.Layout.classic]
+LAYOUTS = simdbloom.layouts()  # every layout of the library
 
 
 def rng(seed=12345):
@@ -534,3 +533,25 @@ def test_bulk_calls_release_the_gil():
         done.set()
         sys.setswitchinterval(old)
         thread.join()
+
+
+# ---- The Layout enum is the library's layout list ----
+
+def test_layout_enum_is_the_library_list():
+    listed = simdbloom.layouts()  # the C++ library's list (simdbloom::layouts())
+    members = simdbloom.Layout.__members__
+    assert [(l.name, int(l)) for l in listed] == [(n, int(v)) for n, v in members.items()]
+    for layout in listed:
+        assert "???" not in repr(layout) and layout.name.isidentifier(), repr(layout)
+        assert getattr(simdbloom.Layout, layout.name) == layout
+        assert simdbloom.Filter.create(100, 0.01, layout=layout.name).layout == layout
+        assert simdbloom.Filter.create(100, 0.01, layout=layout).stats()["layout"] == layout.name
+        assert "\n  %s : " % layout.name in simdbloom.Layout.__doc__  # documented
+    assert "shifting" in members
+    # The type stubs name the same members.
+    stub = open(os.path.join(os.path.dirname(simdbloom.__file__), "_core.pyi")).read()
+    block = stub.split("class Layout(enum.Enum):")[1].split("\n\n")[0]
+    named = [line.split(":")[0].strip() for line in block.splitlines()
+             if line.strip().endswith(": int")]
+    assert named == list(members)
+

@@ -26,10 +26,12 @@ class Binary:
     def __len__(self) -> int: ...
 
 class Layout(enum.Enum):
+    # The library's layouts (simdbloom.layouts()), in id order.
     block512: int
     register64: int
     split_block256: int
     classic: int
+    shifting: int
     @property
     def name(self) -> str: ...
     @property
