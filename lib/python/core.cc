@@ -182,7 +182,8 @@ struct KeyBatch {
   std::vector<py::object> refs;         // the bytes/str objects `views` point into
   std::vector<std::string_view> views;  // byte-string keys, in place
   std::vector<uint64_t> ints;           // a sequence of Python ints
-  std::vector<int64_t> offsets;         // NumPy 'U' arrays, encoded to UTF-8
+  std::vector<int64_t> offsets;         // NumPy 'U' arrays encoded to UTF-8; Binary's, copied
+  std::vector<int32_t> offsets32;       // Binary's int32 offsets, copied
   std::vector<uint8_t> data;
   size_t size() const { return keys->size(); }
 };
@@ -391,16 +392,26 @@ PyBinary MakeBinary(py::object offsets, py::object data) {
   return b;
 }
 
-// The library checks that offsets are non-negative and non-decreasing; the data's end it cannot
-// know: the last offset must lie within it. O(1).
+// The offsets are copied, under the GIL, and the library reads and checks the copy: another
+// Python thread may rewrite the array while the call runs without the GIL (or while this copy is
+// taken, by a NumPy call that released the GIL), and read in place a rewrite made the kernels read
+// outside the data. The copy cannot change: the library checks that it is non-negative and
+// non-decreasing, this function that its last entry lies within the data, so every key of the
+// call lies within the data. Cost: the offsets' width per key (4 bytes for int32, 8 for int64) and
+// one memcpy. The data is read in place: `refs` holds the array, which holds its buffer export, so
+// a bytearray under it cannot be resized (NumPy's own ndarray.resize(refcheck=False) ignores
+// every reference and export: it is unsafe for any array in use, this one as well).
 void FromBinary(const PyBinary& bin, KeyBatch* b) {
   const size_t n = static_cast<size_t>(bin.offsets.shape(0)) - 1;
-  const void* offsets = bin.offsets.data();
   int64_t last = 0;
   if (bin.offsets.dtype().itemsize() == 4) {
-    last = static_cast<const int32_t*>(offsets)[n];
+    const auto* src = static_cast<const int32_t*>(bin.offsets.data());
+    b->offsets32.assign(src, src + n + 1);
+    last = b->offsets32[n];
   } else {
-    last = static_cast<const int64_t*>(offsets)[n];
+    const auto* src = static_cast<const int64_t*>(bin.offsets.data());
+    b->offsets.assign(src, src + n + 1);
+    last = b->offsets[n];
   }
   if (last < 0 || static_cast<uint64_t>(last) > bin.data_size) {
     throw py::value_error("Binary: the last offset (" + std::to_string(last) +
@@ -408,12 +419,11 @@ void FromBinary(const PyBinary& bin, KeyBatch* b) {
   }
   static const uint8_t kEmpty = 0;
   const auto* data = bin.data_size == 0 ? &kEmpty : static_cast<const uint8_t*>(bin.data.data());
-  b->array = bin.offsets;
   b->refs.push_back(bin.data);
   if (bin.offsets.dtype().itemsize() == 4) {
-    b->keys.emplace(simdbloom::BinaryArray<int32_t>{static_cast<const int32_t*>(offsets), data, n});
+    b->keys.emplace(simdbloom::BinaryArray<int32_t>{b->offsets32.data(), data, n});
   } else {
-    b->keys.emplace(simdbloom::BinaryArray<int64_t>{static_cast<const int64_t*>(offsets), data, n});
+    b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(), data, n});
   }
 }
 
@@ -626,15 +636,19 @@ PYBIND11_MODULE(_core, m) {
       "The size Filter.create(n, fpp, layout) would choose: {'bits', 'num_hashes', "
       "'predicted_fpp'}. About 1 ms, no allocation.");
 
-  py::class_<PyBinary>(m, "Binary",
-                       R"doc(Byte-string keys in Arrow's variable-width layout, read in place.
+  py::class_<PyBinary>(
+      m, "Binary",
+      R"doc(Byte-string keys in Arrow's variable-width layout (the data read in place).
 
 Binary(offsets, data): key i is data[offsets[i]:offsets[i+1]]; `offsets` is a 1-D contiguous
 int32 (Arrow Binary/Utf8) or int64 (LargeBinary/LargeUtf8) array of len(keys) + 1 entries,
 `data` a 1-D uint8 array or any bytes-like object (bytes, memoryview, an Arrow buffer). Pass it
 to any bulk call. Offsets must be non-negative, non-decreasing and end within the data (checked
-before any work). For a pyarrow StringArray `a` without nulls: Binary(numpy.frombuffer(
-a.buffers()[1], numpy.int32)[a.offset:a.offset + len(a) + 1], a.buffers()[2]).)doc")
+before any work). Each call copies the offsets (4 or 8 bytes per key) and reads the copy, so a
+thread that rewrites them meanwhile cannot make it read outside the data; `data` is read in
+place (a change during a call changes answers, never safety). For a pyarrow StringArray `a`
+without nulls: Binary(numpy.frombuffer(a.buffers()[1], numpy.int32)[a.offset:a.offset + len(a)
++ 1], a.buffers()[2]).)doc")
       .def(py::init(&MakeBinary), py::arg("offsets"), py::arg("data"))
       .def("__len__", [](const PyBinary& b) { return b.offsets.shape(0) - 1; })
       .def_readonly("offsets", &PyBinary::offsets)

@@ -555,3 +555,59 @@ def test_layout_enum_is_the_library_list():
              if line.strip().endswith(": int")]
     assert named == list(members)
 
+
+# ---- Binary under a thread that rewrites its offsets ----
+
+BINARY_RACE = r"""
+import sys, threading, time
+import numpy as np
+import simdbloom
+
+words = [b"key-%d" % i for i in range(50_000)]
+data = b"".join(words)
+offsets = np.cumsum([0] + [len(w) for w in words]).astype(np.int64)
+original = offsets.copy()
+huge = np.full_like(offsets, 1 << 40)  # still non-decreasing, far past the data
+huge[0] = 0
+keys = simdbloom.Binary(offsets, data)
+f = simdbloom.Filter.create(len(words) // 2, 0.01)
+f.insert(words[::2])
+single = np.array([w in f for w in words])  # one key at a time
+assert f.contains(keys).tolist() == single.tolist()
+
+stop = threading.Event()
+def rewrite():
+    while not stop.is_set():
+        offsets[:] = huge
+        offsets[:] = original
+thread = threading.Thread(target=rewrite)
+thread.start()
+ok = refused = 0
+deadline = time.monotonic() + float(sys.argv[1])
+g = simdbloom.Filter.create(len(words), 0.01)
+try:
+    while time.monotonic() < deadline:
+        try:
+            f.contains(keys)
+            g.insert(keys)
+            ok += 1
+        except (ValueError, simdbloom.Error):  # a rewrite seen when the call began
+            refused += 1
+finally:
+    stop.set()
+    thread.join()
+# Unmutated again: the answers of one key at a time.
+assert f.contains(keys).tolist() == single.tolist()
+print("survived", ok, refused)
+"""
+
+
+def test_binary_offsets_rewritten_by_another_thread():
+    # In a subprocess: a segfault is a failed test, not a dead pytest.
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", BINARY_RACE, "3"], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, (run.returncode, run.stdout, run.stderr)
+    assert run.stdout.startswith("survived"), run.stdout
+
