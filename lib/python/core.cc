@@ -185,7 +185,13 @@ struct KeyBatch {
   std::vector<int64_t> offsets;         // NumPy 'U' arrays encoded to UTF-8; Binary's, copied
   std::vector<int32_t> offsets32;       // Binary's int32 offsets, copied
   std::vector<uint8_t> data;
-  size_t size() const { return keys->size(); }
+  // pandas nullable keys with nulls: `keys` holds the non-null ones; valid[i] (i < total) says
+  // whether key i of the caller's batch is one of them. nullptr: no nulls.
+  py::object valid_array;
+  const uint8_t* valid = nullptr;
+  size_t total = 0;
+  size_t size() const { return keys->size(); }                  // keys the library sees
+  size_t total_size() const { return valid ? total : size(); }  // the caller's keys, nulls too
 };
 
 std::string DtypeName(const py::dtype& dt) {
@@ -427,6 +433,37 @@ void FromBinary(const PyBinary& bin, KeyBatch* b) {
   }
 }
 
+// pandas extension arrays whose dtype names a NumPy dtype (`numpy_dtype`: the nullable
+// Int16..UInt64, Float32/64, boolean; Series and Index of them): the keys are the values as that
+// NumPy dtype, so a nullable Int32 column hashes as the int32 array of its values (a 1-byte or
+// float dtype is refused as for NumPy). Nulls are left out of the keys; valid[] says where they
+// were. Returns false for anything else. Cost: to_numpy's copy, one more of the non-null values
+// when there are nulls, a flag per key.
+bool FromMasked(py::handle obj, bool prehashed, KeyBatch* b) {
+  if (!py::hasattr(obj, "dtype") || !py::hasattr(obj, "isna") || !py::hasattr(obj, "to_numpy")) {
+    return false;
+  }
+  py::object dt = obj.attr("dtype");
+  if (py::isinstance<py::dtype>(dt) || !py::hasattr(dt, "numpy_dtype")) return false;
+  py::module_ np = py::module_::import("numpy");
+  py::array isna = np.attr("asarray")(obj.attr("isna")(), "bool");
+  py::array values = np.attr("ascontiguousarray")(
+      obj.attr("to_numpy")(py::arg("dtype") = dt.attr("numpy_dtype"), py::arg("na_value") = 0));
+  if (isna.ndim() != 1 || values.ndim() != 1 || isna.shape(0) != values.shape(0)) {
+    BadArray("a key array must be 1-D");
+  }
+  if (!np.attr("any")(isna).cast<bool>()) {
+    FromArray(values, prehashed, b);
+    return true;
+  }
+  py::array valid = np.attr("ascontiguousarray")(np.attr("logical_not")(isna));
+  FromArray(values[valid], prehashed, b);  // the non-null values, a contiguous copy
+  b->valid_array = valid;
+  b->valid = static_cast<const uint8_t*>(valid.data());
+  b->total = static_cast<size_t>(valid.shape(0));
+  return true;
+}
+
 void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
   if (py::isinstance<PyBinary>(obj)) {
     if (prehashed) throw py::type_error("keys: Binary keys cannot be pre-hashed");
@@ -441,7 +478,8 @@ void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
     }
     return FromSequence(obj, b);
   }
-  if (py::hasattr(obj, "__array__")) {  // pandas Series/Index, Arrow arrays, ...
+  if (FromMasked(obj, prehashed, b)) return;  // pandas nullable integers, ...
+  if (py::hasattr(obj, "__array__")) {        // pandas Series/Index, Arrow arrays, ...
     return FromArray(py::module_::import("numpy").attr("asarray")(obj), prehashed, b);
   }
   throw py::type_error(
@@ -454,6 +492,25 @@ bool IsSingle(py::handle h) {
   return PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyBytes_Check(h.ptr()) ||
          PyByteArray_Check(h.ptr()) || PyUnicode_Check(h.ptr()) ||
          py::isinstance(h, NumpyInteger());
+}
+
+// ---- Batches with nulls: answers for the non-null keys spread over every key ----
+// out[i] for each key of the caller's batch: the next of `flags` where key i is not null, 0 (never
+// present, never new) where it is. No GIL needed.
+void Spread(const KeyBatch& b, const uint8_t* flags, uint8_t* out) {
+  for (size_t i = 0, j = 0; i < b.total; ++i) out[i] = b.valid[i] ? flags[j++] : 0;
+}
+
+// contains() of the batch's keys into out[total_size()] (no GIL: called without it).
+void ContainsInto(const simdbloom::Filter& f, const KeyBatch& b, uint8_t* out,
+                  simdbloom::Threads threads) {
+  if (b.valid == nullptr) {
+    f.contains(*b.keys, out, threads);
+    return;
+  }
+  std::vector<uint8_t> flags(b.size());
+  f.contains(*b.keys, flags.data(), threads);
+  Spread(b, flags.data(), out);
 }
 
 // ---- Output arrays ----
@@ -574,8 +631,10 @@ different keys, exactly as in C++.
 Batches (bulk calls): 1-D contiguous NumPy arrays of those integer dtypes (read in place, never
 copied), NumPy 'S' arrays (in place, trailing NULs dropped as NumPy does), 'U' arrays (encoded
 to UTF-8: a copy), lists/tuples/object arrays of ints (copied into a uint64 buffer) or of
-bytes/str (read in place), pandas Series (numpy.asarray(series)). A non-contiguous array or a
-dtype that is not a key raises; nothing is converted silently.
+bytes/str (read in place), pandas Series (numpy.asarray(series)). A pandas nullable batch
+(Int16..UInt64 arrays, Series, Index) is the keys of its NumPy dtype (Int32: int32, 4 bytes):
+its nulls are skipped by insert and never present for contains (False). A non-contiguous array
+or a dtype that is not a key raises; nothing is converted silently.
 )doc";
 
 }  // namespace
@@ -703,30 +762,35 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           R"doc(Inserts one key (returns True if it set a clear bit: surely new) or a batch (returns
 how many keys set a clear bit). Batches run the SIMD bulk path without the GIL, on `threads` threads
-(same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing).
+(same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing). A pandas
+nullable integer batch (Int32, UInt64, ...) is its NumPy dtype's keys, its nulls skipped.
 Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
       .def(
           "insert_fresh",
           [](PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array_t<bool> out = OutArray<bool>(b.size());
+            py::array_t<bool> out = OutArray<bool>(b.total_size());
             auto* p = reinterpret_cast<uint8_t*>(out.mutable_data());
             {
               py::gil_scoped_release nogil;
+              std::vector<uint8_t> flags(b.valid ? b.size() : 0);
+              uint8_t* q = b.valid ? flags.data() : p;
               std::unique_lock<std::shared_mutex> lock(self.mu);
               if (threads > 1) {
-                self.f.insert(*b.keys, p, ThreadsOf(threads));
+                self.f.insert(*b.keys, q, ThreadsOf(threads));
               } else {
-                self.f.insert(*b.keys, p);
+                self.f.insert(*b.keys, q);
               }
+              if (b.valid) Spread(b, q, p);
             }
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           "Inserts a batch; returns a bool array, True where the key set a clear bit (surely "
           "new), in key order: a key repeated within the batch is new only the first time "
-          "(de-duplication; with threads > 1 a repeat may be reported new by several threads).")
+          "(de-duplication; with threads > 1 a repeat may be reported new by several threads). "
+          "A null of a pandas nullable batch is skipped (False).")
       .def(
           "contains",
           [](const PyFilter& self, py::handle keys, py::object out, unsigned threads,
@@ -741,14 +805,14 @@ Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
             }
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array result = out.is_none() ? py::array(OutArray<bool>(b.size()))
+            py::array result = out.is_none() ? py::array(OutArray<bool>(b.total_size()))
                                              : py::reinterpret_borrow<py::array>(out);
             if (!py::isinstance<py::array>(result)) throw py::type_error("out: must be an array");
-            uint8_t* p = CheckOut(result, b.size());
+            uint8_t* p = CheckOut(result, b.total_size());
             {
               py::gil_scoped_release nogil;
               std::shared_lock<std::shared_mutex> lock(self.mu);
-              self.f.contains(*b.keys, p, ThreadsOf(threads));
+              ContainsInto(self.f, b, p, ThreadsOf(threads));
             }
             return std::move(result);
           },
@@ -756,7 +820,9 @@ Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
           py::arg("prehashed") = false,
           R"doc(One key: True if it may be present. A batch: a bool array, True where the key may be
 present; `out` (a contiguous bool/uint8 array of len(keys)) is written instead of allocating.
-Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but the result.)doc")
+A pandas nullable integer batch is probed as its NumPy dtype; a null is never present (False).
+Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but the result (and,
+for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "__contains__",
           [](const PyFilter& self, py::handle key) {
@@ -775,34 +841,55 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
           [](const PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array_t<uint8_t> out = OutArray<uint8_t>((b.size() + 7) / 8);
+            const size_t n = b.total_size();
+            py::array_t<uint8_t> out = OutArray<uint8_t>((n + 7) / 8);
             uint8_t* p = out.mutable_data();
             {
               py::gil_scoped_release nogil;
               std::shared_lock<std::shared_mutex> lock(self.mu);
-              self.f.contains_bitmap(*b.keys, p, ThreadsOf(threads));
+              if (b.valid == nullptr) {
+                self.f.contains_bitmap(*b.keys, p, ThreadsOf(threads));
+              } else {
+                std::vector<uint8_t> hits(n);
+                ContainsInto(self.f, b, hits.data(), ThreadsOf(threads));
+                std::memset(p, 0, (n + 7) / 8);
+                for (size_t i = 0; i < n; ++i) p[i / 8] |= static_cast<uint8_t>(hits[i] << (i % 8));
+              }
             }
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           "A uint8 bitmap, bit i (LSB first, Arrow's order: numpy.unpackbits(bitmap, "
-          "bitorder='little')) set if key i may be present.")
+          "bitorder='little')) set if key i may be present (a null: clear).")
       .def(
           "select",
           [](const PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array_t<uint32_t> out = OutArray<uint32_t>(b.size());
+            const size_t n = b.total_size();
+            if (b.valid && n > std::numeric_limits<uint32_t>::max()) {
+              throw py::value_error(
+                  "select: more than 2^32 keys do not fit 32-bit selection indices");
+            }
+            py::array_t<uint32_t> out = OutArray<uint32_t>(n);
             uint32_t* p = out.mutable_data();
             uint64_t count = 0;
             {
               py::gil_scoped_release nogil;
               std::shared_lock<std::shared_mutex> lock(self.mu);
-              count = self.f.select(*b.keys, p, ThreadsOf(threads));
+              if (b.valid == nullptr) {
+                count = self.f.select(*b.keys, p, ThreadsOf(threads));
+              } else {  // the indices of the caller's keys, nulls never selected
+                std::vector<uint8_t> hits(n);
+                ContainsInto(self.f, b, hits.data(), ThreadsOf(threads));
+                for (size_t i = 0; i < n; ++i) {
+                  if (hits[i]) p[count++] = static_cast<uint32_t>(i);
+                }
+              }
             }
             py::object sliced = out[py::slice(0, static_cast<py::ssize_t>(count), 1)];
             // A few hits out of many keys: give the memory back (a copy of the hits).
-            if (count * 2 < b.size()) return sliced.attr("copy")();
+            if (count * 2 < n) return sliced.attr("copy")();
             return sliced;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -824,6 +911,11 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
           [](const PyFilter& self, py::handle keys) {
             KeyBatch b;
             MakeKeys(keys, false, &b);
+            if (b.valid) {
+              throw py::value_error(
+                  "hashes: the keys hold nulls, and a null has no hash; drop them first "
+                  "(keys.dropna())");
+            }
             py::array_t<uint64_t> out = OutArray<uint64_t>(b.size());
             uint64_t* p = out.mutable_data();
             {

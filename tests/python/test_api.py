@@ -611,3 +611,48 @@ def test_binary_offsets_rewritten_by_another_thread():
     assert run.returncode == 0, (run.returncode, run.stdout, run.stderr)
     assert run.stdout.startswith("survived"), run.stdout
 
+
+# ---- pandas nullable integers: keys of their NumPy width, nulls skipped ----
+
+NULLABLE = [("Int16", np.int16), ("Int32", np.int32), ("Int64", np.int64),
+            ("UInt16", np.uint16), ("UInt32", np.uint32), ("UInt64", np.uint64)]
+
+
+@pytest.mark.parametrize("dtype,np_dtype", NULLABLE, ids=[d for d, _ in NULLABLE])
+def test_pandas_nullable_integers(dtype, np_dtype):
+    pd = pytest.importorskip("pandas")
+    plain = simdbloom.Filter.create(1000, 0.001)
+    plain.insert(np.array([1, 3, 7], dtype=np_dtype))
+    for keys in [pd.array([1, None, 3, 7], dtype=dtype),
+                 pd.Series([1, None, 3, 7], dtype=dtype),
+                 pd.Series([1, 3, 7], dtype=dtype)]:
+        f = simdbloom.Filter.create(1000, 0.001)
+        assert f.insert(keys) == 3  # the nulls are skipped
+        assert f.to_bytes() == plain.to_bytes(), keys
+    probes = pd.array([1, None, 8, 7, None], dtype=dtype)
+    absent = bool(plain.contains(np.array([8], dtype=np_dtype))[0])  # a false positive?
+    expect = [True, False, absent, True, False]  # a null is never present
+    assert plain.contains(probes).tolist() == expect
+    assert plain.contains(pd.Series(probes)).tolist() == expect
+    out = np.ones(5, dtype=bool)
+    assert plain.contains(probes, out=out) is out and out.tolist() == expect
+    bits = np.unpackbits(plain.contains_bitmap(probes), bitorder="little")[:5]
+    assert bits.astype(bool).tolist() == expect
+    assert plain.select(probes).tolist() == [i for i, e in enumerate(expect) if e]
+    g = plain.copy()
+    assert g.insert_fresh(probes).tolist() == [False, False, not absent, False, False]
+    with pytest.raises(ValueError, match="null"):
+        plain.hashes(probes)
+    assert plain.hashes(pd.array([1, 8], dtype=dtype)).tolist() == \
+        plain.hashes(np.array([1, 8], dtype=np_dtype)).tolist()
+
+
+def test_pandas_nullable_one_byte_and_floats_refused():
+    pd = pytest.importorskip("pandas")
+    f = simdbloom.Filter.create(100, 0.01)
+    with pytest.raises(TypeError, match="1-byte"):
+        f.insert(pd.array([1, None], dtype="Int8"))
+    with pytest.raises(TypeError, match="not a key type"):
+        f.contains(pd.array([1.5, None], dtype="Float64"))
+    assert f.inserted_count == 0
+

@@ -95,3 +95,22 @@ def test_bad_collections():
         sdask.build(da.zeros((4, 4), dtype=np.uint64, chunks=2), 16, 0.01)
     with pytest.raises(simdbloom.Error, match="fpp"):
         sdask.build(da.zeros(4, dtype=np.uint64, chunks=2), 4, 2.0)
+
+
+def test_nullable_column_build_and_semi_join(client):
+    # The filter of a nullable Int32 column and a plain int32 column of the same values agree.
+    keys = dd.from_pandas(pd.Series(pd.array([1, None, 3, 7], dtype="Int32")), npartitions=2)
+    built = sdask.build(keys, None, 0.01)
+    plain = single(np.array([1, 3, 7], dtype=np.int32), 3, 0.01)
+    assert built.to_bytes() == plain.to_bytes()
+    fact = pd.DataFrame({"k": np.array([1, 3, 7, 8], dtype=np.int32), "v": np.arange(4)})
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", built).compute()
+    expect = fact[plain.contains(fact["k"].to_numpy())]
+    assert set(out["k"]) >= {1, 3, 7}
+    pd.testing.assert_frame_equal(out.sort_values("v"), expect.sort_values("v"))
+    # A nullable probe column: its nulls never join, its values probe as int32.
+    nullable = pd.DataFrame({"k": pd.array([1, None, 3, 7, 8], dtype="Int32"),
+                             "v": np.arange(5)})
+    out = sdask.semi_join(dd.from_pandas(nullable, npartitions=2), "k", built).compute()
+    assert set(out["v"]) >= {0, 2, 3} and 1 not in set(out["v"])
+

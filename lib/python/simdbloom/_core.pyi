@@ -10,7 +10,8 @@ import numpy.typing as npt
 # or str (UTF-8).
 Key = Union[int, np.integer, bytes, bytearray, str]
 # A batch: a 1-D contiguous NumPy array of (u)int16/32/64, 'S', 'U' or object dtype; a list or
-# tuple of ints or of bytes/str; anything with __array__ (pandas Series).
+# tuple of ints or of bytes/str; anything with __array__ (pandas Series); a pandas nullable
+# integer array/Series (keys of its NumPy dtype, nulls skipped by insert, False for contains).
 Batch = Union[npt.NDArray[Any], Sequence[int], Sequence[Union[bytes, str]], "Binary", Any]
 LayoutLike = Union["Layout", str]
 PathLike = Union[str, "os.PathLike[str]"]

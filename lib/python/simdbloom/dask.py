@@ -42,6 +42,10 @@ def _keys_of(part: Any) -> Any:
     """The keys of one partition as something Filter.insert takes in place."""
     if hasattr(part, "dropna") and hasattr(part, "to_numpy"):  # pandas Series / Index
         part = part.dropna()
+        if not isinstance(part.dtype, np.dtype):
+            # An extension dtype (nullable Int32, ...): Filter.insert takes it as its NumPy dtype;
+            # to_numpy() would give an object array of Python ints (8-byte keys).
+            return part
         return part.to_numpy()
     arr = np.asarray(part)
     if arr.ndim != 1:
@@ -137,11 +141,11 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
 def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
     keys = part[column]
     valid = keys.notna().to_numpy()
-    if valid.all():
-        mask = flt.contains(keys.to_numpy())
-    else:
-        mask = np.zeros(len(part), dtype=bool)
-        mask[valid] = flt.contains(keys[valid].to_numpy())
+    present = keys[valid] if not valid.all() else keys
+    mask = np.zeros(len(part), dtype=bool)
+    # The series itself: Filter.contains takes a nullable column as its NumPy dtype.
+    mask[valid] = flt.contains(present if not isinstance(present.dtype, np.dtype)
+                               else present.to_numpy())
     return part[mask]
 
 
@@ -151,8 +155,8 @@ def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
     dataframe with ``df``'s columns and divisions).
 
     Keys are probed in bulk per partition (``Filter.contains`` on the column's NumPy values; a
-    string column is probed as UTF-8 bytes, an integer column by its dtype's width, so build the
-    filter from keys of the same type). False positives keep a few rows a real join would drop;
+    string column is probed as UTF-8 bytes, an integer column by its dtype's width, a pandas
+    nullable column as its NumPy dtype, so build the filter from keys of the same type). False positives keep a few rows a real join would drop;
     no row whose key was inserted is ever dropped. Nulls are dropped.
 
     The filter reaches the workers once: with a distributed client (``client``, or the default
