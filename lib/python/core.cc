@@ -29,12 +29,64 @@ using simdbloom::Layout;
 
 namespace {
 
+// What a filter's keys were, as insert saw them (Filter.key_type). A key's width is part of its
+// hash (an int32 7 and an int64 7 are different keys), so simdbloom.dask.semi_join reads it to
+// probe a column of another width as the keys that were inserted, or to refuse a column of another
+// kind. Integers are recorded by width only: signed and unsigned of one width hash alike.
+// Python-side only: not in the saved form (a loaded filter's is unknown until set).
+enum class KeyType : uint8_t { kUnknown, kInt16, kInt32, kInt64, kBytes, kPrehashed, kMixed };
+constexpr const char* kKeyTypeNames[] = {"",      "int16",     "int32", "int64",
+                                         "bytes", "prehashed", "mixed"};
+
+// The key type of a filter holding keys of types a and b.
+KeyType Combine(KeyType a, KeyType b) {
+  if (b == KeyType::kUnknown || a == b) return a;
+  if (a == KeyType::kUnknown) return b;
+  return KeyType::kMixed;
+}
+
+py::object KeyTypeObject(KeyType t) {
+  if (t == KeyType::kUnknown) return py::none();
+  return py::str(kKeyTypeNames[static_cast<int>(t)]);
+}
+
+KeyType KeyTypeFrom(py::handle h) {
+  if (h.is_none()) return KeyType::kUnknown;
+  if (py::isinstance<py::str>(h)) {
+    const std::string name = h.cast<std::string>();
+    for (int t = 1; t <= static_cast<int>(KeyType::kMixed); ++t) {
+      if (name == kKeyTypeNames[t]) return static_cast<KeyType>(t);
+    }
+  }
+  throw py::value_error(
+      "key_type must be None, 'int16', 'int32', 'int64', 'bytes', 'prehashed' or 'mixed' (got " +
+      py::repr(h).cast<std::string>() + ")");
+}
+
+// The key type of one C++ key.
+template <class K>
+constexpr KeyType KeyTypeOf() {
+  if constexpr (std::is_same<K, uint64_t>::value) return KeyType::kInt64;
+  if constexpr (std::is_same<K, uint32_t>::value) return KeyType::kInt32;
+  if constexpr (std::is_same<K, uint16_t>::value) return KeyType::kInt16;
+  return KeyType::kBytes;  // std::string_view
+}
+
 // The filter and its lock. Not copyable or movable (the lock): Python owns it by pointer.
+// `key_type` is read and written with the GIL held only.
 struct PyFilter {
-  explicit PyFilter(simdbloom::Filter&& filter) : f(std::move(filter)) {}
+  explicit PyFilter(simdbloom::Filter&& filter, KeyType type = KeyType::kUnknown)
+      : f(std::move(filter)), key_type(type) {}
   simdbloom::Filter f;
+  KeyType key_type;
   mutable std::shared_mutex mu;
 };
+
+// An independent copy (the bits under the shared lock, the key type).
+std::unique_ptr<PyFilter> CopyOf(const PyFilter& self) {
+  std::shared_lock<std::shared_mutex> lock(self.mu);
+  return std::make_unique<PyFilter>(simdbloom::Filter(self.f), self.key_type);
+}
 
 // ---- Exceptions: simdbloom.Error(message) with .code, e.g. "invalid_argument" ----
 PyObject* g_error_type = nullptr;
@@ -185,6 +237,7 @@ struct KeyBatch {
   std::vector<int64_t> offsets;         // NumPy 'U' arrays encoded to UTF-8; Binary's, copied
   std::vector<int32_t> offsets32;       // Binary's int32 offsets, copied
   std::vector<uint8_t> data;
+  KeyType key_type = KeyType::kUnknown;  // what the keys are (recorded by insert)
   // pandas nullable keys with nulls: `keys` holds the non-null ones; valid[i] (i < total) says
   // whether key i of the caller's batch is one of them. nullptr: no nulls.
   py::object valid_array;
@@ -253,18 +306,22 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
       BadArray("pre-hashed keys must be a uint64 array (got " + DtypeName(dt) + ")");
     }
     b->keys.emplace(simdbloom::Prehashed{static_cast<const uint64_t*>(p), n});
+    b->key_type = KeyType::kPrehashed;
     return;
   }
   if (kind == 'u' || kind == 'i') {
     switch (item) {
       case 8:
         b->keys.emplace(static_cast<const uint64_t*>(p), n);
+        b->key_type = KeyType::kInt64;
         return;
       case 4:
         b->keys.emplace(static_cast<const uint32_t*>(p), n);
+        b->key_type = KeyType::kInt32;
         return;
       case 2:
         b->keys.emplace(static_cast<const uint16_t*>(p), n);
+        b->key_type = KeyType::kInt16;
         return;
       default:
         BadArray("1-byte integers are not keys (as in C++); use a wider dtype or bytes");
@@ -281,6 +338,7 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
       b->views[i] = std::string_view(s, len);
     }
     b->keys.emplace(b->views.data(), n);
+    b->key_type = KeyType::kBytes;
     return;
   }
   if (kind == 'U') {
@@ -300,6 +358,7 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
     static const uint8_t kEmpty = 0;
     b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(),
                                                     b->data.empty() ? &kEmpty : b->data.data(), n});
+    b->key_type = KeyType::kBytes;
     return;
   }
   BadArray("dtype " + DtypeName(dt) +
@@ -355,8 +414,10 @@ void FromSequence(py::handle seq_handle, KeyBatch* b) {
   }
   if (strings) {
     b->keys.emplace(b->views.data(), b->views.size());
+    b->key_type = KeyType::kBytes;
   } else {
     b->keys.emplace(b->ints.data(), b->ints.size());
+    if (ints) b->key_type = KeyType::kInt64;  // an empty sequence has no key type
   }
 }
 
@@ -426,6 +487,7 @@ void FromBinary(const PyBinary& bin, KeyBatch* b) {
   static const uint8_t kEmpty = 0;
   const auto* data = bin.data_size == 0 ? &kEmpty : static_cast<const uint8_t*>(bin.data.data());
   b->refs.push_back(bin.data);
+  b->key_type = KeyType::kBytes;
   if (bin.offsets.dtype().itemsize() == 4) {
     b->keys.emplace(simdbloom::BinaryArray<int32_t>{b->offsets32.data(), data, n});
   } else {
@@ -744,8 +806,11 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
             if (!prehashed && IsSingle(keys)) {
               bool fresh = false;
               WithSingleKey(keys, [&](auto key) {
-                std::unique_lock<std::shared_mutex> lock(self.mu);
-                fresh = self.f.insert(key);
+                {
+                  std::unique_lock<std::shared_mutex> lock(self.mu);
+                  fresh = self.f.insert(key);
+                }
+                self.key_type = Combine(self.key_type, KeyTypeOf<decltype(key)>());
               });
               return py::bool_(fresh);
             }
@@ -757,14 +822,16 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
               std::unique_lock<std::shared_mutex> lock(self.mu);
               fresh = self.f.insert(*b.keys, ThreadsOf(threads));
             }
+            self.key_type = Combine(self.key_type, b.key_type);
             return py::int_(fresh);
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           R"doc(Inserts one key (returns True if it set a clear bit: surely new) or a batch (returns
 how many keys set a clear bit). Batches run the SIMD bulk path without the GIL, on `threads` threads
 (same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing). A pandas
-nullable integer batch (Int32, UInt64, ...) is its NumPy dtype's keys, its nulls skipped.
-Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
+nullable integer batch (Int32, UInt64, ...) is its NumPy dtype's keys, its nulls skipped. Records
+the keys' type in key_type. Cost: O(k) per key; out of cache about one overlapped cache miss per
+key.)doc")
       .def(
           "insert_fresh",
           [](PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
@@ -784,6 +851,7 @@ Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
               }
               if (b.valid) Spread(b, q, p);
             }
+            self.key_type = Combine(self.key_type, b.key_type);
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -931,6 +999,7 @@ for a batch with nulls, a flag per non-null key).)doc")
           "merge",
           [](PyFilter& self, const PyFilter& other) {
             WithPair(self, other, [&] { self.f.merge(other.f); });
+            self.key_type = Combine(self.key_type, other.key_type);
           },
           py::arg("other"),
           "Union in place (OR of the bits). Raises simdbloom.Error (incompatible) unless both "
@@ -939,29 +1008,24 @@ for a batch with nulls, a flag per non-null key).)doc")
           "intersect",
           [](PyFilter& self, const PyFilter& other) {
             WithPair(self, other, [&] { self.f.intersect(other.f); });
+            self.key_type = Combine(self.key_type, other.key_type);
           },
           py::arg("other"), "Intersection in place (AND of the bits); same conditions as merge.")
       .def(
           "__or__",
           [](const PyFilter& self, const PyFilter& other) {
-            std::unique_ptr<PyFilter> r;
-            {
-              std::shared_lock<std::shared_mutex> lock(self.mu);
-              r = std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-            }
+            std::unique_ptr<PyFilter> r = CopyOf(self);
             WithPair(*r, other, [&] { r->f.merge(other.f); });
+            r->key_type = Combine(r->key_type, other.key_type);
             return r;
           },
           py::is_operator())
       .def(
           "__and__",
           [](const PyFilter& self, const PyFilter& other) {
-            std::unique_ptr<PyFilter> r;
-            {
-              std::shared_lock<std::shared_mutex> lock(self.mu);
-              r = std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-            }
+            std::unique_ptr<PyFilter> r = CopyOf(self);
             WithPair(*r, other, [&] { r->f.intersect(other.f); });
+            r->key_type = Combine(r->key_type, other.key_type);
             return r;
           },
           py::is_operator())
@@ -972,29 +1036,19 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "clear",
           [](PyFilter& self) {
-            py::gil_scoped_release nogil;
-            std::unique_lock<std::shared_mutex> lock(self.mu);
-            self.f.clear();
+            {
+              py::gil_scoped_release nogil;
+              std::unique_lock<std::shared_mutex> lock(self.mu);
+              self.f.clear();
+            }
+            self.key_type = KeyType::kUnknown;
           },
-          "Clears every bit.")
+          "Clears every bit (and key_type).")
       .def(
-          "copy",
-          [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-          },
-          "An independent copy.")
-      .def("__copy__",
-           [](const PyFilter& self) {
-             std::shared_lock<std::shared_mutex> lock(self.mu);
-             return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-           })
+          "copy", [](const PyFilter& self) { return CopyOf(self); }, "An independent copy.")
+      .def("__copy__", [](const PyFilter& self) { return CopyOf(self); })
       .def(
-          "__deepcopy__",
-          [](const PyFilter& self, py::handle) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-          },
+          "__deepcopy__", [](const PyFilter& self, py::handle) { return CopyOf(self); },
           py::arg("memo"))
       .def("to_bytes", &ToBytes,
            "The saved form (lib/FORMAT.md: 64-byte header with a checksum, then the bits) as "
@@ -1023,20 +1077,22 @@ for a batch with nulls, a flag per non-null key).)doc")
             return std::make_unique<PyFilter>(std::move(*f));
           },
           py::arg("path"), "Reads a saved filter (validated). Raises simdbloom.Error (io, format).")
-      // Pickling: the saved form. From protocol 5 on it travels out of band (a PickleBuffer),
-      // so Dask and multiprocessing can send the filter's bytes as their own frame instead of
-      // copying them into the pickle stream.
+      // Pickling: the saved form and the key type. From protocol 5 on the bytes travel out of
+      // band (a PickleBuffer), so Dask and multiprocessing can send them as their own frame
+      // instead of copying them into the pickle stream.
       .def(
           "__reduce_ex__",
           [](py::object self, int protocol) {
-            py::bytes data = ToBytes(self.cast<const PyFilter&>());
+            const PyFilter& f = self.cast<const PyFilter&>();
+            py::bytes data = ToBytes(f);
+            py::object key_type = KeyTypeObject(f.key_type);
             // A Python function (pybind11 functions do not pickle by reference).
             py::object from_bytes = py::module_::import("simdbloom").attr("_filter_from_bytes");
             if (protocol >= 5) {
               py::object buffer = py::module_::import("pickle").attr("PickleBuffer")(data);
-              return py::make_tuple(from_bytes, py::make_tuple(buffer));
+              return py::make_tuple(from_bytes, py::make_tuple(buffer, key_type));
             }
-            return py::make_tuple(from_bytes, py::make_tuple(data));
+            return py::make_tuple(from_bytes, py::make_tuple(data, key_type));
           },
           py::arg("protocol"))
       .def(
@@ -1086,6 +1142,15 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def_property_readonly(
           "inserted_count", [](const PyFilter& self) { return self.f.inserted_count(); },
           "Keys passed to insert so far, repeats included (merge adds).")
+      .def_property(
+          "key_type", [](const PyFilter& self) { return KeyTypeObject(self.key_type); },
+          [](PyFilter& self, py::handle type) { self.key_type = KeyTypeFrom(type); },
+          R"doc(What the inserted keys were: 'int16', 'int32', 'int64' (integers of 2, 4, 8 bytes,
+either sign: they hash alike), 'bytes' (bytes, str, Binary), 'prehashed', 'mixed' (several of
+these), or None (unknown: nothing inserted since create/clear, or a filter from from_bytes/load,
+whose saved form does not hold it). Recorded by insert, combined by merge, kept by copies and
+pickling. A key's width is part of its hash, so simdbloom.dask.semi_join reads it to probe a
+column of another width as these keys. Settable (e.g. on a loaded filter).)doc")
       .def("__repr__", [](const PyFilter& self) {
         return "simdbloom.Filter(layout=" + std::string(simdbloom::layout_name(self.f.layout())) +
                ", bits=" + std::to_string(self.f.bit_count()) +

@@ -629,6 +629,7 @@ def test_pandas_nullable_integers(dtype, np_dtype):
         f = simdbloom.Filter.create(1000, 0.001)
         assert f.insert(keys) == 3  # the nulls are skipped
         assert f.to_bytes() == plain.to_bytes(), keys
+        assert f.key_type == plain.key_type == "int%d" % (8 * np.dtype(np_dtype).itemsize)
     probes = pd.array([1, None, 8, 7, None], dtype=dtype)
     absent = bool(plain.contains(np.array([8], dtype=np_dtype))[0])  # a false positive?
     expect = [True, False, absent, True, False]  # a null is never present
@@ -656,3 +657,33 @@ def test_pandas_nullable_one_byte_and_floats_refused():
         f.contains(pd.array([1.5, None], dtype="Float64"))
     assert f.inserted_count == 0
 
+
+def test_key_type_recorded():
+    f = simdbloom.Filter.create(100, 0.01)
+    assert f.key_type is None  # nothing inserted: unknown
+    f.insert(np.arange(5, dtype=np.uint32))
+    assert f.key_type == "int32"
+    f.insert(np.arange(5, dtype=np.int32))  # signed and unsigned of one width hash alike
+    assert f.key_type == "int32"
+    assert f.copy().key_type == "int32" and copy.deepcopy(f).key_type == "int32"
+    assert pickle.loads(pickle.dumps(f)).key_type == "int32"
+    assert pickle.loads(pickle.dumps(f, protocol=4)).key_type == "int32"
+    assert simdbloom.Filter.from_bytes(f.to_bytes()).key_type is None  # not in the file format
+    g = simdbloom.Filter.create(100, 0.01)
+    g.insert(5)  # a Python int: 8 bytes
+    assert g.key_type == "int64"
+    assert (f | g).key_type == "mixed"
+    h = simdbloom.Filter.create(100, 0.01)
+    h.insert(["a", b"b"])
+    assert h.key_type == "bytes"
+    h.merge(simdbloom.Filter.create(100, 0.01))  # an empty filter adds no key type
+    assert h.key_type == "bytes"
+    h.clear()
+    assert h.key_type is None
+    h.key_type = "int16"  # declared, e.g. for a loaded filter
+    assert h.key_type == "int16"
+    with pytest.raises(ValueError, match="key_type"):
+        h.key_type = "int8"
+    p = simdbloom.Filter.create(100, 0.01)
+    p.insert(np.arange(3, dtype=np.uint64), prehashed=True)
+    assert p.key_type == "prehashed"
