@@ -30,12 +30,64 @@ using simdbloom::Layout;
 
 namespace {
 
+// What a filter's keys were, as insert saw them (Filter.key_type). A key's width is part of its
+// hash (an int32 7 and an int64 7 are different keys), so simdbloom.dask.semi_join reads it to
+// probe a column of another width as the keys that were inserted, or to refuse a column of another
+// kind. Integers are recorded by width only: signed and unsigned of one width hash alike.
+// Python-side only: not in the saved form (a loaded filter's is unknown until set).
+enum class KeyType : uint8_t { kUnknown, kInt16, kInt32, kInt64, kBytes, kPrehashed, kMixed };
+constexpr const char* kKeyTypeNames[] = {"",      "int16",     "int32", "int64",
+                                         "bytes", "prehashed", "mixed"};
+
+// The key type of a filter holding keys of types a and b.
+KeyType Combine(KeyType a, KeyType b) {
+  if (b == KeyType::kUnknown || a == b) return a;
+  if (a == KeyType::kUnknown) return b;
+  return KeyType::kMixed;
+}
+
+py::object KeyTypeObject(KeyType t) {
+  if (t == KeyType::kUnknown) return py::none();
+  return py::str(kKeyTypeNames[static_cast<int>(t)]);
+}
+
+KeyType KeyTypeFrom(py::handle h) {
+  if (h.is_none()) return KeyType::kUnknown;
+  if (py::isinstance<py::str>(h)) {
+    const std::string name = h.cast<std::string>();
+    for (int t = 1; t <= static_cast<int>(KeyType::kMixed); ++t) {
+      if (name == kKeyTypeNames[t]) return static_cast<KeyType>(t);
+    }
+  }
+  throw py::value_error(
+      "key_type must be None, 'int16', 'int32', 'int64', 'bytes', 'prehashed' or 'mixed' (got " +
+      py::repr(h).cast<std::string>() + ")");
+}
+
+// The key type of one C++ key.
+template <class K>
+constexpr KeyType KeyTypeOf() {
+  if constexpr (std::is_same<K, uint64_t>::value) return KeyType::kInt64;
+  if constexpr (std::is_same<K, uint32_t>::value) return KeyType::kInt32;
+  if constexpr (std::is_same<K, uint16_t>::value) return KeyType::kInt16;
+  return KeyType::kBytes;  // std::string_view
+}
+
 // The filter and its lock. Not copyable or movable (the lock): Python owns it by pointer.
+// `key_type` is read and written with the GIL held only.
 struct PyFilter {
-  explicit PyFilter(simdbloom::Filter&& filter) : f(std::move(filter)) {}
+  explicit PyFilter(simdbloom::Filter&& filter, KeyType type = KeyType::kUnknown)
+      : f(std::move(filter)), key_type(type) {}
   simdbloom::Filter f;
+  KeyType key_type;
   mutable std::shared_mutex mu;
 };
+
+// An independent copy (the bits under the shared lock, the key type).
+std::unique_ptr<PyFilter> CopyOf(const PyFilter& self) {
+  std::shared_lock<std::shared_mutex> lock(self.mu);
+  return std::make_unique<PyFilter>(simdbloom::Filter(self.f), self.key_type);
+}
 
 // ---- Exceptions: simdbloom.Error(message) with .code, e.g. "invalid_argument" ----
 PyObject* g_error_type = nullptr;
@@ -82,6 +134,26 @@ Layout LayoutFrom(py::handle h) {
     throw py::value_error("unknown layout '" + name + "' (known: " + known + ")");
   }
   throw py::type_error("layout must be a simdbloom.Layout or its name (str)");
+}
+
+// One line on each layout, for the enum's docstrings. A switch without `default`: a layout added to
+// the library's list and not here is a -Wswitch warning (its member still exists, with a generic
+// docstring).
+const char* LayoutDoc(Layout layout) {
+  switch (layout) {
+    case Layout::kBlock512:
+      return "k bits in one 64-byte cache line (the default)";
+    case Layout::kRegister64:
+      return "k bits in one 64-bit word: the fastest";
+    case Layout::kSplitBlock256:
+      return "Parquet's split block Bloom filter (XXH64)";
+    case Layout::kClassic:
+      return "k bits anywhere: fewest bits, k cache misses";
+    case Layout::kShifting:
+      return "shifting Bloom filter (ShBF_M): k bits as ceil(k/2) pairs, a pair in one 64-bit "
+             "word, all in one cache line";
+  }
+  return "a layout of the library (lib/FORMAT.md)";
 }
 
 // ---- Single keys ----
@@ -163,9 +235,17 @@ struct KeyBatch {
   std::vector<py::object> refs;         // the bytes/str objects `views` point into
   std::vector<std::string_view> views;  // byte-string keys, in place
   std::vector<uint64_t> ints;           // a sequence of Python ints
-  std::vector<int64_t> offsets;         // NumPy 'U' arrays, encoded to UTF-8
+  std::vector<int64_t> offsets;         // NumPy 'U' arrays encoded to UTF-8; Binary's, copied
+  std::vector<int32_t> offsets32;       // Binary's int32 offsets, copied
   std::vector<uint8_t> data;
-  size_t size() const { return keys->size(); }
+  KeyType key_type = KeyType::kUnknown;  // what the keys are (recorded by insert)
+  // pandas nullable keys with nulls: `keys` holds the non-null ones; valid[i] (i < total) says
+  // whether key i of the caller's batch is one of them. nullptr: no nulls.
+  py::object valid_array;
+  const uint8_t* valid = nullptr;
+  size_t total = 0;
+  size_t size() const { return keys->size(); }                  // keys the library sees
+  size_t total_size() const { return valid ? total : size(); }  // the caller's keys, nulls too
 };
 
 std::string DtypeName(const py::dtype& dt) {
@@ -227,18 +307,22 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
       BadArray("pre-hashed keys must be a uint64 array (got " + DtypeName(dt) + ")");
     }
     b->keys.emplace(simdbloom::Prehashed{static_cast<const uint64_t*>(p), n});
+    b->key_type = KeyType::kPrehashed;
     return;
   }
   if (kind == 'u' || kind == 'i') {
     switch (item) {
       case 8:
         b->keys.emplace(static_cast<const uint64_t*>(p), n);
+        b->key_type = KeyType::kInt64;
         return;
       case 4:
         b->keys.emplace(static_cast<const uint32_t*>(p), n);
+        b->key_type = KeyType::kInt32;
         return;
       case 2:
         b->keys.emplace(static_cast<const uint16_t*>(p), n);
+        b->key_type = KeyType::kInt16;
         return;
       default:
         BadArray("1-byte integers are not keys (as in C++); use a wider dtype or bytes");
@@ -255,6 +339,7 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
       b->views[i] = std::string_view(s, len);
     }
     b->keys.emplace(b->views.data(), n);
+    b->key_type = KeyType::kBytes;
     return;
   }
   if (kind == 'U') {
@@ -274,6 +359,7 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
     static const uint8_t kEmpty = 0;
     b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(),
                                                     b->data.empty() ? &kEmpty : b->data.data(), n});
+    b->key_type = KeyType::kBytes;
     return;
   }
   BadArray("dtype " + DtypeName(dt) +
@@ -329,8 +415,10 @@ void FromSequence(py::handle seq_handle, KeyBatch* b) {
   }
   if (strings) {
     b->keys.emplace(b->views.data(), b->views.size());
+    b->key_type = KeyType::kBytes;
   } else {
     b->keys.emplace(b->ints.data(), b->ints.size());
+    if (ints) b->key_type = KeyType::kInt64;  // an empty sequence has no key type
   }
 }
 
@@ -372,16 +460,26 @@ PyBinary MakeBinary(py::object offsets, py::object data) {
   return b;
 }
 
-// The library checks that offsets are non-negative and non-decreasing; the data's end it cannot
-// know: the last offset must lie within it. O(1).
+// The offsets are copied, under the GIL, and the library reads and checks the copy: another
+// Python thread may rewrite the array while the call runs without the GIL (or while this copy is
+// taken, by a NumPy call that released the GIL), and read in place a rewrite made the kernels read
+// outside the data. The copy cannot change: the library checks that it is non-negative and
+// non-decreasing, this function that its last entry lies within the data, so every key of the
+// call lies within the data. Cost: the offsets' width per key (4 bytes for int32, 8 for int64) and
+// one memcpy. The data is read in place: `refs` holds the array, which holds its buffer export, so
+// a bytearray under it cannot be resized (NumPy's own ndarray.resize(refcheck=False) ignores
+// every reference and export: it is unsafe for any array in use, this one as well).
 void FromBinary(const PyBinary& bin, KeyBatch* b) {
   const size_t n = static_cast<size_t>(bin.offsets.shape(0)) - 1;
-  const void* offsets = bin.offsets.data();
   int64_t last = 0;
   if (bin.offsets.dtype().itemsize() == 4) {
-    last = static_cast<const int32_t*>(offsets)[n];
+    const auto* src = static_cast<const int32_t*>(bin.offsets.data());
+    b->offsets32.assign(src, src + n + 1);
+    last = b->offsets32[n];
   } else {
-    last = static_cast<const int64_t*>(offsets)[n];
+    const auto* src = static_cast<const int64_t*>(bin.offsets.data());
+    b->offsets.assign(src, src + n + 1);
+    last = b->offsets[n];
   }
   if (last < 0 || static_cast<uint64_t>(last) > bin.data_size) {
     throw py::value_error("Binary: the last offset (" + std::to_string(last) +
@@ -389,13 +487,44 @@ void FromBinary(const PyBinary& bin, KeyBatch* b) {
   }
   static const uint8_t kEmpty = 0;
   const auto* data = bin.data_size == 0 ? &kEmpty : static_cast<const uint8_t*>(bin.data.data());
-  b->array = bin.offsets;
   b->refs.push_back(bin.data);
+  b->key_type = KeyType::kBytes;
   if (bin.offsets.dtype().itemsize() == 4) {
-    b->keys.emplace(simdbloom::BinaryArray<int32_t>{static_cast<const int32_t*>(offsets), data, n});
+    b->keys.emplace(simdbloom::BinaryArray<int32_t>{b->offsets32.data(), data, n});
   } else {
-    b->keys.emplace(simdbloom::BinaryArray<int64_t>{static_cast<const int64_t*>(offsets), data, n});
+    b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(), data, n});
   }
+}
+
+// pandas extension arrays whose dtype names a NumPy dtype (`numpy_dtype`: the nullable
+// Int16..UInt64, Float32/64, boolean; Series and Index of them): the keys are the values as that
+// NumPy dtype, so a nullable Int32 column hashes as the int32 array of its values (a 1-byte or
+// float dtype is refused as for NumPy). Nulls are left out of the keys; valid[] says where they
+// were. Returns false for anything else. Cost: to_numpy's copy, one more of the non-null values
+// when there are nulls, a flag per key.
+bool FromMasked(py::handle obj, bool prehashed, KeyBatch* b) {
+  if (!py::hasattr(obj, "dtype") || !py::hasattr(obj, "isna") || !py::hasattr(obj, "to_numpy")) {
+    return false;
+  }
+  py::object dt = obj.attr("dtype");
+  if (py::isinstance<py::dtype>(dt) || !py::hasattr(dt, "numpy_dtype")) return false;
+  py::module_ np = py::module_::import("numpy");
+  py::array isna = np.attr("asarray")(obj.attr("isna")(), "bool");
+  py::array values = np.attr("ascontiguousarray")(
+      obj.attr("to_numpy")(py::arg("dtype") = dt.attr("numpy_dtype"), py::arg("na_value") = 0));
+  if (isna.ndim() != 1 || values.ndim() != 1 || isna.shape(0) != values.shape(0)) {
+    BadArray("a key array must be 1-D");
+  }
+  if (!np.attr("any")(isna).cast<bool>()) {
+    FromArray(values, prehashed, b);
+    return true;
+  }
+  py::array valid = np.attr("ascontiguousarray")(np.attr("logical_not")(isna));
+  FromArray(values[valid], prehashed, b);  // the non-null values, a contiguous copy
+  b->valid_array = valid;
+  b->valid = static_cast<const uint8_t*>(valid.data());
+  b->total = static_cast<size_t>(valid.shape(0));
+  return true;
 }
 
 void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
@@ -412,7 +541,8 @@ void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
     }
     return FromSequence(obj, b);
   }
-  if (py::hasattr(obj, "__array__")) {  // pandas Series/Index, Arrow arrays, ...
+  if (FromMasked(obj, prehashed, b)) return;  // pandas nullable integers, ...
+  if (py::hasattr(obj, "__array__")) {        // pandas Series/Index, Arrow arrays, ...
     return FromArray(py::module_::import("numpy").attr("asarray")(obj), prehashed, b);
   }
   throw py::type_error(
@@ -425,6 +555,25 @@ bool IsSingle(py::handle h) {
   return PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyBytes_Check(h.ptr()) ||
          PyByteArray_Check(h.ptr()) || PyUnicode_Check(h.ptr()) ||
          py::isinstance(h, NumpyInteger());
+}
+
+// ---- Batches with nulls: answers for the non-null keys spread over every key ----
+// out[i] for each key of the caller's batch: the next of `flags` where key i is not null, 0 (never
+// present, never new) where it is. No GIL needed.
+void Spread(const KeyBatch& b, const uint8_t* flags, uint8_t* out) {
+  for (size_t i = 0, j = 0; i < b.total; ++i) out[i] = b.valid[i] ? flags[j++] : 0;
+}
+
+// contains() of the batch's keys into out[total_size()] (no GIL: called without it).
+void ContainsInto(const simdbloom::Filter& f, const KeyBatch& b, uint8_t* out,
+                  simdbloom::Threads threads) {
+  if (b.valid == nullptr) {
+    f.contains(*b.keys, out, threads);
+    return;
+  }
+  std::vector<uint8_t> flags(b.size());
+  f.contains(*b.keys, flags.data(), threads);
+  Spread(b, flags.data(), out);
 }
 
 // ---- Output arrays ----
@@ -545,8 +694,10 @@ different keys, exactly as in C++.
 Batches (bulk calls): 1-D contiguous NumPy arrays of those integer dtypes (read in place, never
 copied), NumPy 'S' arrays (in place, trailing NULs dropped as NumPy does), 'U' arrays (encoded
 to UTF-8: a copy), lists/tuples/object arrays of ints (copied into a uint64 buffer) or of
-bytes/str (read in place), pandas Series (numpy.asarray(series)). A non-contiguous array or a
-dtype that is not a key raises; nothing is converted silently.
+bytes/str (read in place), pandas Series (numpy.asarray(series)). A pandas nullable batch
+(Int16..UInt64 arrays, Series, Index) is the keys of its NumPy dtype (Int32: int32, 4 bytes):
+its nulls are skipped by insert and never present for contains (False). A non-contiguous array
+or a dtype that is not a key raises; nothing is converted silently.
 )doc";
 
 }  // namespace
@@ -568,11 +719,14 @@ PYBIND11_MODULE(_core, m) {
     }
   });
 
-  py::enum_<Layout>(m, "Layout", "Bit layout of a filter (lib/FORMAT.md).")
-      .value("block512", Layout::kBlock512, "k bits in one 64-byte cache line (the default)")
-      .value("register64", Layout::kRegister64, "k bits in one 64-bit word: the fastest")
-      .value("split_block256", Layout::kSplitBlock256, "Parquet's split block Bloom filter (XXH64)")
-      .value("classic", Layout::kClassic, "k bits anywhere: fewest bits, k cache misses");
+  // The members are the library's list (simdbloom::layouts(), from kernels/registry.h), named by
+  // layout_name(): a layout added there is a member here without an edit.
+  py::enum_<Layout> layout_enum(m, "Layout",
+                                "Bit layout of a filter (lib/FORMAT.md); the members are "
+                                "layouts(), in id order.");
+  for (Layout l : simdbloom::layouts()) {
+    layout_enum.value(simdbloom::layout_name(l), l, LayoutDoc(l));
+  }
 
   m.def("version", &simdbloom::version, "The C++ library's version, 'MAJOR.MINOR.PATCH'.");
   m.def("active_target", &simdbloom::active_target,
@@ -604,15 +758,19 @@ PYBIND11_MODULE(_core, m) {
       "The size Filter.create(n, fpp, layout) would choose: {'bits', 'num_hashes', "
       "'predicted_fpp'}. About 1 ms, no allocation.");
 
-  py::class_<PyBinary>(m, "Binary",
-                       R"doc(Byte-string keys in Arrow's variable-width layout, read in place.
+  py::class_<PyBinary>(
+      m, "Binary",
+      R"doc(Byte-string keys in Arrow's variable-width layout (the data read in place).
 
 Binary(offsets, data): key i is data[offsets[i]:offsets[i+1]]; `offsets` is a 1-D contiguous
 int32 (Arrow Binary/Utf8) or int64 (LargeBinary/LargeUtf8) array of len(keys) + 1 entries,
 `data` a 1-D uint8 array or any bytes-like object (bytes, memoryview, an Arrow buffer). Pass it
 to any bulk call. Offsets must be non-negative, non-decreasing and end within the data (checked
-before any work). For a pyarrow StringArray `a` without nulls: Binary(numpy.frombuffer(
-a.buffers()[1], numpy.int32)[a.offset:a.offset + len(a) + 1], a.buffers()[2]).)doc")
+before any work). Each call copies the offsets (4 or 8 bytes per key) and reads the copy, so a
+thread that rewrites them meanwhile cannot make it read outside the data; `data` is read in
+place (a change during a call changes answers, never safety). For a pyarrow StringArray `a`
+without nulls: Binary(numpy.frombuffer(a.buffers()[1], numpy.int32)[a.offset:a.offset + len(a)
++ 1], a.buffers()[2]).)doc")
       .def(py::init(&MakeBinary), py::arg("offsets"), py::arg("data"))
       .def("__len__", [](const PyBinary& b) { return b.offsets.shape(0) - 1; })
       .def_readonly("offsets", &PyBinary::offsets)
@@ -649,8 +807,11 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
             if (!prehashed && IsSingle(keys)) {
               bool fresh = false;
               WithSingleKey(keys, [&](auto key) {
-                std::unique_lock<std::shared_mutex> lock(self.mu);
-                fresh = self.f.insert(key);
+                {
+                  std::unique_lock<std::shared_mutex> lock(self.mu);
+                  fresh = self.f.insert(key);
+                }
+                self.key_type = Combine(self.key_type, KeyTypeOf<decltype(key)>());
               });
               return py::bool_(fresh);
             }
@@ -662,35 +823,43 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
               std::unique_lock<std::shared_mutex> lock(self.mu);
               fresh = self.f.insert(*b.keys, ThreadsOf(threads));
             }
+            self.key_type = Combine(self.key_type, b.key_type);
             return py::int_(fresh);
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           R"doc(Inserts one key (returns True if it set a clear bit: surely new) or a batch (returns
 how many keys set a clear bit). Batches run the SIMD bulk path without the GIL, on `threads` threads
-(same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing).
-Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
+(same bytes as one). `prehashed=True`: `keys` are uint64 values of hashes() (no hashing). A pandas
+nullable integer batch (Int32, UInt64, ...) is its NumPy dtype's keys, its nulls skipped. Records
+the keys' type in key_type. Cost: O(k) per key; out of cache about one overlapped cache miss per
+key.)doc")
       .def(
           "insert_fresh",
           [](PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array_t<bool> out = OutArray<bool>(b.size());
+            py::array_t<bool> out = OutArray<bool>(b.total_size());
             auto* p = reinterpret_cast<uint8_t*>(out.mutable_data());
             {
               py::gil_scoped_release nogil;
+              std::vector<uint8_t> flags(b.valid ? b.size() : 0);
+              uint8_t* q = b.valid ? flags.data() : p;
               std::unique_lock<std::shared_mutex> lock(self.mu);
               if (threads > 1) {
-                self.f.insert(*b.keys, p, ThreadsOf(threads));
+                self.f.insert(*b.keys, q, ThreadsOf(threads));
               } else {
-                self.f.insert(*b.keys, p);
+                self.f.insert(*b.keys, q);
               }
+              if (b.valid) Spread(b, q, p);
             }
+            self.key_type = Combine(self.key_type, b.key_type);
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           "Inserts a batch; returns a bool array, True where the key set a clear bit (surely "
           "new), in key order: a key repeated within the batch is new only the first time "
-          "(de-duplication; with threads > 1 a repeat may be reported new by several threads).")
+          "(de-duplication; with threads > 1 a repeat may be reported new by several threads). "
+          "A null of a pandas nullable batch is skipped (False).")
       .def(
           "contains",
           [](const PyFilter& self, py::handle keys, py::object out, unsigned threads,
@@ -705,14 +874,14 @@ Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
             }
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array result = out.is_none() ? py::array(OutArray<bool>(b.size()))
+            py::array result = out.is_none() ? py::array(OutArray<bool>(b.total_size()))
                                              : py::reinterpret_borrow<py::array>(out);
             if (!py::isinstance<py::array>(result)) throw py::type_error("out: must be an array");
-            uint8_t* p = CheckOut(result, b.size());
+            uint8_t* p = CheckOut(result, b.total_size());
             {
               py::gil_scoped_release nogil;
               std::shared_lock<std::shared_mutex> lock(self.mu);
-              self.f.contains(*b.keys, p, ThreadsOf(threads));
+              ContainsInto(self.f, b, p, ThreadsOf(threads));
             }
             return std::move(result);
           },
@@ -720,7 +889,9 @@ Cost: O(k) per key; out of cache about one overlapped cache miss per key.)doc")
           py::arg("prehashed") = false,
           R"doc(One key: True if it may be present. A batch: a bool array, True where the key may be
 present; `out` (a contiguous bool/uint8 array of len(keys)) is written instead of allocating.
-Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but the result.)doc")
+A pandas nullable integer batch is probed as its NumPy dtype; a null is never present (False).
+Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but the result (and,
+for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "__contains__",
           [](const PyFilter& self, py::handle key) {
@@ -739,34 +910,55 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
           [](const PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array_t<uint8_t> out = OutArray<uint8_t>((b.size() + 7) / 8);
+            const size_t n = b.total_size();
+            py::array_t<uint8_t> out = OutArray<uint8_t>((n + 7) / 8);
             uint8_t* p = out.mutable_data();
             {
               py::gil_scoped_release nogil;
               std::shared_lock<std::shared_mutex> lock(self.mu);
-              self.f.contains_bitmap(*b.keys, p, ThreadsOf(threads));
+              if (b.valid == nullptr) {
+                self.f.contains_bitmap(*b.keys, p, ThreadsOf(threads));
+              } else {
+                std::vector<uint8_t> hits(n);
+                ContainsInto(self.f, b, hits.data(), ThreadsOf(threads));
+                std::memset(p, 0, (n + 7) / 8);
+                for (size_t i = 0; i < n; ++i) p[i / 8] |= static_cast<uint8_t>(hits[i] << (i % 8));
+              }
             }
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
           "A uint8 bitmap, bit i (LSB first, Arrow's order: numpy.unpackbits(bitmap, "
-          "bitorder='little')) set if key i may be present.")
+          "bitorder='little')) set if key i may be present (a null: clear).")
       .def(
           "select",
           [](const PyFilter& self, py::handle keys, unsigned threads, bool prehashed) {
             KeyBatch b;
             MakeKeys(keys, prehashed, &b);
-            py::array_t<uint32_t> out = OutArray<uint32_t>(b.size());
+            const size_t n = b.total_size();
+            if (b.valid && n > std::numeric_limits<uint32_t>::max()) {
+              throw py::value_error(
+                  "select: more than 2^32 keys do not fit 32-bit selection indices");
+            }
+            py::array_t<uint32_t> out = OutArray<uint32_t>(n);
             uint32_t* p = out.mutable_data();
             uint64_t count = 0;
             {
               py::gil_scoped_release nogil;
               std::shared_lock<std::shared_mutex> lock(self.mu);
-              count = self.f.select(*b.keys, p, ThreadsOf(threads));
+              if (b.valid == nullptr) {
+                count = self.f.select(*b.keys, p, ThreadsOf(threads));
+              } else {  // the indices of the caller's keys, nulls never selected
+                std::vector<uint8_t> hits(n);
+                ContainsInto(self.f, b, hits.data(), ThreadsOf(threads));
+                for (size_t i = 0; i < n; ++i) {
+                  if (hits[i]) p[count++] = static_cast<uint32_t>(i);
+                }
+              }
             }
             py::object sliced = out[py::slice(0, static_cast<py::ssize_t>(count), 1)];
             // A few hits out of many keys: give the memory back (a copy of the hits).
-            if (count * 2 < b.size()) return sliced.attr("copy")();
+            if (count * 2 < n) return sliced.attr("copy")();
             return sliced;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -788,6 +980,11 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
           [](const PyFilter& self, py::handle keys) {
             KeyBatch b;
             MakeKeys(keys, false, &b);
+            if (b.valid) {
+              throw py::value_error(
+                  "hashes: the keys hold nulls, and a null has no hash; drop them first "
+                  "(keys.dropna())");
+            }
             py::array_t<uint64_t> out = OutArray<uint64_t>(b.size());
             uint64_t* p = out.mutable_data();
             {
@@ -803,6 +1000,7 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
           "merge",
           [](PyFilter& self, const PyFilter& other) {
             WithPair(self, other, [&] { self.f.merge(other.f); });
+            self.key_type = Combine(self.key_type, other.key_type);
           },
           py::arg("other"),
           "Union in place (OR of the bits). Raises simdbloom.Error (incompatible) unless both "
@@ -811,29 +1009,24 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
           "intersect",
           [](PyFilter& self, const PyFilter& other) {
             WithPair(self, other, [&] { self.f.intersect(other.f); });
+            self.key_type = Combine(self.key_type, other.key_type);
           },
           py::arg("other"), "Intersection in place (AND of the bits); same conditions as merge.")
       .def(
           "__or__",
           [](const PyFilter& self, const PyFilter& other) {
-            std::unique_ptr<PyFilter> r;
-            {
-              std::shared_lock<std::shared_mutex> lock(self.mu);
-              r = std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-            }
+            std::unique_ptr<PyFilter> r = CopyOf(self);
             WithPair(*r, other, [&] { r->f.merge(other.f); });
+            r->key_type = Combine(r->key_type, other.key_type);
             return r;
           },
           py::is_operator())
       .def(
           "__and__",
           [](const PyFilter& self, const PyFilter& other) {
-            std::unique_ptr<PyFilter> r;
-            {
-              std::shared_lock<std::shared_mutex> lock(self.mu);
-              r = std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-            }
+            std::unique_ptr<PyFilter> r = CopyOf(self);
             WithPair(*r, other, [&] { r->f.intersect(other.f); });
+            r->key_type = Combine(r->key_type, other.key_type);
             return r;
           },
           py::is_operator())
@@ -844,29 +1037,19 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
       .def(
           "clear",
           [](PyFilter& self) {
-            py::gil_scoped_release nogil;
-            std::unique_lock<std::shared_mutex> lock(self.mu);
-            self.f.clear();
+            {
+              py::gil_scoped_release nogil;
+              std::unique_lock<std::shared_mutex> lock(self.mu);
+              self.f.clear();
+            }
+            self.key_type = KeyType::kUnknown;
           },
-          "Clears every bit.")
+          "Clears every bit (and key_type).")
       .def(
-          "copy",
-          [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-          },
-          "An independent copy.")
-      .def("__copy__",
-           [](const PyFilter& self) {
-             std::shared_lock<std::shared_mutex> lock(self.mu);
-             return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-           })
+          "copy", [](const PyFilter& self) { return CopyOf(self); }, "An independent copy.")
+      .def("__copy__", [](const PyFilter& self) { return CopyOf(self); })
       .def(
-          "__deepcopy__",
-          [](const PyFilter& self, py::handle) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return std::make_unique<PyFilter>(simdbloom::Filter(self.f));
-          },
+          "__deepcopy__", [](const PyFilter& self, py::handle) { return CopyOf(self); },
           py::arg("memo"))
       .def("to_bytes", &ToBytes,
            "The saved form (lib/FORMAT.md: 64-byte header with a checksum, then the bits) as "
@@ -895,20 +1078,22 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
             return std::make_unique<PyFilter>(std::move(*f));
           },
           py::arg("path"), "Reads a saved filter (validated). Raises simdbloom.Error (io, format).")
-      // Pickling: the saved form. From protocol 5 on it travels out of band (a PickleBuffer),
-      // so Dask and multiprocessing can send the filter's bytes as their own frame instead of
-      // copying them into the pickle stream.
+      // Pickling: the saved form and the key type. From protocol 5 on the bytes travel out of
+      // band (a PickleBuffer), so Dask and multiprocessing can send them as their own frame
+      // instead of copying them into the pickle stream.
       .def(
           "__reduce_ex__",
           [](py::object self, int protocol) {
-            py::bytes data = ToBytes(self.cast<const PyFilter&>());
+            const PyFilter& f = self.cast<const PyFilter&>();
+            py::bytes data = ToBytes(f);
+            py::object key_type = KeyTypeObject(f.key_type);
             // A Python function (pybind11 functions do not pickle by reference).
             py::object from_bytes = py::module_::import("simdbloom").attr("_filter_from_bytes");
             if (protocol >= 5) {
               py::object buffer = py::module_::import("pickle").attr("PickleBuffer")(data);
-              return py::make_tuple(from_bytes, py::make_tuple(buffer));
+              return py::make_tuple(from_bytes, py::make_tuple(buffer, key_type));
             }
-            return py::make_tuple(from_bytes, py::make_tuple(data));
+            return py::make_tuple(from_bytes, py::make_tuple(data, key_type));
           },
           py::arg("protocol"))
       .def(
@@ -958,6 +1143,15 @@ Runs without the GIL on `threads` threads. Cost: O(k) per key, no allocation but
       .def_property_readonly(
           "inserted_count", [](const PyFilter& self) { return self.f.inserted_count(); },
           "Keys passed to insert so far, repeats included (merge adds).")
+      .def_property(
+          "key_type", [](const PyFilter& self) { return KeyTypeObject(self.key_type); },
+          [](PyFilter& self, py::handle type) { self.key_type = KeyTypeFrom(type); },
+          R"doc(What the inserted keys were: 'int16', 'int32', 'int64' (integers of 2, 4, 8 bytes,
+either sign: they hash alike), 'bytes' (bytes, str, Binary), 'prehashed', 'mixed' (several of
+these), or None (unknown: nothing inserted since create/clear, or a filter from from_bytes/load,
+whose saved form does not hold it). Recorded by insert, combined by merge, kept by copies and
+pickling. A key's width is part of its hash, so simdbloom.dask.semi_join reads it to probe a
+column of another width as these keys. Settable (e.g. on a loaded filter).)doc")
       .def("__repr__", [](const PyFilter& self) {
         return "simdbloom.Filter(layout=" + std::string(simdbloom::layout_name(self.f.layout())) +
                ", bits=" + std::to_string(self.f.bit_count()) +

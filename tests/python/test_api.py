@@ -16,8 +16,7 @@ import pytest
 import simdbloom
 
 ORACLE = os.environ.get("SIMDBLOOM_ORACLE")
-LAYOUTS = [simdbloom.Layout.block512, simdbloom.Layout.register64,
-           simdbloom.Layout.split_block256, simdbloom.Layout.classic]
+LAYOUTS = simdbloom.layouts()  # every layout of the library
 
 
 def rng(seed=12345):
@@ -535,3 +534,157 @@ def test_bulk_calls_release_the_gil():
         done.set()
         sys.setswitchinterval(old)
         thread.join()
+
+
+# ---- The Layout enum is the library's layout list ----
+
+def test_layout_enum_is_the_library_list():
+    listed = simdbloom.layouts()  # the C++ library's list (simdbloom::layouts())
+    members = simdbloom.Layout.__members__
+    assert [(l.name, int(l)) for l in listed] == [(n, int(v)) for n, v in members.items()]
+    for layout in listed:
+        assert "???" not in repr(layout) and layout.name.isidentifier(), repr(layout)
+        assert getattr(simdbloom.Layout, layout.name) == layout
+        assert simdbloom.Filter.create(100, 0.01, layout=layout.name).layout == layout
+        assert simdbloom.Filter.create(100, 0.01, layout=layout).stats()["layout"] == layout.name
+        assert "\n  %s : " % layout.name in simdbloom.Layout.__doc__  # documented
+    assert "shifting" in members
+    # The type stubs name the same members.
+    stub = open(os.path.join(os.path.dirname(simdbloom.__file__), "_core.pyi")).read()
+    block = stub.split("class Layout(enum.Enum):")[1].split("\n\n")[0]
+    named = [line.split(":")[0].strip() for line in block.splitlines()
+             if line.strip().endswith(": int")]
+    assert named == list(members)
+
+
+# ---- Binary under a thread that rewrites its offsets ----
+
+BINARY_RACE = r"""
+import sys, threading, time
+import numpy as np
+import simdbloom
+
+words = [b"key-%d" % i for i in range(50_000)]
+data = b"".join(words)
+offsets = np.cumsum([0] + [len(w) for w in words]).astype(np.int64)
+original = offsets.copy()
+huge = np.full_like(offsets, 1 << 40)  # still non-decreasing, far past the data
+huge[0] = 0
+keys = simdbloom.Binary(offsets, data)
+f = simdbloom.Filter.create(len(words) // 2, 0.01)
+f.insert(words[::2])
+single = np.array([w in f for w in words])  # one key at a time
+assert f.contains(keys).tolist() == single.tolist()
+
+stop = threading.Event()
+def rewrite():
+    while not stop.is_set():
+        offsets[:] = huge
+        offsets[:] = original
+thread = threading.Thread(target=rewrite)
+thread.start()
+ok = refused = 0
+deadline = time.monotonic() + float(sys.argv[1])
+g = simdbloom.Filter.create(len(words), 0.01)
+try:
+    while time.monotonic() < deadline:
+        try:
+            f.contains(keys)
+            g.insert(keys)
+            ok += 1
+        except (ValueError, simdbloom.Error):  # a rewrite seen when the call began
+            refused += 1
+finally:
+    stop.set()
+    thread.join()
+# Unmutated again: the answers of one key at a time.
+assert f.contains(keys).tolist() == single.tolist()
+print("survived", ok, refused)
+"""
+
+
+def test_binary_offsets_rewritten_by_another_thread():
+    # In a subprocess: a segfault is a failed test, not a dead pytest.
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", BINARY_RACE, "3"], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, (run.returncode, run.stdout, run.stderr)
+    assert run.stdout.startswith("survived"), run.stdout
+
+
+# ---- pandas nullable integers: keys of their NumPy width, nulls skipped ----
+
+NULLABLE = [("Int16", np.int16), ("Int32", np.int32), ("Int64", np.int64),
+            ("UInt16", np.uint16), ("UInt32", np.uint32), ("UInt64", np.uint64)]
+
+
+@pytest.mark.parametrize("dtype,np_dtype", NULLABLE, ids=[d for d, _ in NULLABLE])
+def test_pandas_nullable_integers(dtype, np_dtype):
+    pd = pytest.importorskip("pandas")
+    plain = simdbloom.Filter.create(1000, 0.001)
+    plain.insert(np.array([1, 3, 7], dtype=np_dtype))
+    for keys in [pd.array([1, None, 3, 7], dtype=dtype),
+                 pd.Series([1, None, 3, 7], dtype=dtype),
+                 pd.Series([1, 3, 7], dtype=dtype)]:
+        f = simdbloom.Filter.create(1000, 0.001)
+        assert f.insert(keys) == 3  # the nulls are skipped
+        assert f.to_bytes() == plain.to_bytes(), keys
+        assert f.key_type == plain.key_type == "int%d" % (8 * np.dtype(np_dtype).itemsize)
+    probes = pd.array([1, None, 8, 7, None], dtype=dtype)
+    absent = bool(plain.contains(np.array([8], dtype=np_dtype))[0])  # a false positive?
+    expect = [True, False, absent, True, False]  # a null is never present
+    assert plain.contains(probes).tolist() == expect
+    assert plain.contains(pd.Series(probes)).tolist() == expect
+    out = np.ones(5, dtype=bool)
+    assert plain.contains(probes, out=out) is out and out.tolist() == expect
+    bits = np.unpackbits(plain.contains_bitmap(probes), bitorder="little")[:5]
+    assert bits.astype(bool).tolist() == expect
+    assert plain.select(probes).tolist() == [i for i, e in enumerate(expect) if e]
+    g = plain.copy()
+    assert g.insert_fresh(probes).tolist() == [False, False, not absent, False, False]
+    with pytest.raises(ValueError, match="null"):
+        plain.hashes(probes)
+    assert plain.hashes(pd.array([1, 8], dtype=dtype)).tolist() == \
+        plain.hashes(np.array([1, 8], dtype=np_dtype)).tolist()
+
+
+def test_pandas_nullable_one_byte_and_floats_refused():
+    pd = pytest.importorskip("pandas")
+    f = simdbloom.Filter.create(100, 0.01)
+    with pytest.raises(TypeError, match="1-byte"):
+        f.insert(pd.array([1, None], dtype="Int8"))
+    with pytest.raises(TypeError, match="not a key type"):
+        f.contains(pd.array([1.5, None], dtype="Float64"))
+    assert f.inserted_count == 0
+
+
+def test_key_type_recorded():
+    f = simdbloom.Filter.create(100, 0.01)
+    assert f.key_type is None  # nothing inserted: unknown
+    f.insert(np.arange(5, dtype=np.uint32))
+    assert f.key_type == "int32"
+    f.insert(np.arange(5, dtype=np.int32))  # signed and unsigned of one width hash alike
+    assert f.key_type == "int32"
+    assert f.copy().key_type == "int32" and copy.deepcopy(f).key_type == "int32"
+    assert pickle.loads(pickle.dumps(f)).key_type == "int32"
+    assert pickle.loads(pickle.dumps(f, protocol=4)).key_type == "int32"
+    assert simdbloom.Filter.from_bytes(f.to_bytes()).key_type is None  # not in the file format
+    g = simdbloom.Filter.create(100, 0.01)
+    g.insert(5)  # a Python int: 8 bytes
+    assert g.key_type == "int64"
+    assert (f | g).key_type == "mixed"
+    h = simdbloom.Filter.create(100, 0.01)
+    h.insert(["a", b"b"])
+    assert h.key_type == "bytes"
+    h.merge(simdbloom.Filter.create(100, 0.01))  # an empty filter adds no key type
+    assert h.key_type == "bytes"
+    h.clear()
+    assert h.key_type is None
+    h.key_type = "int16"  # declared, e.g. for a loaded filter
+    assert h.key_type == "int16"
+    with pytest.raises(ValueError, match="key_type"):
+        h.key_type = "int8"
+    p = simdbloom.Filter.create(100, 0.01)
+    p.insert(np.arange(3, dtype=np.uint64), prehashed=True)
+    assert p.key_type == "prehashed"

@@ -96,3 +96,60 @@ def test_bad_collections():
         sdask.build(da.zeros((4, 4), dtype=np.uint64, chunks=2), 16, 0.01)
     with pytest.raises(simdbloom.Error, match="fpp"):
         sdask.build(da.zeros(4, dtype=np.uint64, chunks=2), 4, 2.0)
+
+
+def test_nullable_column_build_and_semi_join(client):
+    # The filter of a nullable Int32 column and a plain int32 column of the same values agree.
+    keys = dd.from_pandas(pd.Series(pd.array([1, None, 3, 7], dtype="Int32")), npartitions=2)
+    built = sdask.build(keys, None, 0.01)
+    plain = single(np.array([1, 3, 7], dtype=np.int32), 3, 0.01)
+    assert built.to_bytes() == plain.to_bytes()
+    assert built.key_type == "int32"  # recorded on the workers, pickled back
+    fact = pd.DataFrame({"k": np.array([1, 3, 7, 8], dtype=np.int32), "v": np.arange(4)})
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", built).compute()
+    expect = fact[plain.contains(fact["k"].to_numpy())]
+    assert set(out["k"]) >= {1, 3, 7}
+    pd.testing.assert_frame_equal(out.sort_values("v"), expect.sort_values("v"))
+    # A nullable probe column: its nulls never join, its values probe as int32.
+    nullable = pd.DataFrame({"k": pd.array([1, None, 3, 7, 8], dtype="Int32"),
+                             "v": np.arange(5)})
+    out = sdask.semi_join(dd.from_pandas(nullable, npartitions=2), "k", built).compute()
+    assert set(out["v"]) >= {0, 2, 3} and 1 not in set(out["v"])
+
+
+def test_semi_join_converts_a_column_of_another_width(client):
+    r = np.random.default_rng(23)
+    dim = r.integers(-2**31, 2**31, 2_000).astype(np.int32)
+    built = sdask.build(da.from_array(dim, chunks=500), len(dim), 0.01)
+    assert built.key_type == "int32"
+    # An int64 column (what a join on int32 keys against an int64 fact table sees): converted to
+    # 4-byte keys; values no int32/uint32 holds can never join.
+    wide = np.concatenate([dim[:1_000].astype(np.int64), [2**40, -2**40, 2**32]])
+    fact = pd.DataFrame({"k": wide, "v": np.arange(len(wide))})
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", built).compute()
+    assert set(range(1_000)) <= set(out["v"])  # every inserted key joins
+    assert not {1_000, 1_001, 1_002} & set(out["v"])
+    assert len(out) < 1_000 + 0.02 * 1_000
+    # A narrower column (int16) widens losslessly; a nullable UInt16 as well.
+    small = single(np.array([5, 40_000, -7], dtype=np.int64), 3, 0.01)
+    for col in [np.array([5, 6, -7], dtype=np.int16), pd.array([5, None, 40_000], dtype="UInt16")]:
+        df = pd.DataFrame({"k": col, "v": np.arange(3)})
+        out = sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", small).compute()
+        assert {0, 2} <= set(out["v"]), (col, out)
+        if pd.isna(col[1]):
+            assert 1 not in set(out["v"])
+    # Keys of another kind: refused with a clear error, not an empty join.
+    words = single(["a", "b"], 2, 0.01)
+    with pytest.raises(ValueError, match="bytes.*int"):
+        sdask.semi_join(dd.from_pandas(fact, npartitions=1), "k", words)
+    strings = pd.DataFrame({"k": ["a", "x"], "v": [0, 1]})
+    with pytest.raises(ValueError, match="int32"):
+        sdask.semi_join(dd.from_pandas(strings, npartitions=1), "k", built).compute()
+    # Keys of several widths: no width to convert to; refused until key_type says which.
+    mixed = built | single(np.arange(3, dtype=np.int64), len(dim), 0.01)
+    assert mixed.key_type == "mixed"
+    with pytest.raises(ValueError, match="mixed"):
+        sdask.semi_join(dd.from_pandas(fact, npartitions=1), "k", mixed)
+    mixed.key_type = "int32"
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", mixed).compute()
+    assert set(range(1_000)) <= set(out["v"])

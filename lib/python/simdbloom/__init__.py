@@ -35,9 +35,11 @@ from ._core import (
 __version__ = version()
 
 
-def _filter_from_bytes(data):
-    """Unpickling: Filter.from_bytes, by a name pickle can store."""
-    return Filter.from_bytes(data)
+def _filter_from_bytes(data, key_type=None):
+    """Unpickling: Filter.from_bytes, by a name pickle can store, and the pickled key_type."""
+    f = Filter.from_bytes(data)
+    f.key_type = key_type
+    return f
 
 __all__ = [
     "Binary",

@@ -11,7 +11,8 @@ import numpy.typing as npt
 # or str (UTF-8).
 Key = Union[int, np.integer, bytes, bytearray, str]
 # A batch: a 1-D contiguous NumPy array of (u)int16/32/64, 'S', 'U' or object dtype; a list or
-# tuple of ints or of bytes/str; anything with __array__ (pandas Series).
+# tuple of ints or of bytes/str; anything with __array__ (pandas Series); a pandas nullable
+# integer array/Series (keys of its NumPy dtype, nulls skipped by insert, False for contains).
 Batch = Union[npt.NDArray[Any], Sequence[int], Sequence[Union[bytes, str]], "Binary", Any]
 LayoutLike = Union["Layout", str]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -27,10 +28,12 @@ class Binary:
     def __len__(self) -> int: ...
 
 class Layout(enum.Enum):
+    # The library's layouts (simdbloom.layouts()), in id order.
     block512: int
     register64: int
     split_block256: int
     classic: int
+    shifting: int
     @property
     def name(self) -> str: ...
     @property
@@ -105,3 +108,8 @@ class Filter:
     def seed(self) -> int: ...
     @property
     def inserted_count(self) -> int: ...
+    # 'int16', 'int32', 'int64', 'bytes', 'prehashed', 'mixed' or None (unknown).
+    @property
+    def key_type(self) -> Optional[str]: ...
+    @key_type.setter
+    def key_type(self, value: Optional[str]) -> None: ...

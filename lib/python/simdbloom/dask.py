@@ -26,6 +26,12 @@ What crosses the network:
     distributed client is active, else one shared graph key), then only the rows that pass.
 
 Nulls (None/NaN/NA) never join: they are skipped by build and dropped by semi_join.
+
+Key types: an integer key is hashed as its width's bytes (an int32 7 and an int64 7 are different
+keys), a pandas nullable column (Int32, UInt64, ...) as its NumPy dtype (Int32: int32). The filter
+records what it was given (``Filter.key_type``: 'int32', 'bytes', ...; kept when pickled), and
+semi_join probes a column of another integer width as those keys (or refuses a column of another
+kind), so a join of int32 keys against an int64 column finds its rows.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ def _keys_of(part: Any) -> Any:
     """The keys of one partition as something Filter.insert takes in place."""
     if hasattr(part, "dropna") and hasattr(part, "to_numpy"):  # pandas Series / Index
         part = part.dropna()
+        if not isinstance(part.dtype, np.dtype):
+            # An extension dtype (nullable Int32, ...): Filter.insert takes it as its NumPy dtype;
+            # to_numpy() would give an object array of Python ints (8-byte keys).
+            return part
         return part.to_numpy()
     arr = np.asarray(part)
     if arr.ndim != 1:
@@ -100,7 +110,8 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
     all; ``None`` counts them first (one more pass over the data). ``threads`` is passed to each
     partition's insert. Returns the ``Filter`` (``compute=False``: a ``dask.delayed`` object
     computing it). Byte-identical to ``Filter.create(n, fpp, layout, seed)`` with every key
-    inserted in one process.
+    inserted in one process. Its ``key_type`` is what the partitions held ('int32' for an int32
+    or nullable Int32 series, 'bytes' for strings), which semi_join reads.
 
     Cost: every key hashed once, where it lives; partitions - 1 merges of ``size_bytes`` each
     (O(size) ORs), as many filter transfers between workers.
@@ -135,14 +146,103 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
     return level[0].compute() if compute else level[0]
 
 
+_INT_WIDTHS = {"int16": 2, "int32": 4, "int64": 8}
+
+
+def _column_kind(dtype: Any, values: Any = None) -> tuple:
+    """("int", width) for integer keys, ("bytes", 0) for bytes/str, (None, 0) when not known: from
+    the dtype, or for an object column from its non-null ``values`` when given."""
+    base = getattr(dtype, "numpy_dtype", dtype)  # pandas nullable Int32 -> int32
+    try:
+        base = np.dtype(base)
+    except TypeError:
+        base = None
+    if base is not None and base.kind in "iu":
+        return "int", base.itemsize
+    if (base is not None and base.kind in "SU") or getattr(dtype, "name", "") == "string":
+        return "bytes", 0
+    if base is not None and base.kind == "O" and values is not None and len(values):
+        import pandas as pd
+
+        inferred = pd.api.types.infer_dtype(values, skipna=True)
+        if inferred in ("string", "bytes"):
+            return "bytes", 0
+        if inferred == "integer":
+            return "int", 8  # Python ints: 8-byte keys
+    return None, 0
+
+
+def _probe_width(key_type: Optional[str], dtype: Any, column: str, values: Any = None) -> int:
+    """The width (bytes) the integer ``column`` must be converted to before probing a filter of
+    ``key_type``; 0 to probe it as it is. Raises ValueError for keys of another kind."""
+    if key_type is None:  # unknown (a loaded filter): the column is probed as its own type
+        return 0
+    where = "simdbloom.dask.semi_join: "
+    if key_type in ("prehashed", "mixed"):
+        raise ValueError(where + "the filter holds %s keys, so column %r cannot be matched to "
+                         "them; set flt.key_type to the type of its keys ('int32', 'bytes', ...), "
+                         "or to None to probe the column as it is" % (key_type, column))
+    kind, width = _column_kind(dtype, values)
+    if key_type == "bytes":
+        if kind == "int":
+            raise ValueError(where + "the filter holds bytes/str keys, column %r holds int%d "
+                             "(an integer never matches a byte string)" % (column, 8 * width))
+        return 0
+    if kind == "bytes":
+        raise ValueError(where + "the filter holds %s keys, column %r holds bytes/str (a byte "
+                         "string never matches an integer)" % (key_type, column))
+    if kind == "int" and width != _INT_WIDTHS[key_type]:
+        return _INT_WIDTHS[key_type]
+    return 0
+
+
+def _integers(keys: Any) -> np.ndarray:
+    """The values of a null-free integer series (NumPy, nullable or object) as a NumPy array."""
+    base = getattr(keys.dtype, "numpy_dtype", keys.dtype)
+    if np.dtype(base).kind in "iu":
+        return keys.to_numpy(dtype=base)
+    for dtype in (np.int64, np.uint64):  # Python ints
+        try:
+            return keys.to_numpy(dtype=dtype)
+        except (OverflowError, ValueError):
+            pass
+    raise ValueError("simdbloom.dask.semi_join: integer key out of the 64-bit range")
+
+
+def _to_width(values: np.ndarray, width: int) -> tuple:
+    """Integer ``values`` as keys of ``width`` bytes: (the keys, a mask of the values that have
+    one). A value v stands for a key of that width when some int or uint of the width is v (signed
+    and unsigned of one width hash alike); a value outside [-2**(8w-1), 2**(8w)) is no key of the
+    filter's width, never present."""
+    bits = 8 * width
+    if values.dtype.itemsize <= width:  # widening: lossless, the sign kept
+        kind = "i" if values.dtype.kind == "i" else "u"
+        return values.astype("<%s%d" % (kind, width)), np.ones(len(values), dtype=bool)
+    if values.dtype.kind == "u":
+        fits = values <= (1 << bits) - 1
+    else:
+        fits = (values >= -(1 << (bits - 1))) & (values <= (1 << bits) - 1)
+    kept = values[fits]
+    if values.dtype.kind == "i":
+        kept = kept & ((1 << bits) - 1)  # the width's two's complement bits, non-negative
+    return kept.astype("<u%d" % width), fits
+
+
 def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
     keys = part[column]
     valid = keys.notna().to_numpy()
-    if valid.all():
-        mask = flt.contains(keys.to_numpy())
+    present = keys[valid] if not valid.all() else keys
+    width = _probe_width(flt.key_type, keys.dtype, column, present)
+    mask = np.zeros(len(part), dtype=bool)
+    if width:
+        converted, fits = _to_width(_integers(present), width)
+        hits = np.zeros(len(present), dtype=bool)
+        hits[fits] = flt.contains(converted)
     else:
-        mask = np.zeros(len(part), dtype=bool)
-        mask[valid] = flt.contains(keys[valid].to_numpy())
+        # The series itself: Filter.contains takes a nullable column as its NumPy dtype.
+        hits = flt.contains(present if not isinstance(present.dtype, np.dtype)
+                            else present.to_numpy())
+    mask[valid] = hits
     return part[mask]
 
 
@@ -152,9 +252,17 @@ def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
     dataframe with ``df``'s columns and divisions).
 
     Keys are probed in bulk per partition (``Filter.contains`` on the column's NumPy values; a
-    string column is probed as UTF-8 bytes, an integer column by its dtype's width, so build the
-    filter from keys of the same type). False positives keep a few rows a real join would drop;
+    string column is probed as UTF-8 bytes, an integer column by its dtype's width, a pandas
+    nullable column as its NumPy dtype). False positives keep a few rows a real join would drop;
     no row whose key was inserted is ever dropped. Nulls are dropped.
+
+    The filter's ``key_type`` (recorded by insert and ``build``) decides how the column is read:
+    an integer column of another width than the filter's integer keys is converted to that width
+    (lossless: a value no int or uint of that width holds is dropped, as it was never inserted);
+    a column of another kind (integers against 'bytes' keys, strings against integer keys) or a
+    filter of 'prehashed' or 'mixed' keys raises ValueError. A filter whose key_type is None (from
+    ``Filter.load``/``from_bytes``) is probed with the column as it is: set ``flt.key_type`` to
+    the type of its keys to have it converted.
 
     The filter reaches the workers once: with a distributed client (``client``, or the default
     one) it is scattered to every worker (``broadcast=True``) ahead of the tasks; otherwise it is
@@ -164,6 +272,7 @@ def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
 
     if column not in df.columns:
         raise KeyError("simdbloom.dask.semi_join: no column %r" % (column,))
+    _probe_width(flt.key_type, df[column].dtype, column)  # keys of another kind: raise here
     if client is None:
         try:
             from distributed import default_client
