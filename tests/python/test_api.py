@@ -688,3 +688,32 @@ def test_key_type_recorded():
     p = simdbloom.Filter.create(100, 0.01)
     p.insert(np.arange(3, dtype=np.uint64), prehashed=True)
     assert p.key_type == "prehashed"
+
+
+def test_failed_save_keeps_the_old_file(tmp_path):
+    """Filter.save is the library's atomic save: a write that fails part-way (RLIMIT_FSIZE with
+    SIGXFSZ ignored: EFBIG, as ENOSPC on a full disk) raises simdbloom.Error naming the path and
+    the reason, and leaves the old file byte-identical with nothing beside it."""
+    import resource
+    import signal
+
+    path = str(tmp_path / "f.sbf")
+    small = simdbloom.Filter.create(100, 0.01)
+    small.save(path)
+    old = open(path, "rb").read()
+    big = simdbloom.Filter.create(1_000_000, 0.01)
+    big.insert(np.arange(100_000, dtype=np.uint64))
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (65536, hard))
+    try:
+        with pytest.raises(simdbloom.Error) as e:
+            big.save(path)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, handler)
+    assert path in str(e.value) and os.strerror(27) in str(e.value)
+    assert open(path, "rb").read() == old
+    assert os.listdir(tmp_path) == ["f.sbf"]
+    big.save(path)  # and without the limit it replaces the file
+    assert simdbloom.Filter.load(path).to_bytes() == big.to_bytes()
