@@ -717,3 +717,59 @@ def test_failed_save_keeps_the_old_file(tmp_path):
     assert os.listdir(tmp_path) == ["f.sbf"]
     big.save(path)  # and without the limit it replaces the file
     assert simdbloom.Filter.load(path).to_bytes() == big.to_bytes()
+
+
+def test_hostile_inputs():
+    """The hostile-input campaign's Python part: every bad call raises one clear exception and
+    changes nothing; odd but valid spellings give the exact answers of the plain ones."""
+    f = simdbloom.Filter.create(1000, 0.01)
+    before = f.to_bytes()
+    for bad, exc, pattern in [
+        (np.array(5, dtype=np.uint64), TypeError, "1-D .got 0-D"),
+        (np.zeros(3, np.float32), TypeError, "float32 is not a key type"),
+        (np.zeros(3, np.complex64), TypeError, "complex64 is not a key type"),
+        (np.zeros(3, "datetime64[s]"), TypeError, "datetime64.* is not a key type"),
+        (np.zeros(3, dtype=">i4"), TypeError, "big-endian"),
+        (np.zeros((3, 2), np.uint64)[:, 0], ValueError, "not contiguous"),
+        (np.array([1, "a"], dtype=object), TypeError, "mixes"),
+        ("\udc80", UnicodeEncodeError, "surrogates"),
+        (-2**70, ValueError, "64-bit range"),
+        (2**64, ValueError, "64-bit range"),
+        (simdbloom.Binary(np.array([0, -1], np.int64), b"abcd"), ValueError, "outside the data"),
+        (simdbloom.Binary(np.array([0, 5], np.int32), b"abcd"), ValueError, "outside the data"),
+        (simdbloom.Binary(np.array([0, 3, 1], np.int64), b"abcd"), simdbloom.Error,
+         "offsets decrease"),
+    ]:
+        with pytest.raises(exc, match=pattern):
+            f.insert(bad)
+        with pytest.raises(exc, match=pattern):
+            f.contains(bad)
+    assert f.to_bytes() == before  # nothing stored by the failed calls
+    for bad, exc, pattern in [
+        (lambda: simdbloom.Filter.from_bytes(b"x" * 100), simdbloom.Error, "bad magic"),
+        (lambda: simdbloom.Filter.from_bytes(b""), simdbloom.Error, "truncated header"),
+        (lambda: simdbloom.Filter.from_bytes(before[:-1]), simdbloom.Error, "payload of"),
+        (lambda: simdbloom.Filter.create(10**30, 0.01), TypeError, "incompatible"),
+        (lambda: simdbloom.Filter.create(10, float("nan")), simdbloom.Error, "fpp"),
+        (lambda: simdbloom.Filter.create(10, -1.0), simdbloom.Error, "fpp"),
+        (lambda: simdbloom.Filter.with_bits(0, 4), simdbloom.Error, "bits must be > 0"),
+        (lambda: simdbloom.Filter.load("/"), simdbloom.Error, "is a directory"),
+        (lambda: simdbloom.Filter.load("/nonexistent"), simdbloom.Error, "cannot open"),
+        (lambda: f.save("/"), simdbloom.Error, "Is a directory"),
+        (lambda: f.save("/nonexistent/f.sbf"), simdbloom.Error, "No such file"),
+    ]:
+        with pytest.raises(exc, match=pattern):
+            bad()
+    # Exact answers from odd spellings: str is its UTF-8 bytes, a 'U' array its strings, a huge
+    # Python list the same keys as the NumPy array.
+    g = simdbloom.Filter.create(2_000_000, 0.01)
+    assert g.insert("h\u00e9llo") is True and b"h\xc3\xa9llo" in g
+    g.insert(np.array(["ab", "c"]))
+    assert g.contains(np.array([b"ab", b"c"], dtype=object)).tolist() == [True, True]
+    h = simdbloom.Filter.create(2_000_000, 0.01)
+    g.insert(list(range(10**6)))
+    h.insert(np.arange(10**6, dtype=np.int64))
+    h.insert("h\u00e9llo")
+    h.insert([b"ab", b"c"])
+    assert g.to_bytes() == h.to_bytes()
+    assert g.contains(np.arange(10**6, dtype=np.int64)).all()
