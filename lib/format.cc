@@ -11,6 +11,7 @@
 
 #include "kernels/reference.h"
 #include "lib/file_io.h"
+#include "lib/key_source.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -249,6 +250,7 @@ void Filter::save_file(const std::string& path) const {
 
 Filter Filter::load(const uint8_t* data, size_t size) {
   if (data == nullptr && size > 0) detail::Invalid("load: null data with non-zero size");
+  detail::CheckExtent("load", "bytes", data, size, 1);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
   if (ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
@@ -330,6 +332,7 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
   if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
     detail::Invalid("view: data must be 64-byte aligned (mmap gives page alignment)");
   }
+  detail::CheckExtent("view", "bytes", data, size, 1);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
   if (verify_checksum && ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
