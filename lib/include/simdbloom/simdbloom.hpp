@@ -675,7 +675,10 @@ class Filter {
   // returned. Throws Error(kFormat) for anything that is not a complete, valid filter (never reads
   // past the input), Error(kIo) for a path that is missing, unreadable or a directory and for a
   // stream that fails while reading (badbit), Error(kOutOfMemory). Cost: one allocation
-  // of the bit array, a copy and a checksum pass.
+  // of the bit array, a copy and a checksum pass. From a stream the allocation waits until the
+  // payload has arrived and matched its checksum (checked in 4 MiB pieces), so memory follows the
+  // bytes present, not the header's claim: a seekable stream is read twice (two checksum passes),
+  // a pipe's bytes are held in pieces until the check.
   static Filter load(std::istream& in);
   static Filter load_file(const std::string& path);
   static Filter load(const uint8_t* data, size_t size);
