@@ -925,6 +925,32 @@ static void test_hostile(void) {
     EXPECT(g == sentinel);
     free(aligned);
   }
+  /* NULL arrays with counts, for every call that writes the filter: refused, nothing written. */
+  {
+    const uint64_t more[2] = {77, 78};
+    const simdbloom_keys none = {SIMDBLOOM_KEYS_U64, NULL, NULL, 0, 0, 2};
+    const simdbloom_keys two = {SIMDBLOOM_KEYS_U64, more, NULL, 0, 0, 2};
+    const size_t lens[2] = {1, 1};
+    uint64_t result = 777;
+    uint32_t sel[2] = {5, 5};
+    EXPECT_ERROR(simdbloom_insert_u64(f, NULL, 2), SIMDBLOOM_EINVAL, "simdbloom_insert_u64",
+                 "keys is NULL with n = 2");
+    EXPECT_ERROR(simdbloom_insert_bytes(f, NULL, lens, 2), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_bytes", "keys is NULL with n = 2");
+    EXPECT_ERROR(simdbloom_insert_keys(f, &none, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_keys", "keys->keys is NULL with keys->count = 2");
+    EXPECT_ERROR(simdbloom_insert_keys_fresh(f, &two, NULL, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_keys_fresh", "fresh is NULL with keys->count = 2");
+    EXPECT_ERROR(simdbloom_insert_keys(f, NULL, &result), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+                 "keys is NULL");
+    EXPECT_ERROR(simdbloom_refine(f, &two, sel, SIZE_MAX, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_refine", "exceed the address space");
+    EXPECT_ERROR(simdbloom_refine(f, &two, NULL, 2, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+                 "selection is NULL with count = 2");
+    EXPECT(result == 777);
+    EXPECT(sel[0] == 5 && sel[1] == 5);
+    EXPECT(unchanged(f, size));
+  }
   /* NULL everywhere, for the calls that take the filter last. */
   EXPECT_ERROR(simdbloom_merge(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_merge", "other is NULL");
   EXPECT_ERROR(simdbloom_intersect(NULL, f), SIMDBLOOM_EINVAL, "simdbloom_intersect",
