@@ -430,8 +430,10 @@ TEST_CASE("shapes: ranges past the address space or the declared data are refuse
   uint8_t data[4] = {'a', 'b', 'c', 'd'};
   uint8_t out[64];
   std::memset(out, 0xAB, sizeof(out));
-  // The last 64 bytes of the address space: 63 bytes from there fit, 64 wrap.
-  auto* last = reinterpret_cast<uint8_t*>(UINTPTR_MAX - 63);
+  // The address n bytes before the end of the address space (from an integer: no pointer
+  // arithmetic outside an object): n - 1 bytes from it fit, n wrap.
+  auto end_minus = [](uintptr_t n) { return reinterpret_cast<uint8_t*>(UINTPTR_MAX - (n - 1)); };
+  uint8_t* const last = end_minus(64);
   auto message = [](auto&& fn) {
     try {
       fn();
@@ -469,10 +471,10 @@ TEST_CASE("shapes: ranges past the address space or the declared data are refuse
   // Key arrays and outputs that run off the end.
   refused([&] { f.insert(Span<const uint64_t>(reinterpret_cast<const uint64_t*>(last), 8)); },
           "8 keys of 8 bytes at 0x");
-  refused([&] { f.contains(Keys(keys), last + 62); }, "3 result bytes");
-  refused([&] { f.contains_bitmap(Keys(keys), last + 63, Threads{2}); }, "1 bitmap bytes");
-  refused([&] { f.hash(Keys(keys), reinterpret_cast<uint64_t*>(last + 48)); }, "3 hashes");
-  refused([&] { f.insert(Keys(keys), last + 62); }, "3 fresh bytes");
+  refused([&] { f.contains(Keys(keys), end_minus(2)); }, "3 result bytes");
+  refused([&] { f.contains_bitmap(Keys(keys), end_minus(1), Threads{2}); }, "1 bitmap bytes");
+  refused([&] { f.hash(Keys(keys), reinterpret_cast<uint64_t*>(end_minus(16))); }, "3 hashes");
+  refused([&] { f.insert(Keys(keys), end_minus(2)); }, "3 fresh bytes");
   refused([&] { f.refine(Keys(keys), reinterpret_cast<uint32_t*>(last), 16); }, "16 selection");
   refused([&] { Filter::load(last, 4096); }, "4096 bytes at 0x");
   refused([&] { Filter::view(last, 4096); }, "address space");
