@@ -104,7 +104,7 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
  *   simdbloom_keys k = {.kind = SIMDBLOOM_KEYS_FIXED_WIDTH, .keys = records, .width = 13,
  *                       .stride = 16, .count = n};
  *   simdbloom_keys s = {.kind = SIMDBLOOM_KEYS_BINARY32, .keys = offsets, .data = chars,
- *                       .count = n};
+ *                       .width = chars_size, .count = n};
  * A key is hashed as its bytes in every shape (a u64 as its 8 little-endian bytes, a u32 as its
  * 4), so a key inserted in one shape is found in any other and by simdbloom_contains_bytes.
  *
@@ -121,7 +121,9 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
  * buffer length, e.g. buffers[2]->size()); every offset must then be at most it, so offsets that
  * point past the buffer are refused. 0 (the default of a designated initializer) declares no size:
  * then only offsets that wrap the address space can be refused, and an offset past the caller's
- * data is read (undefined behaviour). Declare it for data from an untrusted source. */
+ * data is read (undefined behaviour). Declare it for data from an untrusted source. (The struct is
+ * unchanged: width had to be 0 for these kinds before, so existing callers, compiled against an
+ * older header or not, keep their meaning.) */
 #define SIMDBLOOM_KEYS_U64 1         /* keys: uint64_t[count] */
 #define SIMDBLOOM_KEYS_U32 2         /* keys: uint32_t[count] */
 #define SIMDBLOOM_KEYS_PREHASHED 3   /* keys: uint64_t[count], values of simdbloom_hash_keys */
