@@ -167,7 +167,8 @@ void ReadPayload(std::istream& in, uint64_t size, uint64_t checksum, const BadFn
   ref::ChecksumStream sum;
   for (uint64_t got = 0; got < size;) {
     const uint64_t want = std::min(kPayloadPiece, size - got);
-    pieces.emplace_back(new char[want]);
+    std::unique_ptr<char[]> piece(new char[want]);
+    pieces.push_back(std::move(piece));
     in.read(pieces.back().get(), static_cast<std::streamsize>(want));
     const uint64_t n = static_cast<uint64_t>(in.gcount());
     got += n;
