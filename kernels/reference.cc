@@ -2,6 +2,8 @@
 // Scalar reference kernels: one key at a time, literally as lib/FORMAT.md says.
 #include "kernels/reference.h"
 
+#include <new>
+
 #include "kernels/counting/reference.h"
 
 #define XXH_INLINE_ALL
@@ -167,6 +169,18 @@ uint64_t HashOfKey(bool xxh64, const detail::KeySource& keys, size_t i, uint64_t
 
 uint64_t HashBytesXxh3(const void* data, size_t size, uint64_t seed) {
   return XXH3_64bits_withSeed(data, size, seed);
+}
+
+ChecksumStream::ChecksumStream() : state_(XXH3_createState()) {
+  if (state_ == nullptr) throw std::bad_alloc();
+  XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_));  // seed 0, as Checksum
+}
+ChecksumStream::~ChecksumStream() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+void ChecksumStream::Update(const void* data, size_t size) {
+  XXH3_64bits_update(static_cast<XXH3_state_t*>(state_), data, size);
+}
+uint64_t ChecksumStream::Digest() const {
+  return XXH3_64bits_digest(static_cast<const XXH3_state_t*>(state_));
 }
 
 uint64_t HashBytesXxh64(const void* data, size_t size, uint64_t seed) {

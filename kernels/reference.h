@@ -35,6 +35,20 @@ inline uint64_t HashBytes(detail::LayoutId layout, const void* data, size_t size
 }
 // The file format's checksum: XXH3_64bits (seed 0) of `size` bytes.
 inline uint64_t Checksum(const void* data, size_t size) { return HashBytesXxh3(data, size, 0); }
+// The same checksum over bytes that arrive in pieces: after Update with each piece in order,
+// Digest() equals Checksum of all of them. Holds libxxhash's XXH3 state (one allocation).
+class ChecksumStream {
+ public:
+  ChecksumStream();
+  ~ChecksumStream();
+  ChecksumStream(const ChecksumStream&) = delete;
+  ChecksumStream& operator=(const ChecksumStream&) = delete;
+  void Update(const void* data, size_t size);
+  uint64_t Digest() const;
+
+ private:
+  void* state_;
+};
 
 // The hash a layout applies to a u64 key: XXH64 if its spec says kXxh64, else XXH3.
 inline uint64_t HashFor(detail::LayoutId layout, uint64_t key, uint64_t seed) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -97,6 +98,31 @@ void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uin
   });
 }
 
+// Whether `bytes` bytes from p can be one array: at most PTRDIFF_MAX bytes (the largest object C
+// and C++ allow), and p + bytes does not wrap around the end of the address space. That they are
+// readable cannot be checked.
+bool FitsAddressSpace(const void* p, uint64_t bytes) {
+  return bytes <= static_cast<uint64_t>(PTRDIFF_MAX) &&
+         reinterpret_cast<uintptr_t>(p) <= UINTPTR_MAX - bytes;
+}
+
+// "0x..." for messages.
+std::string Address(const void* p) {
+  char text[2 + 2 * sizeof(uintptr_t) + 1];
+  std::snprintf(text, sizeof(text), "0x%jx",
+                static_cast<uintmax_t>(reinterpret_cast<uintptr_t>(p)));
+  return text;
+}
+
+// Throws unless `count` entries of `size` bytes from p fit the address space; `what` names them.
+void CheckArray(const char* who, const char* what, const void* p, size_t count, size_t size) {
+  if (count > SIZE_MAX / size || !FitsAddressSpace(p, uint64_t{count} * size)) {
+    Invalid(std::string(who) + ": " + std::to_string(count) + " " + what +
+            (size == 1 ? std::string() : " of " + std::to_string(size) + " bytes") + " at " +
+            Address(p) + " pass the end of the address space");
+  }
+}
+
 // Offsets must start >= 0 and never decrease. The check is a branch-free reduction over blocks of
 // offsets (the compiler vectorizes it); only a failing block is searched for the index to report.
 // A separate pass over the offsets either way, so the bulk calls validate once per call, not once
@@ -129,12 +155,28 @@ void CheckOffsets(const char* who, const Keys& keys) {
   if (keys.data() == nullptr && at(n) != first) {
     Invalid(std::string(who) + ": null Arrow data with non-empty keys");
   }
+  // The last offset is the largest: the keys span data[0 .. at(n)).
+  const uint64_t end = static_cast<uint64_t>(at(n));
+  const size_t declared = keys.data_size();
+  if (declared != 0 && end > declared) {
+    size_t i = 0;
+    while (static_cast<uint64_t>(at(i)) <= declared) ++i;
+    Invalid(std::string(who) + ": Arrow offsets[" + std::to_string(i) +
+            "] = " + std::to_string(at(i)) + " passes the data's size, " +
+            std::to_string(declared) + " bytes");
+  }
+  if (!FitsAddressSpace(keys.data(), end)) {
+    Invalid(std::string(who) + ": Arrow offsets[" + std::to_string(n) + "] = " +
+            std::to_string(end) + " bytes from the data pointer pass the end of the address space");
+  }
 }
 
 }  // namespace
 
 // Declared in lib/key_source.h.
 void ValidateKeys(const char* who, const Keys& keys) {
+  const size_t n = keys.size();
+  if (n == 0) return;  // nothing is read
   switch (keys.kind()) {
     case Keys::Kind::kU64:
     case Keys::Kind::kU32:
@@ -144,20 +186,56 @@ void ValidateKeys(const char* who, const Keys& keys) {
       if (keys.keys() == nullptr) Invalid(std::string(who) + ": null keys with non-zero size");
       break;
     case Keys::Kind::kBinary32:
+    case Keys::Kind::kBinary64:
+    case Keys::Kind::kFixedWidth:
+      break;
+  }
+  switch (keys.kind()) {
+    case Keys::Kind::kU64:
+    case Keys::Kind::kPrehashed:
+      CheckArray(who, "keys", keys.keys(), n, 8);
+      break;
+    case Keys::Kind::kU32:
+      CheckArray(who, "keys", keys.keys(), n, 4);
+      break;
+    case Keys::Kind::kStrings:
+      CheckArray(who, "keys", keys.keys(), n, sizeof(std::string_view));
+      break;
+    case Keys::Kind::kStdStrings:
+      CheckArray(who, "keys", keys.keys(), n, sizeof(std::string));
+      break;
+    case Keys::Kind::kBinary32:
+      if (n == SIZE_MAX) CheckArray(who, "Arrow offsets", keys.keys(), n, 4);
+      CheckArray(who, "Arrow offsets", keys.keys(), n + 1, 4);
       CheckOffsets<int32_t>(who, keys);
       break;
     case Keys::Kind::kBinary64:
+      if (n == SIZE_MAX) CheckArray(who, "Arrow offsets", keys.keys(), n, 8);
+      CheckArray(who, "Arrow offsets", keys.keys(), n + 1, 8);
       CheckOffsets<int64_t>(who, keys);
       break;
-    case Keys::Kind::kFixedWidth:
-      if (keys.stride() != 0 && keys.size() - 1 > (SIZE_MAX - keys.width()) / keys.stride()) {
+    case Keys::Kind::kFixedWidth: {
+      // The records span (n - 1) * stride + width bytes from data.
+      const size_t width = keys.width(), stride = keys.stride();
+      if (stride != 0 && n - 1 > (SIZE_MAX - width) / stride) {
         Invalid(std::string(who) + ": FixedWidth records overflow the address space");
       }
-      if (keys.keys() == nullptr && keys.width() != 0) {
+      if (keys.keys() == nullptr && width != 0) {
         Invalid(std::string(who) + ": null FixedWidth data");
       }
+      const uint64_t extent = uint64_t{n - 1} * stride + width;
+      if (width != 0 && !FitsAddressSpace(keys.keys(), extent)) {
+        Invalid(std::string(who) + ": FixedWidth records of width " + std::to_string(width) +
+                " and stride " + std::to_string(stride) + " span " + std::to_string(extent) +
+                " bytes from " + Address(keys.keys()) + ", past the end of the address space");
+      }
       break;
+    }
   }
+}
+
+void CheckExtent(const char* who, const char* what, const void* p, size_t count, size_t size) {
+  CheckArray(who, what, p, count, size);
 }
 
 KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* hasher) {
@@ -239,6 +317,21 @@ Params BulkParams(const Filter& f) {
 
 const uint64_t* WordsOf(const Filter& f) { return reinterpret_cast<const uint64_t*>(f.data()); }
 
+// Throws unless the output of n keys in form `result` at `out` fits the address space.
+void CheckResult(const char* who, ResultKind result, const void* out, size_t n) {
+  switch (result) {
+    case ResultKind::kBytes:
+      CheckExtent(who, "result bytes", out, n, 1);
+      break;
+    case ResultKind::kBitmap:
+      CheckExtent(who, "bitmap bytes", out, n / 8 + (n % 8 != 0), 1);
+      break;
+    case ResultKind::kSelection:
+      CheckExtent(who, "selection entries", out, n, 4);
+      break;
+  }
+}
+
 // Tests n keys (key i = keys[sel[i]] when sel is set) and writes `result` to `out`.
 // `validated`: ValidateKeys has already run on keys (or a slice of keys it checked).
 uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_t* sel, size_t n,
@@ -246,7 +339,10 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (n == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
-  if (!validated) ValidateKeys(who, keys);
+  if (!validated) {
+    ValidateKeys(who, keys);
+    CheckResult(who, result, out, n);
+  }
   const LayoutId id = IdOf(f.layout());
   StringHasher hasher{keys, 0};
   KeySource src = SourceOf(keys, id, f.seed(), &hasher);
@@ -295,10 +391,10 @@ Keys Slice(const Keys& keys, size_t begin, size_t count) {
       return Keys(static_cast<const std::string*>(keys.keys()) + begin, count);
     case Keys::Kind::kBinary32:
       return BinaryArray<int32_t>{static_cast<const int32_t*>(keys.keys()) + begin, keys.data(),
-                                  count};
+                                  count, keys.data_size()};
     case Keys::Kind::kBinary64:
       return BinaryArray<int64_t>{static_cast<const int64_t*>(keys.keys()) + begin, keys.data(),
-                                  count};
+                                  count, keys.data_size()};
     case Keys::Kind::kFixedWidth:
       return FixedWidth{static_cast<const uint8_t*>(keys.keys()) + begin * keys.stride(),
                         keys.width(), keys.stride(), count};
@@ -388,7 +484,9 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   if (keys.size() == 0) return 0;
   const detail::LayoutId id = detail::IdOf(layout_);
   // every argument error before anything is written or any thread starts
-  detail::ValidateKeys(atomic && threads <= 1 ? "insert_concurrent" : "insert", keys);
+  const char* who = atomic && threads <= 1 ? "insert_concurrent" : "insert";
+  detail::ValidateKeys(who, keys);
+  if (fresh != nullptr) detail::CheckExtent(who, "fresh bytes", fresh, keys.size(), 1);
   const detail::LayoutKernels& kernels = detail::Active().For(id);
   const detail::Params p = detail::BulkParams(*this);
   std::atomic<uint64_t> changed{0};
@@ -510,6 +608,7 @@ uint64_t Filter::select(Keys keys, uint32_t* selection) const {
 uint64_t Filter::refine(Keys keys, uint32_t* selection, size_t count) const {
   if (count == 0) return 0;
   if (selection == nullptr) Invalid("refine: null selection with non-zero count");
+  detail::CheckExtent("refine", "selection entries", selection, count, 4);
   for (size_t i = 0; i < count; ++i) {
     if (selection[i] >= keys.size()) {
       Invalid("refine: selection[" + std::to_string(i) + "] = " + std::to_string(selection[i]) +
@@ -525,6 +624,7 @@ void Filter::hash(Keys keys, uint64_t* out) const {
   const detail::LayoutId id = detail::IdOf(layout_);
   detail::StringHasher hasher{keys, 0};
   detail::ValidateKeys("hash", keys);
+  detail::CheckExtent("hash", "hashes", out, keys.size(), 8);
   const detail::KeySource src = detail::SourceOf(keys, id, seed_, &hasher);
   detail::Active().hash_keys(detail::InfoOf(id).xxh64, src, keys.size(), seed_, out);
 }
@@ -539,6 +639,7 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
   if (keys.size() == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   ValidateKeys(who, keys);  // errors before threads start
+  CheckResult(who, result, out, keys.size());
   std::vector<uint64_t> counts(std::max<unsigned>(1, threads), 0);
   std::vector<size_t> begins(counts.size(), 0);
   // Bitmap parts start on whole bytes.

@@ -126,15 +126,32 @@ const char* KeyAt(const void* keys, size_t i) {
   return p;
 }
 
-// Checks the arguments of the byte-string calls (every key, before anything is written).
+// Whether `size` bytes from p can be one array: at most PTRDIFF_MAX bytes, and p + size does not
+// wrap around the end of the address space. (Whether they are readable cannot be checked.)
+bool Fits(const void* p, size_t size) {
+  return size <= static_cast<size_t>(PTRDIFF_MAX) &&
+         reinterpret_cast<uintptr_t>(p) <= UINTPTR_MAX - size;
+}
+
+// Checks the arguments of the byte-string calls (every key, before anything is written): the
+// arrays, and each key's pointer and length.
 void CheckByteKeys(const void* keys, const size_t* lengths, size_t n) {
   CheckCount(n, sizeof(void*), "n");
   NotNullIf(keys, n, "keys", "n");
   NotNullIf(lengths, n, "lengths", "n");
+  if (!Fits(keys, n * sizeof(void*)) || !Fits(lengths, n * sizeof(size_t))) {
+    Reject("keys or lengths, n = " + std::to_string(n) +
+           " entries, pass the end of the address space");
+  }
   for (size_t i = 0; i < n; ++i) {
-    if (KeyAt(keys, i) == nullptr && lengths[i] != 0) {
+    const char* p = KeyAt(keys, i);
+    if (p == nullptr && lengths[i] != 0) {
       Reject("keys[" + std::to_string(i) + "] is NULL with lengths[" + std::to_string(i) +
              "] = " + std::to_string(lengths[i]));
+    }
+    if (!Fits(p, lengths[i])) {
+      Reject("keys[" + std::to_string(i) + "] with lengths[" + std::to_string(i) +
+             "] = " + std::to_string(lengths[i]) + " passes the end of the address space");
     }
   }
 }
@@ -156,7 +173,8 @@ void StringTiles(const void* keys, const size_t* lengths, size_t n, Fn&& fn) {
 
 // The C++ view of a simdbloom_keys, every field checked: the kind, the fields the kind does not
 // use (zero), the pointers the count needs and counts beyond the address space. Arrow offsets
-// and FixedWidth geometry are checked further by the C++ call, before any work.
+// (against the declared data size, keys->width, too), FixedWidth geometry and arrays that wrap
+// the address space are checked further by the C++ call (ValidateKeys), before any work.
 simdbloom::Keys KeysOf(const simdbloom_keys* keys) {
   NotNull(keys, "keys");
   const simdbloom_keys& k = *keys;
@@ -164,11 +182,15 @@ simdbloom::Keys KeysOf(const simdbloom_keys* keys) {
     Reject("keys->kind " + std::to_string(k.kind) + " is not a SIMDBLOOM_KEYS_* kind (1..6)");
   }
   const std::string kind = "kind " + std::to_string(k.kind);
-  if (k.kind != SIMDBLOOM_KEYS_FIXED_WIDTH && (k.width != 0 || k.stride != 0)) {
-    Reject("keys->width and keys->stride must be 0 for " + kind +
-           " (they are for SIMDBLOOM_KEYS_FIXED_WIDTH)");
+  const bool binary = k.kind == SIMDBLOOM_KEYS_BINARY32 || k.kind == SIMDBLOOM_KEYS_BINARY64;
+  if (binary && k.stride != 0) {
+    Reject("keys->stride must be 0 for " + kind + " (it is for SIMDBLOOM_KEYS_FIXED_WIDTH)");
   }
-  if (k.kind != SIMDBLOOM_KEYS_BINARY32 && k.kind != SIMDBLOOM_KEYS_BINARY64 && k.data != nullptr) {
+  if (!binary && k.kind != SIMDBLOOM_KEYS_FIXED_WIDTH && (k.width != 0 || k.stride != 0)) {
+    Reject("keys->width and keys->stride must be 0 for " + kind +
+           " (they are for SIMDBLOOM_KEYS_FIXED_WIDTH, and width for BINARY32/64)");
+  }
+  if (!binary && k.data != nullptr) {
     Reject("keys->data must be NULL for " + kind + " (it is for SIMDBLOOM_KEYS_BINARY32/64)");
   }
   const auto* data = static_cast<const uint8_t*>(k.data);
@@ -200,10 +222,12 @@ simdbloom::Keys KeysOf(const simdbloom_keys* keys) {
       return simdbloom::Span<const uint32_t>(static_cast<const uint32_t*>(k.keys), k.count);
     case SIMDBLOOM_KEYS_PREHASHED:
       return simdbloom::Prehashed{static_cast<const uint64_t*>(k.keys), k.count};
-    case SIMDBLOOM_KEYS_BINARY32:
-      return simdbloom::BinaryArray<int32_t>{static_cast<const int32_t*>(k.keys), data, k.count};
+    case SIMDBLOOM_KEYS_BINARY32:  // width: the size of data, if declared
+      return simdbloom::BinaryArray<int32_t>{static_cast<const int32_t*>(k.keys), data, k.count,
+                                             k.width};
     case SIMDBLOOM_KEYS_BINARY64:
-      return simdbloom::BinaryArray<int64_t>{static_cast<const int64_t*>(k.keys), data, k.count};
+      return simdbloom::BinaryArray<int64_t>{static_cast<const int64_t*>(k.keys), data, k.count,
+                                             k.width};
     default:
       return simdbloom::FixedWidth{static_cast<const uint8_t*>(k.keys), k.width, k.stride, k.count};
   }
@@ -326,6 +350,8 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
     NotNull(filter, "filter");
     CheckByteKeys(keys, lengths, n);
     NotNullIf(out, n, "out", "n");
+    if (!Fits(out, n))
+      Reject("out, n = " + std::to_string(n) + " bytes, passes the end of the address space");
     StringTiles(keys, lengths, n, [&](simdbloom::Span<const std::string_view> tile, size_t i) {
       filter->filter.contains(tile, out + i);
     });
@@ -442,6 +468,10 @@ simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, 
     NotNull(filter, "filter");
     NotNull(buf, "buf");
     const size_t need = filter->filter.serialized_size();
+    if (!Fits(buf, capacity)) {
+      Reject("buf with capacity " + std::to_string(capacity) +
+             " passes the end of the address space");
+    }
     if (capacity < need) {
       Reject("capacity " + std::to_string(capacity) + " is below simdbloom_serialized_size, " +
              std::to_string(need));

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstring>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/counting/reference.h"
@@ -426,24 +428,19 @@ CountingFilter CountingFilter::load(std::istream& in) {
   if (in.bad()) throw Error(ErrorCode::kIo, "CountingFilter::load: stream read failed");
   if (in.gcount() != static_cast<std::streamsize>(kHeaderSize)) Bad("truncated header");
   const Header h = DecodeHeader(header);
-  // Read in chunks into a buffer that grows with the bytes received: a hostile header cannot make
-  // this allocate what the stream does not hold.
-  std::vector<uint8_t> bytes(header, header + kHeaderSize);
-  constexpr uint64_t kChunk = uint64_t{16} << 20;
-  uint64_t got = 0;
-  while (got < h.payload_bytes) {
-    const uint64_t want = std::min(kChunk, h.payload_bytes - got);
-    bytes.resize(static_cast<size_t>(kHeaderSize + got + want));
-    in.read(reinterpret_cast<char*>(bytes.data() + kHeaderSize + got),
-            static_cast<std::streamsize>(want));
-    if (in.bad()) throw Error(ErrorCode::kIo, "CountingFilter::load: stream read failed");
-    got += static_cast<uint64_t>(in.gcount());
-    if (static_cast<uint64_t>(in.gcount()) != want) {
-      Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
-          " bytes)");
-    }
-  }
-  return load(bytes.data(), bytes.size());
+  detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
+  // The counters are allocated once the payload has arrived and matched its checksum, read in
+  // bounded pieces before that: a header cannot make this allocate what the stream does not hold
+  // (detail::ReadPayload).
+  std::optional<CountingFilter> f;
+  detail::ReadPayload(
+      in, h.payload_bytes, h.checksum, Bad, "CountingFilter::load: stream read failed", [&] {
+        f.emplace(CountingFilter(h.layout, h.num_blocks, h.k, h.seed,
+                                 FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0)));
+        return reinterpret_cast<uint8_t*>(f->Counters());
+      });
+  f->present_ = h.present;
+  return std::move(*f);
 }
 
 CountingFilter CountingFilter::load_file(const std::string& path) {

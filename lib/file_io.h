@@ -104,4 +104,103 @@ auto LoadFile(const std::string& path, const std::string& who, LoadFn&& load)
 }  // namespace detail
 }  // namespace simdbloom
 
+// ---- Payloads whose size a header claims ----
+// (Appended, with the includes it needs, to keep it apart from the functions above.)
+#include <algorithm>  // NOLINT(build/include_order)
+#include <istream>    // NOLINT(build/include_order)
+#include <memory>     // NOLINT(build/include_order)
+#include <vector>     // NOLINT(build/include_order)
+
+namespace simdbloom {
+namespace detail {
+
+// A header of 64 bytes may claim gigabytes that the stream does not hold (a truncated file) or
+// holds with a checksum that does not match (a sparse file of zeros, a corrupt one). Every kind's
+// load(std::istream&) reads its payload with ReadPayload, which allocates the payload's memory only
+// once its bytes have arrived and their checksum matched: what a claim costs before that is one
+// piece of kPayloadPiece bytes, or the bytes actually received from a stream that cannot seek.
+constexpr uint64_t kPayloadPiece = uint64_t{4} << 20;
+
+// Reads the `size` payload bytes that follow in `in` into the `size` writable bytes dest() returns,
+// calling dest() (which allocates them) only once every byte has arrived and their ref::Checksum
+// equals `checksum`.
+// - A seekable stream (a file) is measured first: fewer bytes than claimed is truncated, nothing
+//   read. It is then read in kPayloadPiece pieces through one buffer to check the checksum, and
+//   read again from the same position into dest() and checked again (bytes that changed in between
+//   are a mismatch, never half of another payload). The price of the bound: a second read of the
+//   payload (from the page cache, for a file) and a second checksum pass.
+// - Any other stream (a pipe) is kept as it arrives in pieces of kPayloadPiece bytes, so memory
+//   follows the bytes received, never the claim; they are copied into dest() after the check.
+// Errors: bad("truncated payload (G of S bytes)") for a stream that ends early,
+// bad("payload checksum mismatch"), bad("stream cannot be measured"); `bad` must throw (the kind's
+// Error(kFormat)). A stream that fails while reading (badbit) throws Error(kIo, io_what).
+template <class BadFn, class DestFn>
+void ReadPayload(std::istream& in, uint64_t size, uint64_t checksum, const BadFn& bad,
+                 const std::string& io_what, const DestFn& dest) {
+  const auto check_io = [&] {
+    if (in.bad()) throw Error(ErrorCode::kIo, io_what);
+  };
+  const auto truncated = [&](uint64_t got) {
+    check_io();
+    bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(size) + " bytes)");
+  };
+  // Reads `size` bytes in pieces, calling take(piece, n) after each; false if the stream ended.
+  const auto read_pieces = [&](char* buffer, bool advance, auto&& take) {
+    for (uint64_t got = 0; got < size;) {
+      const uint64_t want = std::min(kPayloadPiece, size - got);
+      char* at = advance ? buffer + got : buffer;
+      in.read(at, static_cast<std::streamsize>(want));
+      const uint64_t n = static_cast<uint64_t>(in.gcount());
+      got += n;
+      if (n != want) truncated(got);
+      take(at, n);
+    }
+  };
+  const std::istream::pos_type start = in.tellg();
+  if (start != std::istream::pos_type(-1)) {
+    in.seekg(0, std::ios::end);
+    const std::istream::pos_type end = in.tellg();
+    in.seekg(start);
+    if (end == std::istream::pos_type(-1) || !in) bad("stream cannot be measured");
+    const uint64_t available = end > start ? static_cast<uint64_t>(end - start) : 0;
+    if (available < size) truncated(available);
+    {
+      std::unique_ptr<char[]> piece(new char[std::max<uint64_t>(1, std::min(kPayloadPiece, size))]);
+      ref::ChecksumStream sum;
+      read_pieces(piece.get(), false, [&](const char* p, uint64_t n) { sum.Update(p, n); });
+      if (sum.Digest() != checksum) bad("payload checksum mismatch");
+    }
+    in.seekg(start);
+    if (!in) bad("stream cannot be measured");
+    char* dst = reinterpret_cast<char*>(dest());
+    read_pieces(dst, true, [](const char*, uint64_t) {});
+    if (ref::Checksum(dst, size) != checksum) bad("payload checksum mismatch");
+    return;
+  }
+  std::vector<std::unique_ptr<char[]>> pieces;
+  ref::ChecksumStream sum;
+  for (uint64_t got = 0; got < size;) {
+    const uint64_t want = std::min(kPayloadPiece, size - got);
+    std::unique_ptr<char[]> piece(new char[want]);
+    pieces.push_back(std::move(piece));
+    in.read(pieces.back().get(), static_cast<std::streamsize>(want));
+    const uint64_t n = static_cast<uint64_t>(in.gcount());
+    got += n;
+    if (n != want) truncated(got);
+    sum.Update(pieces.back().get(), n);
+  }
+  if (sum.Digest() != checksum) bad("payload checksum mismatch");
+  char* dst = reinterpret_cast<char*>(dest());
+  uint64_t at = 0;
+  for (std::unique_ptr<char[]>& piece : pieces) {
+    const uint64_t n = std::min(kPayloadPiece, size - at);
+    std::memcpy(dst + at, piece.get(), n);
+    piece.reset();
+    at += n;
+  }
+}
+
+}  // namespace detail
+}  // namespace simdbloom
+
 #endif  // SIMDBLOOM_LIB_FILE_IO_H_

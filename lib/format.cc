@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cstring>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/reference.h"
 #include "lib/file_io.h"
+#include "lib/key_source.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -250,6 +253,7 @@ void Filter::save_file(const std::string& path) const {
 
 Filter Filter::load(const uint8_t* data, size_t size) {
   if (data == nullptr && size > 0) detail::Invalid("load: null data with non-zero size");
+  detail::CheckExtent("load", "bytes", data, size, 1);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
   if (ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
@@ -276,50 +280,19 @@ Filter Filter::load(std::istream& in) {
                                 ? blocks * (block_bits(layout) / 8)
                                 : 0;
   const Header h = DecodeHeader(header, expected);
-  // Never allocate what the stream does not hold: a 64-byte header may claim gigabytes. A
-  // seekable stream is measured first; any other is read in 16 MiB chunks into a buffer that
-  // grows with the bytes actually received, then copied.
-  const auto truncated = [&](uint64_t got) {
-    CheckReadable(in);
-    Bad("truncated payload (" + std::to_string(got) + " of " + std::to_string(h.payload_bytes) +
-        " bytes)");
-  };
-  const std::istream::pos_type start = in.tellg();
-  std::vector<char> staged;
-  if (start != std::istream::pos_type(-1)) {
-    in.seekg(0, std::ios::end);
-    const std::istream::pos_type end = in.tellg();
-    in.seekg(start);
-    if (end == std::istream::pos_type(-1) || !in) Bad("stream cannot be measured");
-    const uint64_t available = static_cast<uint64_t>(end - start);
-    if (available < h.payload_bytes) truncated(available);
-  } else {
-    const uint64_t kChunk = uint64_t{1} << 24;
-    while (staged.size() < h.payload_bytes) {
-      const uint64_t want = std::min<uint64_t>(kChunk, h.payload_bytes - staged.size());
-      const size_t at = staged.size();
-      staged.resize(at + static_cast<size_t>(want));
-      in.read(staged.data() + at, static_cast<std::streamsize>(want));
-      if (static_cast<uint64_t>(in.gcount()) != want) {
-        truncated(at + static_cast<uint64_t>(in.gcount()));
-      }
-    }
-  }
-  Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed);
-  char* dst = reinterpret_cast<char*>(FilterAccess::Words(f));
-  if (!staged.empty()) std::memcpy(dst, staged.data(), staged.size());
-  uint64_t got = staged.size();
-  while (got < h.payload_bytes) {
-    const uint64_t chunk = std::min<uint64_t>(h.payload_bytes - got, uint64_t{1} << 24);
-    in.read(dst + got, static_cast<std::streamsize>(chunk));
-    got += static_cast<uint64_t>(in.gcount());
-    if (static_cast<uint64_t>(in.gcount()) != chunk) truncated(got);
-  }
+  // Never allocate what the stream does not hold or what fails its checksum: a 64-byte header may
+  // claim gigabytes. The bit array is allocated once the payload has arrived and matched its
+  // checksum, read in bounded pieces before that (detail::ReadPayload).
+  std::optional<Filter> f;
+  detail::ReadPayload(in, h.payload_bytes, h.checksum, Bad, "load: the stream failed while reading",
+                      [&] {
+                        f.emplace(FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed));
+                        return reinterpret_cast<uint8_t*>(FilterAccess::Words(*f));
+                      });
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
   CheckReadable(in);
-  if (ref::Checksum(dst, h.payload_bytes) != h.checksum) Bad("payload checksum mismatch");
-  FilterAccess::SetInserted(f, h.inserted);
-  return f;
+  FilterAccess::SetInserted(*f, h.inserted);
+  return std::move(*f);
 }
 
 Filter Filter::load_file(const std::string& path) {
@@ -331,6 +304,7 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
   if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
     detail::Invalid("view: data must be 64-byte aligned (mmap gives page alignment)");
   }
+  detail::CheckExtent("view", "bytes", data, size, 1);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
   if (verify_checksum && ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {

@@ -22,9 +22,15 @@ struct StringHasher {
 };
 
 // Throws Error(kInvalidArgument) for keys the bulk calls cannot read (null pointers with a
-// non-zero size, bad Arrow offsets, FixedWidth geometry); `who` starts the message. O(n) for
-// Arrow arrays, else O(1).
+// non-zero size, bad Arrow offsets or offsets past a declared data_size, FixedWidth geometry, and
+// any array whose pointer plus size wraps the address space or exceeds PTRDIFF_MAX bytes); `who`
+// starts the message. O(n) for Arrow arrays, else O(1). No keys (size 0) are always valid.
 void ValidateKeys(const char* who, const Keys& keys);
+
+// Throws Error(kInvalidArgument), naming `who` and `what`, unless `count` entries of `size` bytes
+// from `p` fit the address space (as ValidateKeys checks the keys' arrays): for outputs and byte
+// buffers.
+void CheckExtent(const char* who, const char* what, const void* p, size_t count, size_t size);
 
 // The KeySource over `keys` (n > 0, already validated), hashed as layout `id` hashes (XXH3 or
 // XXH64) with `seed`. `hasher` must outlive the source.

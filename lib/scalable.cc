@@ -782,23 +782,35 @@ ScalableFilter ScalableFilter::load(std::istream& in) {
   }
   const ChainHeader c = DecodePrefix(prefix, available);
   ScalableFilter s = ScalableAccess::Empty(c);
+  // Each stage is a Filter file: its header is read, then its payload in bounded pieces, and the
+  // stage's memory is allocated only once that payload has matched the checksum in the stage's
+  // header (detail::ReadPayload): a table or a stage header claiming gigabytes costs no more memory
+  // than the stream delivers, nor does a stage of the claimed size whose bytes are wrong.
   std::vector<uint8_t> staged;
   for (uint32_t i = 0; i < n; ++i) {
-    const uint64_t want = c.bytes[i];
-    staged.clear();
-    const uint64_t kChunk = uint64_t{1} << 24;
-    while (staged.size() < want) {
-      const size_t at = staged.size();
-      const size_t chunk = static_cast<size_t>(std::min<uint64_t>(kChunk, want - at));
-      staged.resize(at + chunk);
-      in.read(reinterpret_cast<char*>(staged.data() + at), static_cast<std::streamsize>(chunk));
-      if (static_cast<size_t>(in.gcount()) != chunk) {
-        check_readable();
-        Bad("stage " + std::to_string(i) + " truncated (" +
-            std::to_string(at + static_cast<size_t>(in.gcount())) + " of " + std::to_string(want) +
-            " bytes)");
-      }
+    const uint64_t want = c.bytes[i];  // at least kHeaderSize (DecodePrefix)
+    const std::string which = "stage " + std::to_string(i);
+    uint8_t stage_header[kHeaderSize];
+    in.read(reinterpret_cast<char*>(stage_header), kHeaderSize);
+    if (static_cast<size_t>(in.gcount()) != kHeaderSize) {
+      check_readable();
+      Bad(which + " truncated (" + std::to_string(in.gcount()) + " of " + std::to_string(want) +
+          " bytes)");
     }
+    // A header that is not a filter's is refused with Filter::load's reason, before its payload.
+    if (ref::Checksum(stage_header, 56) != GetU64(stage_header + 56)) {
+      ScalableAccess::Adopt(&s, c, i, stage_header, kHeaderSize);
+    }
+    staged.clear();
+    detail::ReadPayload(
+        in, want - kHeaderSize, GetU64(stage_header + 48),
+        [&](const std::string& what) { Bad(which + ": " + what); },
+        "ScalableFilter::load: the stream failed while reading",
+        [&] {
+          staged.resize(static_cast<size_t>(want));
+          std::memcpy(staged.data(), stage_header, kHeaderSize);
+          return staged.data() + kHeaderSize;
+        });
     ScalableAccess::Adopt(&s, c, i, staged.data(), staged.size());
   }
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the stages");

@@ -535,20 +535,14 @@ SpatialFilter SpatialFilter::load(std::istream& in) {
   }
   const Header hd = DecodeHeader(h, SIZE_MAX);
   const uint64_t want = hd.cell_bytes_total + hd.table_bytes;
-  std::vector<uint8_t> bytes(h, h + kHeaderSize);
-  while (bytes.size() - kHeaderSize < want) {
-    // Doubling chunks from 64 KiB: at most twice what the stream really holds is ever allocated.
-    const uint64_t chunk = std::min<uint64_t>(want - (bytes.size() - kHeaderSize),
-                                              std::max<uint64_t>(uint64_t{1} << 16, bytes.size()));
-    const size_t at = bytes.size();
-    bytes.resize(at + chunk);
-    in.read(reinterpret_cast<char*>(bytes.data() + at), static_cast<std::streamsize>(chunk));
-    if (in.bad()) throw Error(ErrorCode::kIo, "SpatialFilter::load: the stream failed");
-    if (static_cast<uint64_t>(in.gcount()) != chunk) {
-      Bad("truncated payload (" + std::to_string(at - kHeaderSize + in.gcount()) + " of " +
-          std::to_string(want) + " bytes)");
-    }
-  }
+  // The payload is kept once it has arrived and matched its checksum, read in bounded pieces before
+  // that: a header cannot make this allocate what the stream does not hold (detail::ReadPayload).
+  std::vector<uint8_t> bytes;
+  detail::ReadPayload(in, want, hd.checksum, Bad, "SpatialFilter::load: the stream failed", [&] {
+    bytes.resize(static_cast<size_t>(kHeaderSize + want));
+    std::memcpy(bytes.data(), h, kHeaderSize);
+    return bytes.data() + kHeaderSize;
+  });
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
   return load(bytes.data(), bytes.size());
 }

@@ -2,6 +2,7 @@
 /* The C API from C99: every function, its error codes, and that no failure escapes as a crash. */
 #define _POSIX_C_SOURCE 200112L
 #include <limits.h>
+#include <math.h>
 #include <simdbloom/simdbloom.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -623,6 +624,346 @@ static void test_byte_pointers(void) {
   simdbloom_free(f);
 }
 
+/* ---- Hostile arguments ----
+ * Every call with NULLs, zero and huge sizes, pointers whose size runs past the end of the address
+ * space, and out-of-range enums: each refused with its exact status, the filter's bytes (its file
+ * form, which includes the inserted count) and every output left as they were. Pointers into the
+ * last 64 bytes of the address space are never dereferenced by a library that checks them first;
+ * one that does not crashes here. */
+static unsigned char before[8192], after[8192];
+
+/* f's file form into buf; its size (0 if it does not fit). */
+static size_t file_form(const simdbloom_filter* f, unsigned char* buf) {
+  const size_t n = simdbloom_serialized_size(f);
+  if (n == 0 || n > sizeof(before) || simdbloom_serialize(f, buf, n) != SIMDBLOOM_OK) return 0;
+  return n;
+}
+/* f's file form still equals `before` (of `size` bytes). */
+static int unchanged(const simdbloom_filter* f, size_t size) {
+  return size != 0 && file_form(f, after) == size && memcmp(before, after, size) == 0;
+}
+/* Every byte of p[0 .. n) is `v`. */
+static int all_bytes(const void* p, size_t n, unsigned char v) {
+  size_t i;
+  for (i = 0; i < n; ++i) {
+    if (((const unsigned char*)p)[i] != v) return 0;
+  }
+  return 1;
+}
+/* The address n bytes before the end of the address space (made from an integer: no pointer
+ * arithmetic outside an object): n - 1 bytes from it fit, n wrap. */
+static void* end_minus(uintptr_t n) { return (void*)(UINTPTR_MAX - (n - 1)); }
+/* The last 64 bytes of the address space (64-byte aligned): 63 bytes from it fit, 64 wrap. */
+static void* last64(void) { return end_minus(64); }
+
+/* The three crashes the hostile trial found, and the other sizes of byte-string keys. */
+static void test_hostile_bytes(simdbloom_filter* f, size_t size) {
+  static uint8_t out[64];
+  char want[160];
+  const char* words[3] = {"alpha", "beta", "gamma"};
+  size_t lens[3] = {5, SIZE_MAX, 5}; /* a "-1" length in the middle */
+  const void* ptrs[2];
+  const size_t two[2] = {4, 64};
+
+  /* lengths[1] = SIZE_MAX: refused before key 0, which is valid, is inserted. */
+  sprintf(want, "keys[1] with lengths[1] = %lu passes the end of the address space",
+          (unsigned long)SIZE_MAX);
+  EXPECT_ERROR(simdbloom_insert_bytes(f, words, lens, 3), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", want);
+  EXPECT(unchanged(f, size));
+  memset(out, 0xAB, sizeof(out));
+  EXPECT_ERROR(simdbloom_contains_bytes(f, words, lens, 3, out), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bytes", want);
+  EXPECT(all_bytes(out, sizeof(out), 0xAB));
+  /* A length above PTRDIFF_MAX (no object is that large), from a valid pointer. */
+  lens[1] = (size_t)PTRDIFF_MAX + 1;
+  EXPECT_ERROR(simdbloom_insert_bytes(f, words, lens, 3), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "keys[1] with lengths[1] = ");
+  EXPECT(unchanged(f, size));
+  /* A key whose bytes run off the end of the address space: 63 bytes fit there, 64 do not. */
+  ptrs[0] = words[0];
+  ptrs[1] = last64();
+  EXPECT_ERROR(simdbloom_insert_bytes(f, ptrs, two, 2), SIMDBLOOM_EINVAL, "simdbloom_insert_bytes",
+               "keys[1] with lengths[1] = 64 passes the end of the address space");
+  EXPECT(unchanged(f, size));
+  EXPECT_ERROR(simdbloom_contains_bytes(f, ptrs, two, 2, out), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bytes", "keys[1] with lengths[1] = 64");
+  EXPECT(all_bytes(out, sizeof(out), 0xAB));
+  /* The pointer array itself, and the lengths array, running off the end. */
+  EXPECT_ERROR(simdbloom_insert_bytes(f, last64(), two, 16), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "pass the end of the address space");
+  EXPECT_ERROR(simdbloom_insert_bytes(f, ptrs, (const size_t*)last64(), 16), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "pass the end of the address space");
+  lens[1] = 4;
+  EXPECT_ERROR(simdbloom_contains_bytes(f, words, lens, 3, end_minus(2)), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bytes", "out, n = 3 bytes, passes the end of the address space");
+  EXPECT(unchanged(f, size));
+  /* Huge and zero counts. */
+  EXPECT_ERROR(simdbloom_insert_bytes(f, words, lens, SIZE_MAX / sizeof(void*) + 1),
+               SIMDBLOOM_EINVAL, "simdbloom_insert_bytes", "exceed the address space");
+  EXPECT(simdbloom_insert_bytes(f, NULL, NULL, 0) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_contains_bytes(f, NULL, NULL, 0, NULL) == SIMDBLOOM_OK);
+  EXPECT(unchanged(f, size));
+}
+
+/* Every simdbloom_*_keys call refuses `bad` with EINVAL and a message containing `part`, leaving
+ * f and every output unchanged. */
+static void expect_keys_refused(simdbloom_filter* f, size_t size, const simdbloom_keys* bad,
+                                const char* part) {
+  static uint8_t out[256];
+  static uint32_t sel[64];
+  static uint64_t hashes[64];
+  uint64_t result = 777;
+  memset(out, 0xAB, sizeof(out));
+  memset(sel, 0xAB, sizeof(sel));
+  memset(hashes, 0xAB, sizeof(hashes));
+  EXPECT_ERROR(simdbloom_insert_keys(f, bad, &result), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+               part);
+  EXPECT(unchanged(f, size));
+  EXPECT_ERROR(simdbloom_insert_keys_fresh(f, bad, out, &result), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_keys_fresh", part);
+  EXPECT(unchanged(f, size));
+  EXPECT_ERROR(simdbloom_contains_keys(f, bad, out, &result), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_keys", part);
+  EXPECT_ERROR(simdbloom_contains_bitmap(f, bad, out, &result), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bitmap", part);
+  EXPECT_ERROR(simdbloom_select(f, bad, sel, &result), SIMDBLOOM_EINVAL, "simdbloom_select", part);
+  sel[0] = 0;
+  EXPECT_ERROR(simdbloom_refine(f, bad, sel, 1, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+               part);
+  sel[0] = 0xABABABABu;
+  EXPECT_ERROR(simdbloom_hash_keys(f, bad, hashes), SIMDBLOOM_EINVAL, "simdbloom_hash_keys", part);
+  EXPECT(result == 777);
+  EXPECT(all_bytes(out, sizeof(out), 0xAB));
+  EXPECT(all_bytes(sel, sizeof(sel), 0xAB));
+  EXPECT(all_bytes(hashes, sizeof(hashes), 0xAB));
+  EXPECT(unchanged(f, size));
+}
+
+static void test_hostile_keys(simdbloom_filter* f, size_t size) {
+  static uint8_t records[64], out[64];
+  static uint64_t keys[16];
+  static uint32_t sel[16];
+  uint8_t data[4] = {'a', 'b', 'c', 'd'};
+  const int64_t offsets64[3] = {0, 2, INT64_MAX};
+  const int32_t offsets32[4] = {0, 2, 3, 9};
+  const int32_t fine32[3] = {0, 2, 4};
+  uint64_t result = 777;
+  simdbloom_keys k;
+  char want[160];
+
+  /* FIXED_WIDTH, width = SIZE_MAX, count = 1: one record larger than memory. */
+  memset(&k, 0, sizeof(k));
+  k.kind = SIMDBLOOM_KEYS_FIXED_WIDTH;
+  k.keys = records;
+  k.width = SIZE_MAX;
+  k.count = 1;
+  expect_keys_refused(f, size, &k, "past the end of the address space");
+  k.width = (size_t)PTRDIFF_MAX + 1; /* larger than any object, wherever it starts */
+  expect_keys_refused(f, size, &k, "past the end of the address space");
+  /* Records that run off the end of the address space: 2 x 16 bytes from the last 64 fit... */
+  k.keys = last64();
+  k.width = 16;
+  k.stride = 16;
+  k.count = 4; /* ... 4 do not */
+  expect_keys_refused(f, size, &k, "span 64 bytes from 0x");
+  k.stride = 0; /* and one 64-byte record, read over and over, does not either */
+  k.width = 64;
+  k.count = 3;
+  expect_keys_refused(f, size, &k, "FixedWidth records of width 64");
+
+  /* BINARY64 offsets of INT64_MAX over 4 bytes of data, with the data's size declared. */
+  memset(&k, 0, sizeof(k));
+  k.kind = SIMDBLOOM_KEYS_BINARY64;
+  k.keys = offsets64;
+  k.data = data;
+  k.width = sizeof(data);
+  k.count = 2;
+  sprintf(want, "offsets[2] = %lld passes the data's size, 4 bytes", (long long)INT64_MAX);
+  expect_keys_refused(f, size, &k, want);
+  /* Undeclared, the same offsets from data in the last 64 bytes wrap the address space. */
+  k.width = 0;
+  k.data = last64();
+  expect_keys_refused(f, size, &k, "pass the end of the address space");
+  /* BINARY32 past its declared size; stride is still refused for Arrow keys. */
+  memset(&k, 0, sizeof(k));
+  k.kind = SIMDBLOOM_KEYS_BINARY32;
+  k.keys = offsets32;
+  k.data = data;
+  k.width = sizeof(data);
+  k.count = 3;
+  expect_keys_refused(f, size, &k, "offsets[3] = 9 passes the data's size, 4 bytes");
+  k.keys = fine32;
+  k.count = 2;
+  k.stride = 1;
+  expect_keys_refused(f, size, &k, "keys->stride must be 0 for kind 4");
+  /* Offsets within the declared size are keys like any others. */
+  k.stride = 0;
+  EXPECT(simdbloom_contains_keys(f, &k, out, &result) == SIMDBLOOM_OK);
+  EXPECT(result <= 2);
+  /* Offsets that run off the end of the address space themselves. */
+  k.keys = last64();
+  k.count = 16; /* 17 int32_t offsets: 68 bytes */
+  expect_keys_refused(f, size, &k, "Arrow offsets of 4 bytes");
+
+  /* U64 keys (and U32, PREHASHED) running off the end of the address space; huge counts. */
+  memset(&k, 0, sizeof(k));
+  k.kind = SIMDBLOOM_KEYS_U64;
+  k.keys = last64();
+  k.count = 8; /* 64 bytes */
+  expect_keys_refused(f, size, &k, "8 keys of 8 bytes at 0x");
+  k.kind = SIMDBLOOM_KEYS_U32;
+  k.count = 16;
+  expect_keys_refused(f, size, &k, "16 keys of 4 bytes");
+  k.kind = SIMDBLOOM_KEYS_PREHASHED;
+  k.count = 8;
+  expect_keys_refused(f, size, &k, "address space");
+  k.kind = SIMDBLOOM_KEYS_U64;
+  k.keys = keys;
+  k.count = SIZE_MAX;
+  expect_keys_refused(f, size, &k, "exceed the address space");
+  k.count = SIZE_MAX / 8 + 1;
+  expect_keys_refused(f, size, &k, "exceed the address space");
+  EXPECT_ERROR(simdbloom_insert_u64(f, (const uint64_t*)last64(), 8), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_u64", "pass the end of the address space");
+  EXPECT(unchanged(f, size));
+  memset(out, 0xAB, sizeof(out));
+  EXPECT_ERROR(simdbloom_contains_u64(f, (const uint64_t*)last64(), 8, out), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_u64", "address space");
+  EXPECT(all_bytes(out, sizeof(out), 0xAB));
+
+  /* Valid keys, outputs that run off the end of the address space: nothing is written. */
+  k.count = 16;
+  result = 777;
+  EXPECT_ERROR(simdbloom_contains_u64(f, keys, 16, end_minus(8)), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_u64", "16 result bytes");
+  EXPECT_ERROR(simdbloom_contains_keys(f, &k, end_minus(8), &result), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_keys", "16 result bytes");
+  EXPECT_ERROR(simdbloom_insert_keys_fresh(f, &k, end_minus(8), &result), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_keys_fresh", "16 fresh bytes");
+  EXPECT(unchanged(f, size));
+  EXPECT_ERROR(simdbloom_contains_bitmap(f, &k, end_minus(1), &result), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bitmap", "2 bitmap bytes");
+  EXPECT_ERROR(simdbloom_select(f, &k, end_minus(32), &result), SIMDBLOOM_EINVAL,
+               "simdbloom_select", "16 selection entries");
+  EXPECT_ERROR(simdbloom_refine(f, &k, last64(), 16, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+               "16 selection entries");
+  EXPECT_ERROR(simdbloom_hash_keys(f, &k, last64()), SIMDBLOOM_EINVAL, "simdbloom_hash_keys",
+               "16 hashes");
+  EXPECT(result == 777);
+  /* Zero keys: nothing to do, whatever the pointers. */
+  k.count = 0;
+  k.keys = NULL;
+  EXPECT(simdbloom_insert_keys(f, &k, &result) == SIMDBLOOM_OK);
+  EXPECT(result == 0);
+  EXPECT(simdbloom_select(f, &k, NULL, &result) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_refine(f, &k, sel, 0, &result) == SIMDBLOOM_OK);
+  EXPECT(unchanged(f, size));
+}
+
+static void test_hostile(void) {
+  static unsigned char buf[8192];
+  simdbloom_filter* f = NULL;
+  simdbloom_filter* g = NULL;
+  simdbloom_filter* const sentinel = (simdbloom_filter*)&g; /* never dereferenced */
+  const uint64_t keys[4] = {1, 2, 3, 4};
+  size_t size;
+  void* aligned = NULL;
+
+  EXPECT(simdbloom_with_bits(16384, 6, SIMDBLOOM_BLOCK512, 5, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_insert_u64(f, keys, 4) == SIMDBLOOM_OK);
+  size = file_form(f, before);
+  EXPECT(size > 64);
+  test_hostile_bytes(f, size);
+  test_hostile_keys(f, size);
+
+  /* Enums and sizes out of range for the constructors: *out untouched. */
+  g = sentinel;
+  EXPECT_ERROR(simdbloom_create(100, NAN, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "fpp");
+  EXPECT_ERROR(simdbloom_create(100, -1.0, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "fpp");
+  EXPECT_ERROR(simdbloom_create(100, 1.0, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "fpp");
+  EXPECT_ERROR(simdbloom_create(UINT64_MAX, 0.5, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_create", "items");
+  EXPECT_ERROR(simdbloom_create(100, 0.01, INT_MIN, 0, &g), SIMDBLOOM_EINVAL, "simdbloom_create",
+               "layout -2147483648 is not a layout");
+  EXPECT_ERROR(simdbloom_with_bits(UINT64_MAX, 6, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "bits");
+  EXPECT_ERROR(simdbloom_with_bits(1024, 0, SIMDBLOOM_BLOCK512, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "k = 0");
+  EXPECT_ERROR(simdbloom_with_bits(1024, UINT32_MAX, SIMDBLOOM_CLASSIC, 0, &g), SIMDBLOOM_EINVAL,
+               "simdbloom_with_bits", "k = 4294967295");
+  EXPECT(g == sentinel);
+  EXPECT(strcmp(simdbloom_strerror(-1), "unknown status") == 0);
+  EXPECT(strcmp(simdbloom_strerror(INT_MIN), "unknown status") == 0);
+  EXPECT(strcmp(simdbloom_strerror(INT_MAX), "unknown status") == 0);
+
+  /* Persistence: buffers that run off the end of the address space are refused unread and
+   * unwritten; zero and huge sizes. */
+  EXPECT_ERROR(simdbloom_serialize(f, last64(), SIZE_MAX), SIMDBLOOM_EINVAL, "simdbloom_serialize",
+               "passes the end of the address space");
+  memset(buf, 0xAB, sizeof(buf));
+  EXPECT_ERROR(simdbloom_serialize(f, buf, 0), SIMDBLOOM_EINVAL, "simdbloom_serialize",
+               "capacity 0 is below");
+  EXPECT(all_bytes(buf, sizeof(buf), 0xAB));
+  EXPECT_ERROR(simdbloom_load_bytes(last64(), 4096, &g), SIMDBLOOM_EINVAL, "simdbloom_load_bytes",
+               "pass the end of the address space");
+  EXPECT_ERROR(simdbloom_view(last64(), 4096, 1, &g), SIMDBLOOM_EINVAL, "simdbloom_view",
+               "pass the end of the address space");
+  EXPECT_ERROR(simdbloom_load_bytes(before, 0, &g), SIMDBLOOM_EFORMAT, "simdbloom_load_bytes",
+               "truncated header (0 bytes)");
+  EXPECT_ERROR(simdbloom_load_bytes(before, size - 1, &g), SIMDBLOOM_EFORMAT,
+               "simdbloom_load_bytes", "payload of");
+  EXPECT(g == sentinel);
+  /* verify_checksum is a boolean: INT_MIN verifies, and a flipped payload bit is found. */
+  EXPECT(posix_memalign(&aligned, 64, size) == 0);
+  if (aligned != NULL) {
+    memcpy(aligned, before, size);
+    ((unsigned char*)aligned)[size - 1] ^= 0x80;
+    EXPECT_ERROR(simdbloom_view(aligned, size, INT_MIN, &g), SIMDBLOOM_EFORMAT, "simdbloom_view",
+                 "payload checksum mismatch");
+    EXPECT_ERROR(simdbloom_view(aligned, 0, 1, &g), SIMDBLOOM_EFORMAT, "simdbloom_view",
+                 "truncated header (0 bytes)");
+    EXPECT(g == sentinel);
+    free(aligned);
+  }
+  /* NULL arrays with counts, for every call that writes the filter: refused, nothing written. */
+  {
+    const uint64_t more[2] = {77, 78};
+    const simdbloom_keys none = {SIMDBLOOM_KEYS_U64, NULL, NULL, 0, 0, 2};
+    const simdbloom_keys two = {SIMDBLOOM_KEYS_U64, more, NULL, 0, 0, 2};
+    const size_t lens[2] = {1, 1};
+    uint64_t result = 777;
+    uint32_t sel[2] = {5, 5};
+    EXPECT_ERROR(simdbloom_insert_u64(f, NULL, 2), SIMDBLOOM_EINVAL, "simdbloom_insert_u64",
+                 "keys is NULL with n = 2");
+    EXPECT_ERROR(simdbloom_insert_bytes(f, NULL, lens, 2), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_bytes", "keys is NULL with n = 2");
+    EXPECT_ERROR(simdbloom_insert_keys(f, &none, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_keys", "keys->keys is NULL with keys->count = 2");
+    EXPECT_ERROR(simdbloom_insert_keys_fresh(f, &two, NULL, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_keys_fresh", "fresh is NULL with keys->count = 2");
+    EXPECT_ERROR(simdbloom_insert_keys(f, NULL, &result), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+                 "keys is NULL");
+    EXPECT_ERROR(simdbloom_refine(f, &two, sel, SIZE_MAX, &result), SIMDBLOOM_EINVAL,
+                 "simdbloom_refine", "exceed the address space");
+    EXPECT_ERROR(simdbloom_refine(f, &two, NULL, 2, &result), SIMDBLOOM_EINVAL, "simdbloom_refine",
+                 "selection is NULL with count = 2");
+    EXPECT(result == 777);
+    EXPECT(sel[0] == 5 && sel[1] == 5);
+    EXPECT(unchanged(f, size));
+  }
+  /* NULL everywhere, for the calls that take the filter last. */
+  EXPECT_ERROR(simdbloom_merge(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_merge", "other is NULL");
+  EXPECT_ERROR(simdbloom_intersect(NULL, f), SIMDBLOOM_EINVAL, "simdbloom_intersect",
+               "filter is NULL");
+  EXPECT_ERROR(simdbloom_save(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_save", "path is NULL");
+  EXPECT(unchanged(f, size));
+  simdbloom_free(f);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -644,6 +985,7 @@ int main(void) {
   test_validation();
   test_io();
   test_byte_pointers();
+  test_hostile();
 
   /* Errors never crash and leave outputs unchanged. */
   EXPECT(simdbloom_create(100, 0.0, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_EINVAL);

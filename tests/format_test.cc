@@ -6,10 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -673,6 +675,296 @@ TEST_CASE("format: golden files load everywhere and are reproduced bit for bit")
       f.contains(keys, out.data());
       for (uint8_t o : out) CHECK(o == 1);
     });
+  }
+}
+
+}  // namespace
+}  // namespace simdbloom
+
+#include <sys/resource.h>  // NOLINT(build/include_order)
+#include <sys/wait.h>      // NOLINT(build/include_order)
+
+#include "simdbloom/counting.hpp"  // NOLINT(build/include_order)
+#include "simdbloom/scalable.hpp"  // NOLINT(build/include_order)
+#include "simdbloom/spatial.hpp"   // NOLINT(build/include_order)
+
+namespace simdbloom {
+namespace {
+
+// ---- Lying headers: memory follows the bytes present, not the claim ----
+
+// `prefix` then `zeros` zero bytes, generated as they are read (nothing of them is held): seekable
+// like a file (a sparse one, whose claimed payload is a hole) or, with `seekable` false, like a
+// pipe.
+class ZerosBuf : public std::streambuf {
+ public:
+  ZerosBuf(std::string prefix, uint64_t zeros, bool seekable)
+      : prefix_(std::move(prefix)),
+        total_(prefix_.size() + zeros),
+        seekable_(seekable),
+        buffer_(size_t{1} << 20) {}
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    begin_ = next_;
+    if (begin_ >= total_) return traits_type::eof();
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(buffer_.size(), total_ - begin_));
+    std::memset(buffer_.data(), 0, n);
+    if (begin_ < prefix_.size()) {
+      const size_t from_prefix = std::min<size_t>(n, prefix_.size() - begin_);
+      std::memcpy(buffer_.data(), prefix_.data() + begin_, from_prefix);
+    }
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+    next_ = begin_ + n;
+    return traits_type::to_int_type(*gptr());
+  }
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    if (!seekable_) return pos_type(off_type(-1));
+    const int64_t here = static_cast<int64_t>(begin_) + (gptr() - eback());
+    const int64_t target = dir == std::ios_base::beg   ? off
+                           : dir == std::ios_base::cur ? here + off
+                                                       : static_cast<int64_t>(total_) + off;
+    if (target < 0 || static_cast<uint64_t>(target) > total_) return pos_type(off_type(-1));
+    setg(nullptr, nullptr, nullptr);
+    begin_ = next_ = static_cast<uint64_t>(target);
+    return pos_type(target);
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    return seekoff(off_type(pos), std::ios_base::beg, which);
+  }
+
+ private:
+  std::string prefix_;
+  uint64_t total_;
+  bool seekable_;
+  std::vector<char> buffer_;
+  uint64_t begin_ = 0;  // stream position of eback()
+  uint64_t next_ = 0;   // stream position after egptr()
+};
+
+// What a load did in a child process: how much its peak resident memory grew (KiB; the child's
+// peak starts at its size when forked, whatever the test process used before) and the error it
+// threw ("kFormat: ...", "other: ...", "no error").
+struct LoadOutcome {
+  long grew_kib = -1;
+  std::string error = "child died";
+};
+
+template <class Fn>
+LoadOutcome InChild(const Fn& fn) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(fds[0]);
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    std::string error = "no error";
+    try {
+      fn();
+    } catch (const Error& e) {
+      error = std::string(e.code() == ErrorCode::kFormat ? "kFormat: " : "other: ") + e.what();
+    } catch (const std::exception& e) {
+      error = std::string("other: ") + e.what();
+    }
+    getrusage(RUSAGE_SELF, &after);
+    const std::string report = std::to_string(after.ru_maxrss - before.ru_maxrss) + "\n" + error;
+    const ssize_t wrote = write(fds[1], report.data(), report.size());
+    _exit(wrote == static_cast<ssize_t>(report.size()) ? 0 : 1);
+  }
+  close(fds[1]);
+  std::string report;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof(buf))) > 0) report.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  LoadOutcome out;
+  const size_t nl = report.find('\n');
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && nl != std::string::npos) {
+    out.grew_kib = std::stol(report.substr(0, nl));
+    out.error = report.substr(nl + 1);
+  }
+  return out;
+}
+
+// Sets the u64 at `at` of a header and its checksum at `sum_at` (XXH3 of the `sum_at` bytes
+// before it), as a writer of lies would.
+void Lie(std::string* bytes, size_t at, uint64_t value, size_t sum_at) {
+  std::memcpy(&(*bytes)[at], &value, 8);
+  const uint64_t sum = XXH3_64bits(bytes->data(), sum_at);
+  std::memcpy(&(*bytes)[sum_at], &sum, 8);
+}
+
+uint64_t U64At(const std::string& bytes, size_t at) {
+  uint64_t v;
+  std::memcpy(&v, &bytes[at], 8);
+  return v;
+}
+
+// A header of each kind claiming a 1 GiB payload (the 2^24 blocks of the issue's sparse file),
+// checksummed, made from a small filter of that kind; and its loader.
+struct Liar {
+  std::string kind;
+  std::string prefix;  // everything before the claimed payload
+  uint64_t payload;    // the claimed payload bytes
+  void (*load)(std::istream& in);
+};
+
+constexpr uint64_t kClaim = uint64_t{1} << 30;
+
+std::vector<Liar> Liars() {
+  std::vector<Liar> liars;
+  {
+    std::ostringstream os;
+    Filter::with_bits(512, 3, Layout::kBlock512, 0).save(os);
+    std::string h = os.str().substr(0, 64);
+    Lie(&h, 24, kClaim / 64, 56);
+    liars.push_back({"Filter", h, kClaim, [](std::istream& in) { Filter::load(in); }});
+  }
+  {
+    std::ostringstream os;
+    CountingFilter::create(1000, 0.01).save(os);
+    const std::string saved = os.str();
+    const uint64_t per_block = (saved.size() - 64) / U64At(saved, 24);
+    std::string h = saved.substr(0, 64);
+    Lie(&h, 24, kClaim / per_block, 56);
+    liars.push_back({"CountingFilter", h, kClaim / per_block * per_block,
+                     [](std::istream& in) { CountingFilter::load(in); }});
+  }
+  {
+    std::ostringstream os;
+    const uint32_t areas = 2;
+    SpatialFilter::with_blocks(16, 3, areas, 0).save(os);
+    const std::string saved = os.str();
+    const uint64_t per_block = (saved.size() - 64 - 16 * areas) / 16;
+    std::string h = saved.substr(0, 64);
+    Lie(&h, 24, kClaim / per_block, 56);
+    liars.push_back({"SpatialFilter", h, kClaim / per_block * per_block + 16 * areas,
+                     [](std::istream& in) { SpatialFilter::load(in); }});
+  }
+  {
+    // One stage: header, table entry {count, stage bytes}, table checksum, then the stage, a
+    // Filter file whose header claims 2^24 blocks.
+    const std::vector<uint8_t> bytes = ScalableFilter::create(1000, 0.01).to_bytes();
+    std::string chain(bytes.begin(), bytes.begin() + 88);
+    REQUIRE(U64At(chain, 64 + 8) == bytes.size() - 88);
+    Lie(&chain, 64 + 8, 64 + kClaim, 80);
+    std::string stage(bytes.begin() + 88, bytes.begin() + 88 + 64);
+    Lie(&stage, 24, kClaim / 64, 56);
+    liars.push_back({"ScalableFilter", chain + stage, kClaim,
+                     [](std::istream& in) { ScalableFilter::load(in); }});
+  }
+  return liars;
+}
+
+// Issue 28: a sparse file whose header claims 2^24 blocks made `simdbloom info` allocate ~1 GB
+// for 6 s before the payload checksum failed. Every kind reads a claimed payload in bounded
+// pieces and allocates it only once its checksum matched: whether the stream holds the claimed
+// bytes (zeros, wrong checksum) or ends early, seekable or not, the load fails with kFormat and
+// its peak memory grows by less than 64 MiB for a 1 GiB claim.
+TEST_CASE("format: lying headers cost the bytes present, not the claim, for every kind") {
+  const long kBoundKib = 64 * 1024;
+  for (const Liar& liar : Liars()) {
+    CAPTURE(liar.kind);
+    // Every claimed byte present, all zeros: the checksum fails before anything is allocated.
+    const LoadOutcome sparse = InChild([&] {
+      ZerosBuf buf(liar.prefix, liar.payload, /*seekable=*/true);
+      std::istream in(&buf);
+      liar.load(in);
+    });
+    CAPTURE(sparse.error);
+    CHECK(sparse.error.find("kFormat: ") == 0);
+    CHECK(sparse.error.find("payload checksum mismatch") != std::string::npos);
+    CHECK(sparse.grew_kib >= 0);
+    CHECK(sparse.grew_kib < kBoundKib);
+    // 16 MiB of the claimed 1 GiB, from a pipe and from a file: truncated.
+    for (const bool seekable : {false, true}) {
+      CAPTURE(seekable);
+      const LoadOutcome cut = InChild([&] {
+        ZerosBuf buf(liar.prefix, uint64_t{16} << 20, seekable);
+        std::istream in(&buf);
+        liar.load(in);
+      });
+      CAPTURE(cut.error);
+      CHECK(cut.error.find("kFormat: ") == 0);
+      // (A chain measures a seekable stream against its stage table first.)
+      CHECK((cut.error.find("truncated") != std::string::npos ||
+             cut.error.find("left in the input") != std::string::npos));
+      CHECK(cut.grew_kib >= 0);
+      CHECK(cut.grew_kib < kBoundKib);
+    }
+  }
+}
+
+// The issue's own case: a sparse file on disk (a hole of 1 GiB after a header claiming 2^24
+// blocks), through Filter::load_file as `simdbloom info` reads it.
+TEST_CASE("format: a sparse file claiming 1 GiB loads in bounded memory and fails its checksum") {
+  const std::string path = "simdbloom_format_test_sparse.sbf";
+  const std::string header = Liars().front().prefix;
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  }
+  REQUIRE(truncate(path.c_str(), static_cast<off_t>(header.size() + kClaim)) == 0);
+  const LoadOutcome o = InChild([&] { Filter::load_file(path); });
+  std::remove(path.c_str());
+  CAPTURE(o.error);
+  CHECK(o.error == "kFormat: not a valid simdbloom filter: payload checksum mismatch");
+  CHECK(o.grew_kib >= 0);
+  CHECK(o.grew_kib < 64 * 1024);
+}
+
+// Payloads of several pieces (ReadPayload reads 4 MiB at a time) load whole, from a file-like
+// stream and from a pipe, for every kind.
+TEST_CASE("format: payloads larger than a read piece load from seekable and piped streams") {
+  Filter f = Filter::with_bits(uint64_t{10} << 23, 6, Layout::kBlock512, 9);  // 10 MiB
+  CountingFilter c = CountingFilter::create(1000000, 0.01);                   // > 4 MiB
+  SpatialFilter s = SpatialFilter::create(1000000, 0.01, 3);
+  ScalableFilter chain = ScalableFilter::create(1000000, 0.001);
+  std::vector<uint64_t> keys(20000);
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = i * 0x9E3779B97F4A7C15ull;
+  f.insert(keys);
+  c.insert(keys);
+  s.insert(2, Keys(keys));
+  chain.insert(keys);
+  auto saved = [](const auto& filter) {
+    std::ostringstream os;
+    filter.save(os);
+    return os.str();
+  };
+  const std::string fb = saved(f), cb = saved(c), sb = saved(s), xb = saved(chain);
+  CHECK(fb.size() > (uint64_t{8} << 20));
+  CHECK(cb.size() > (uint64_t{4} << 20));
+  for (const bool seekable : {true, false}) {
+    CAPTURE(seekable);
+    auto stream = [&](const std::string& bytes) {
+      return std::make_unique<ZerosBuf>(bytes, 0, seekable);
+    };
+    {
+      auto buf = stream(fb);
+      std::istream in(buf.get());
+      const Filter g = Filter::load(in);
+      CHECK(saved(g) == fb);
+    }
+    {
+      auto buf = stream(cb);
+      std::istream in(buf.get());
+      CHECK(saved(CountingFilter::load(in)) == cb);
+    }
+    {
+      auto buf = stream(sb);
+      std::istream in(buf.get());
+      CHECK(saved(SpatialFilter::load(in)) == sb);
+    }
+    {
+      auto buf = stream(xb);
+      std::istream in(buf.get());
+      CHECK(saved(ScalableFilter::load(in)) == xb);
+    }
   }
 }
 

@@ -420,5 +420,76 @@ TEST_CASE("shapes: bad input is refused before anything is written") {
   CHECK(v.contains(Keys(keys), out) == f.contains(Keys(keys), out + 3));
 }
 
+// Ranges the library can check without reading them: a pointer plus its size that wraps the end of
+// the address space (or exceeds PTRDIFF_MAX bytes), and Arrow offsets past a declared data size.
+// Refused with kInvalidArgument before any key is read; the filter and outputs are untouched.
+TEST_CASE("shapes: ranges past the address space or the declared data are refused") {
+  Filter f = Filter::create(1000, 0.01, Layout::kBlock512, 3);
+  const uint64_t keys[3] = {1, 2, 3};
+  f.insert(Keys(keys));
+  const std::vector<uint8_t> bits(f.data(), f.data() + f.size_bytes());
+  uint8_t data[4] = {'a', 'b', 'c', 'd'};
+  uint8_t out[64];
+  std::memset(out, 0xAB, sizeof(out));
+  // The address n bytes before the end of the address space (from an integer: no pointer
+  // arithmetic outside an object): n - 1 bytes from it fit, n wrap.
+  auto end_minus = [](uintptr_t n) { return reinterpret_cast<uint8_t*>(UINTPTR_MAX - (n - 1)); };
+  uint8_t* const last = end_minus(64);
+  auto message = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const Error& e) {
+      return std::string(e.code() == ErrorCode::kInvalidArgument ? "invalid: " : "other: ") +
+             e.what();
+    }
+    return std::string("no error");
+  };
+  auto refused = [&](auto&& fn, const std::string& part) {
+    const std::string m = message(fn);
+    INFO(m);
+    CHECK(m.rfind("invalid: ", 0) == 0);
+    CHECK(m.find(part) != std::string::npos);
+  };
+  // One record of SIZE_MAX bytes, one larger than any object, records that run off the end.
+  refused([&] { f.insert(FixedWidth{data, SIZE_MAX, 0, 1}); }, "past the end of the address");
+  refused([&] { f.contains(FixedWidth{data, size_t{PTRDIFF_MAX} + 1, 4, 1}, out); }, "width");
+  refused([&] { f.insert(FixedWidth{last, 16, 16, 4}); }, "span 64 bytes");
+  // Arrow offsets of INT64_MAX over 4 bytes of declared data; undeclared, from the last 64 bytes.
+  const int64_t huge[3] = {0, 2, INT64_MAX};
+  refused(
+      [&] {
+        f.insert(BinaryArray<int64_t>{huge, data, 2, sizeof(data)});
+      },
+      "insert: Arrow offsets[2] = 9223372036854775807 passes the data's size, 4 bytes");
+  refused([&] { f.contains(BinaryArray<int64_t>{huge, last, 2}, out); }, "address space");
+  const int32_t past[3] = {0, 2, 5};
+  uint32_t sel[2] = {7, 7};
+  refused(
+      [&] {
+        f.select(BinaryArray<int32_t>{past, data, 2, sizeof(data)}, sel);
+      },
+      "offsets[2] = 5 passes");
+  // Key arrays and outputs that run off the end.
+  refused([&] { f.insert(Span<const uint64_t>(reinterpret_cast<const uint64_t*>(last), 8)); },
+          "8 keys of 8 bytes at 0x");
+  refused([&] { f.contains(Keys(keys), end_minus(2)); }, "3 result bytes");
+  refused([&] { f.contains_bitmap(Keys(keys), end_minus(1), Threads{2}); }, "1 bitmap bytes");
+  refused([&] { f.hash(Keys(keys), reinterpret_cast<uint64_t*>(end_minus(16))); }, "3 hashes");
+  refused([&] { f.insert(Keys(keys), end_minus(2)); }, "3 fresh bytes");
+  refused([&] { f.refine(Keys(keys), reinterpret_cast<uint32_t*>(last), 16); }, "16 selection");
+  refused([&] { Filter::load(last, 4096); }, "4096 bytes at 0x");
+  refused([&] { Filter::view(last, 4096); }, "address space");
+  CHECK(std::memcmp(f.data(), bits.data(), bits.size()) == 0);
+  CHECK(f.inserted_count() == 3);
+  for (uint8_t b : out) CHECK(b == 0xAB);
+  CHECK(sel[0] == 7);
+  CHECK(sel[1] == 7);
+  // Offsets within a declared size are keys like any others.
+  const int32_t within[3] = {0, 2, 4};
+  CHECK(f.insert(BinaryArray<int32_t>{within, data, 2, sizeof(data)}) <= 2);
+  CHECK(f.contains(std::string_view("ab")));
+  CHECK(f.contains(std::string_view("cd")));
+}
+
 }  // namespace
 }  // namespace simdbloom

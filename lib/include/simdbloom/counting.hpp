@@ -206,7 +206,8 @@ class CountingFilter {
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
   // Validates every header field (before any allocation) and the payload checksum; then one
-  // allocation and a copy (a stream: read in 16 MiB steps into a buffer first). Throws
+  // allocation and a copy (a stream: checked in 4 MiB pieces before the allocation, read twice if
+  // seekable; lib/FORMAT.md "File format"). Throws
   // Error(kFormat) for anything but a complete valid counting filter, Error(kIo) for streams and
   // paths that fail, Error(kOutOfMemory).
   static CountingFilter load(const uint8_t* data, size_t size);

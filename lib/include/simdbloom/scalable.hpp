@@ -243,9 +243,10 @@ class ScalableFilter {
   // its capacity and its predicted rate at that capacity at most its share of fpp. Throws
   // Error(kFormat) for anything that is not one complete, valid chain (never reads past the
   // input), Error(kOutOfMemory). Cost: one allocation and copy of each stage, checksum passes,
-  // the FPR model once per stage. load(istream) stages one stage at a time in a buffer that grows
-  // with the bytes received (transient memory: the largest stage); a seekable stream is measured
-  // first. Error(kIo) as Filter::load.
+  // the FPR model once per stage. load(istream) stages one stage at a time (transient memory: the
+  // largest stage), allocated only once the stage's payload has arrived and matched its checksum
+  // (checked in 4 MiB pieces, as Filter::load); a seekable stream is measured first. Error(kIo) as
+  // Filter::load.
   static ScalableFilter from_bytes(const uint8_t* data, size_t size);
   static ScalableFilter load(std::istream& in);
   static ScalableFilter load_file(const std::string& path);

@@ -12,6 +12,15 @@
  * NULL. The getters, which return a value rather than a status, return what each comment says for
  * a NULL filter and set simdbloom_last_error().
  *
+ * Pointers and sizes: what the library can check, it checks before any key is read or anything is
+ * written (the filter and every output are then unchanged): that a pointer plus its size (a key's
+ * length, width x count, an Arrow offset, a buffer's capacity) neither wraps around the end of the
+ * address space nor exceeds PTRDIFF_MAX bytes (the largest object C allows), and that Arrow
+ * offsets stay within the data size when the caller declares it (simdbloom_keys, width). All of
+ * these are SIMDBLOOM_EINVAL. What it cannot check is that a pointer really points at that many
+ * readable (or writable) bytes: a length longer than the caller's buffer, or an Arrow offset past
+ * undeclared data, is read as any C function would read it (undefined behaviour, e.g. SIGSEGV).
+ *
  * Thread-safety: as the C++ API. Functions that take a `const simdbloom_filter*` may run
  * concurrently on one filter; the others need exclusive access. simdbloom_last_error() is per
  * thread. Costs are those of the C++ calls named in each comment (simdbloom.hpp). */
@@ -72,7 +81,8 @@ simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint
 void simdbloom_free(simdbloom_filter* filter);
 
 /* Bulk u64 keys; out[i] = 1 if keys[i] may be present, else 0. EINVAL: filter NULL, keys (or
- * out) NULL with n > 0. EREADONLY: insert into a view. */
+ * out) NULL with n > 0, keys (or out) plus n entries past the end of the address space.
+ * EREADONLY: insert into a view. */
 simdbloom_status simdbloom_insert_u64(simdbloom_filter* filter, const uint64_t* keys, size_t n);
 simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const uint64_t* keys,
                                         size_t n, uint8_t* out);
@@ -80,8 +90,10 @@ simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const ui
  * whatever their type: char*[n], const char*[n], uint8_t*[n], const void*[n], a char** ... (all
  * share void*'s representation); key i is lengths[i] bytes at keys[i] (NULL allowed when the
  * length is 0). Every key is checked before any is inserted or tested. EINVAL: filter NULL, keys,
- * lengths (or out) NULL with n > 0, keys[i] NULL with lengths[i] > 0. EREADONLY: insert into a
- * view. Processed in tiles of 256 keys; no allocation. */
+ * lengths (or out) NULL with n > 0, keys[i] NULL with lengths[i] > 0, keys[i] + lengths[i] past
+ * the end of the address space or lengths[i] above PTRDIFF_MAX (e.g. lengths[i] = SIZE_MAX, a
+ * "-1" length). That keys[i] holds lengths[i] readable bytes cannot be checked. EREADONLY: insert
+ * into a view. Processed in tiles of 256 keys; no allocation. */
 simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* keys,
                                         const size_t* lengths, size_t n);
 simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* keys,
@@ -93,15 +105,26 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
  *   simdbloom_keys k = {.kind = SIMDBLOOM_KEYS_FIXED_WIDTH, .keys = records, .width = 13,
  *                       .stride = 16, .count = n};
  *   simdbloom_keys s = {.kind = SIMDBLOOM_KEYS_BINARY32, .keys = offsets, .data = chars,
- *                       .count = n};
+ *                       .width = chars_size, .count = n};
  * A key is hashed as its bytes in every shape (a u64 as its 8 little-endian bytes, a u32 as its
  * 4), so a key inserted in one shape is found in any other and by simdbloom_contains_bytes.
  *
  * Checked by every simdbloom_*_keys call, before any work (EINVAL): keys NULL; kind outside 1..6;
- * width or stride non-zero for a kind other than FIXED_WIDTH; data non-NULL for a kind other than
- * BINARY32/64; keys->keys NULL with count > 0 (FIXED_WIDTH: and width > 0); a count (FIXED_WIDTH:
- * (count - 1) * stride + width) beyond the address space; Arrow offsets that are negative or
- * decrease; Arrow data NULL when the offsets span bytes. */
+ * stride non-zero for a kind other than FIXED_WIDTH, width non-zero for a kind other than
+ * FIXED_WIDTH and BINARY32/64; data non-NULL for a kind other than BINARY32/64; keys->keys NULL
+ * with count > 0 (FIXED_WIDTH: and width > 0); an array (the keys, the count + 1 offsets, the
+ * records' (count - 1) * stride + width bytes, the data up to the last offset) that overflows,
+ * wraps the address space or exceeds PTRDIFF_MAX bytes (e.g. width = SIZE_MAX); Arrow offsets
+ * that are negative or decrease, or, with a declared data size (width), pass it; Arrow data NULL
+ * when the offsets span bytes.
+ *
+ * Arrow data size: for BINARY32/64, `width` declares the size of data in bytes (Arrow's data
+ * buffer length, e.g. buffers[2]->size()); every offset must then be at most it, so offsets that
+ * point past the buffer are refused. 0 (the default of a designated initializer) declares no size:
+ * then only offsets that wrap the address space can be refused, and an offset past the caller's
+ * data is read (undefined behaviour). Declare it for data from an untrusted source. (The struct is
+ * unchanged: width had to be 0 for these kinds before, so existing callers, compiled against an
+ * older header or not, keep their meaning.) */
 #define SIMDBLOOM_KEYS_U64 1         /* keys: uint64_t[count] */
 #define SIMDBLOOM_KEYS_U32 2         /* keys: uint32_t[count] */
 #define SIMDBLOOM_KEYS_PREHASHED 3   /* keys: uint64_t[count], values of simdbloom_hash_keys */
@@ -113,7 +136,9 @@ typedef struct simdbloom_keys {
   const void* keys;     /* the array, the Arrow offsets, or the first record */
   const void* data;     /* Arrow data bytes, any pointer type (BINARY32/64 only, else NULL; key
                            i is the bytes [offsets[i], offsets[i + 1]) of data) */
-  size_t width, stride; /* FIXED_WIDTH only, else 0; stride 0 or below width is allowed */
+  size_t width, stride; /* FIXED_WIDTH: the record geometry (stride 0 or below width is
+                           allowed). BINARY32/64: width = the size of data in bytes, checked
+                           against every offset (0: not declared); stride 0. Other kinds: 0 */
   size_t count;         /* number of keys */
 } simdbloom_keys;
 
@@ -174,7 +199,8 @@ int simdbloom_compatible(const simdbloom_filter* a, const simdbloom_filter* b);
  * bytes); 0, and simdbloom_last_error() set, for a NULL filter. */
 size_t simdbloom_serialized_size(const simdbloom_filter* filter);
 /* Writes the file form into buf (capacity bytes, any pointer type). EINVAL: filter or buf NULL,
- * capacity below simdbloom_serialized_size. */
+ * capacity below simdbloom_serialized_size, buf + capacity past the end of the address space
+ * (nothing is written then). */
 simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, size_t capacity);
 /* Filter::save_file / load_file. EINVAL: filter, path (or out) NULL. EIO: a path that cannot be
  * opened, written or read: missing, without permission, a directory. EFORMAT: a readable file
@@ -182,12 +208,13 @@ simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, 
 simdbloom_status simdbloom_save(const simdbloom_filter* filter, const char* path);
 simdbloom_status simdbloom_load(const char* path, simdbloom_filter** out);
 /* Filter::load(data, size): a copy of the filter in data (size bytes, any pointer type). EINVAL:
- * out NULL, data NULL with size > 0. EFORMAT: not a complete, valid filter. */
+ * out NULL, data NULL with size > 0, data + size past the end of the address space. EFORMAT: not
+ * a complete, valid filter. */
 simdbloom_status simdbloom_load_bytes(const void* data, size_t size, simdbloom_filter** out);
 /* Filter::view(data, size, verify_checksum != 0): zero-copy and read-only; data (any pointer
  * type) must be 64-byte aligned and outlive the filter. verify_checksum is a boolean: any
- * non-zero value verifies. EINVAL: data or out NULL, data not 64-byte aligned. EFORMAT: as
- * load_bytes. */
+ * non-zero value verifies. EINVAL: data or out NULL, data not 64-byte aligned, data + size past
+ * the end of the address space. EFORMAT: as load_bytes. */
 simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checksum,
                                 simdbloom_filter** out);
 

@@ -167,18 +167,25 @@ struct Prehashed {
 
 // Arrow variable-width binary/utf8 layout: key i is data[offsets[i] .. offsets[i + 1]); `offsets`
 // holds length + 1 entries (Offset = int32_t for Binary/Utf8, int64_t for LargeBinary/LargeUtf8).
-// Bulk calls check that offsets are non-negative and non-decreasing (O(length)) before any work.
+// Bulk calls check that offsets are non-negative and non-decreasing (O(length)) before any work,
+// and that the bytes they span, data[0 .. offsets[length]), fit the address space (no wrap-around,
+// at most PTRDIFF_MAX bytes); with `data_size` set (the size of Arrow's data buffer), also that no
+// offset passes it. Without it the library cannot know where the data ends: offsets beyond the
+// caller's buffer are read (undefined behaviour), as are any that do not point at readable bytes.
 template <class Offset>
 struct BinaryArray {
   static_assert(std::is_same<Offset, int32_t>::value || std::is_same<Offset, int64_t>::value,
                 "Arrow offsets are int32_t or int64_t");
   const Offset* offsets = nullptr;
   const uint8_t* data = nullptr;
-  size_t length = 0;  // number of keys
+  size_t length = 0;     // number of keys
+  size_t data_size = 0;  // bytes at data, checked against the offsets; 0: not declared
 };
 
 // Fixed-width byte records: key i is data[i * stride .. i * stride + width), e.g. 13-byte IPv4
-// 5-tuples inside 16-byte structs (width 13, stride 16) or packed 16-byte IPv6 addresses.
+// 5-tuples inside 16-byte structs (width 13, stride 16) or packed 16-byte IPv6 addresses. Bulk
+// calls check that the records' extent, (count - 1) * stride + width bytes from data, neither
+// overflows nor wraps the address space (at most PTRDIFF_MAX bytes).
 struct FixedWidth {
   const uint8_t* data = nullptr;
   size_t width = 0;
@@ -204,10 +211,19 @@ class Keys {
   };
 
   Keys(Prehashed keys) noexcept : kind_(Kind::kPrehashed), ptr_(keys.hashes), size_(keys.size) {}
+  // (A BinaryArray's data_size is kept in width_, which only FixedWidth uses otherwise.)
   Keys(BinaryArray<int32_t> keys) noexcept
-      : kind_(Kind::kBinary32), ptr_(keys.offsets), data_(keys.data), size_(keys.length) {}
+      : kind_(Kind::kBinary32),
+        ptr_(keys.offsets),
+        data_(keys.data),
+        size_(keys.length),
+        width_(keys.data_size) {}
   Keys(BinaryArray<int64_t> keys) noexcept
-      : kind_(Kind::kBinary64), ptr_(keys.offsets), data_(keys.data), size_(keys.length) {}
+      : kind_(Kind::kBinary64),
+        ptr_(keys.offsets),
+        data_(keys.data),
+        size_(keys.length),
+        width_(keys.data_size) {}
   Keys(FixedWidth keys) noexcept
       : kind_(Kind::kFixedWidth),
         ptr_(keys.data),
@@ -236,14 +252,17 @@ class Keys {
 
   Kind kind() const noexcept { return kind_; }
   size_t size() const noexcept { return size_; }
-  // The shape's pointers: keys/hashes/offsets/records (`keys()`), Arrow data (`data()`), and the
-  // record geometry of FixedWidth.
+  // The shape's pointers: keys/hashes/offsets/records (`keys()`), Arrow data (`data()`) and its
+  // declared size (`data_size()`, 0 if not declared or not Arrow), and the record geometry of
+  // FixedWidth (0 for other shapes).
   const void* keys() const noexcept { return ptr_; }
   const uint8_t* data() const noexcept { return data_; }
-  size_t width() const noexcept { return width_; }
+  size_t data_size() const noexcept { return IsBinary() ? width_ : 0; }
+  size_t width() const noexcept { return IsBinary() ? 0 : width_; }
   size_t stride() const noexcept { return stride_; }
 
  private:
+  bool IsBinary() const noexcept { return kind_ == Kind::kBinary32 || kind_ == Kind::kBinary64; }
   template <class T>
   static constexpr Kind KindOf() noexcept {
     if constexpr (std::is_same<T, std::string_view>::value) {
@@ -498,8 +517,10 @@ class Filter {
   // machine: the first bulk call on a filter of a new power-of-two size (per layout and SIMD
   // target) times its query kernel on the filter at a few distances, 0.3-1.5 ms once per process
   // (one allocation of 72 KiB); it never changes a result. Errors: Error(kInvalidArgument) for a
-  // null pointer with a non-zero size, bad Arrow offsets or FixedWidth geometry, detected before
-  // anything is written.
+  // null pointer with a non-zero size, bad Arrow offsets (past a declared data_size too) or
+  // FixedWidth geometry, and an array (of keys, offsets, records, Arrow data, or an output) whose
+  // pointer plus size wraps the address space or exceeds PTRDIFF_MAX bytes, detected before
+  // anything is written. That a pointer really points at so many readable bytes cannot be checked.
 
   // Inserts every key; returns how many set a bit that was clear (surely new keys; in key order,
   // so a repeat within the batch does not count). Throws Error(kReadOnly) on a view.
@@ -657,7 +678,10 @@ class Filter {
   // returned. Throws Error(kFormat) for anything that is not a complete, valid filter (never reads
   // past the input), Error(kIo) for a path that is missing, unreadable or a directory and for a
   // stream that fails while reading (badbit), Error(kOutOfMemory). Cost: one allocation
-  // of the bit array, a copy and a checksum pass.
+  // of the bit array, a copy and a checksum pass. From a stream the allocation waits until the
+  // payload has arrived and matched its checksum (checked in 4 MiB pieces), so memory follows the
+  // bytes present, not the header's claim: a seekable stream is read twice (two checksum passes),
+  // a pipe's bytes are held in pieces until the check.
   static Filter load(std::istream& in);
   static Filter load_file(const std::string& path);
   static Filter load(const uint8_t* data, size_t size);

@@ -189,7 +189,8 @@ class SpatialFilter {
   // both checksums and the cells (none above the highest label inserted). Error(kFormat) for
   // anything that is not a complete valid spatial filter (never reads past the input), Error(kIo)
   // for unreadable paths or failing streams, Error(kOutOfMemory). Cost: one allocation, a copy, a
-  // checksum pass and a pass over the cells.
+  // checksum pass and a pass over the cells; from a stream, the payload is first checked in 4 MiB
+  // pieces, before anything of its size is allocated (as Filter::load).
   static SpatialFilter load(const uint8_t* data, size_t size);
   static SpatialFilter load(std::istream& in);
   static SpatialFilter load_file(const std::string& path);
