@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The C API from C99: every function, its error codes, and that no failure escapes as a crash. */
 #define _POSIX_C_SOURCE 200112L
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <simdbloom/simdbloom.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -964,6 +968,64 @@ static void test_hostile(void) {
   simdbloom_free(f);
 }
 
+/* simdbloom_save is the library's atomic save: a write that fails part-way (RLIMIT_FSIZE with
+ * SIGXFSZ ignored: EFBIG, as ENOSPC on a full disk) is SIMDBLOOM_EIO naming the path and the
+ * reason, and the old file stays byte-identical, alone in its directory. */
+static size_t read_all(const char* path, unsigned char* buf, size_t cap) {
+  FILE* fp = fopen(path, "rb");
+  size_t n = 0;
+  if (fp != NULL) {
+    n = fread(buf, 1, cap, fp);
+    fclose(fp);
+  }
+  return n;
+}
+
+static void test_failed_save(void) {
+  static unsigned char old_bytes[4096], now_bytes[4096];
+  const char* dir = "simdbloom_c_save_test";
+  const char* path = "simdbloom_c_save_test/f.sbf";
+  simdbloom_filter* small = NULL;
+  simdbloom_filter* big = NULL;
+  struct rlimit old_limit, limit;
+  void (*old_handler)(int);
+  size_t old_n, entries = 0;
+  DIR* d;
+  struct dirent* e;
+  mkdir(dir, 0700);
+  EXPECT(simdbloom_create(100, 0.01, SIMDBLOOM_BLOCK512, 0, &small) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_create(1000000, 0.01, SIMDBLOOM_BLOCK512, 0, &big) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_save(small, path) == SIMDBLOOM_OK);
+  old_n = read_all(path, old_bytes, sizeof(old_bytes));
+  EXPECT(old_n > 64 && old_n < sizeof(old_bytes));
+  EXPECT(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  limit = old_limit;
+  limit.rlim_cur = 65536;
+  old_handler = signal(SIGXFSZ, SIG_IGN);
+  EXPECT(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  EXPECT(simdbloom_save(big, path) == SIMDBLOOM_EIO);
+  EXPECT(setrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  signal(SIGXFSZ, old_handler);
+  EXPECT(message_is("simdbloom_save", path));
+  EXPECT(strstr(simdbloom_last_error(), strerror(EFBIG)) != NULL);
+  EXPECT(read_all(path, now_bytes, sizeof(now_bytes)) == old_n);
+  EXPECT(memcmp(old_bytes, now_bytes, old_n) == 0);
+  d = opendir(dir);
+  EXPECT(d != NULL);
+  while (d != NULL && (e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+      ++entries;
+      EXPECT(strcmp(e->d_name, "f.sbf") == 0);
+    }
+  }
+  if (d != NULL) closedir(d);
+  EXPECT(entries == 1);
+  remove(path);
+  rmdir(dir);
+  simdbloom_free(small);
+  simdbloom_free(big);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -984,6 +1046,7 @@ int main(void) {
   test_shapes(SIMDBLOOM_SHIFTING);
   test_validation();
   test_io();
+  test_failed_save();
   test_byte_pointers();
   test_hostile();
 
