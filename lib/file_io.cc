@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -127,7 +129,7 @@ void WriteAndSync(int fd, const std::string& path, const std::string& who,
 
 // The final target of `path` through symbolic links (as `sort -o LINK` writes the file the link
 // points to). A dangling link gives the path it points to; a loop is ELOOP.
-std::string ResolveLinks(std::string path, const std::string& who) {
+std::string ResolveLinksImpl(std::string path, const std::string& who) {
   for (int hops = 0;; ++hops) {
     struct stat st;
     if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
@@ -149,7 +151,30 @@ std::string TempName(const std::string& base) {
                                                                        << 32);
   char suffix[17];
   std::snprintf(suffix, sizeof(suffix), "%016llx", static_cast<unsigned long long>(rng()));
-  return "." + base + ".tmp." + suffix;
+  // At most 200 bytes of the name: the temporary must fit NAME_MAX (255) where the target does.
+  return "." + base.substr(0, 200) + ".tmp." + suffix;
+}
+
+// The named temporary of a save in progress (the fallback without O_TMPFILE), for a signal
+// handler to remove: its directory's descriptor and its name. One at a time, process-wide.
+std::atomic<int> g_pending_claimed{0};
+volatile sig_atomic_t g_pending_dir = -1;
+char g_pending_name[256];
+
+// Claims the slot for `name` in directory `dir` (false if another save holds it).
+bool ClaimPending(int dir, const std::string& name) {
+  int expected = 0;
+  if (name.size() >= sizeof(g_pending_name) ||
+      !g_pending_claimed.compare_exchange_strong(expected, 1)) {
+    return false;
+  }
+  std::memcpy(g_pending_name, name.c_str(), name.size() + 1);
+  g_pending_dir = dir;
+  return true;
+}
+void ReleasePending() {
+  g_pending_dir = -1;
+  g_pending_claimed.store(0);
 }
 
 // The descriptor that /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N name, else -1.
@@ -172,6 +197,15 @@ int NamedDescriptor(const std::string& path) {
 
 }  // namespace
 
+std::string SaveTarget(const std::string& path, const std::string& who) {
+  return ResolveLinksImpl(path, who);
+}
+
+void RemovePendingSaveTemporary() noexcept {
+  const int dir = g_pending_dir;
+  if (dir >= 0) ::unlinkat(dir, g_pending_name, 0);
+}
+
 void WriteFileAtomically(const std::string& path, const std::string& who,
                          const std::function<void(std::ostream&)>& write) {
   if (path.empty()) throw Error(ErrorCode::kIo, who + ": empty file name");
@@ -188,17 +222,28 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
     if (fd.Close() != 0) IoError(who, "cannot write", path, errno);
     return;
   }
-  const std::string target = ResolveLinks(path, who);
+  const std::string target = SaveTarget(path, who);
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) IoError(who, "cannot write", path, EISDIR);
+  // Replacing needs what rewriting would: write permission on the file (a read-only file stays).
+  if (exists && ::access(target.c_str(), W_OK) != 0) IoError(who, "cannot write", path, errno);
   const size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
                                                      : target.substr(0, slash);
   const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
   if (base.empty() || base == "." || base == "..") IoError(who, "cannot write", path, EISDIR);
+  // The directory: readable for its fsync, or (write-only directories, mode -wx) by O_PATH, which
+  // serves the *at calls but cannot be synced.
   Fd dirfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const bool dir_syncable = dirfd.get() >= 0;
+  if (!dir_syncable) dirfd.Reset(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (dirfd.get() < 0) IoError(who, "cannot create", path, errno);
+  auto sync_dir = [&] {
+    if (dir_syncable && ::fsync(dirfd.get()) != 0) {
+      IoError(who, "cannot sync the directory of", path, errno);
+    }
+  };
   // The new file gets the old one's permission bits, else 0666 less the umask (as open(2)).
   const mode_t mode = exists ? (st.st_mode & 07777) : 0666;
 
@@ -214,20 +259,33 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
     for (int tries = 0; tries < 100 && fd.get() < 0; ++tries) {
       temp = TempName(base);
       fd.Reset(::openat(dirfd.get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode));
-      if (fd.get() < 0 && errno != EEXIST) IoError(who, "cannot create", path, errno);
+      if (fd.get() < 0 && errno != EEXIST) {
+        temp.clear();
+        IoError(who, "cannot create", path, errno);
+      }
     }
     if (fd.get() < 0) {
       temp.clear();
       IoError(who, "cannot create", path, EEXIST);
     }
   }
+  // Removes the named temporary on every error path (and lets a signal handler do so meanwhile).
   struct Cleanup {
     int dir;
     std::string* name;
+    bool claimed = false;
     ~Cleanup() {
       if (!name->empty()) ::unlinkat(dir, name->c_str(), 0);
+      if (claimed) ReleasePending();
     }
   } cleanup{dirfd.get(), &temp};
+  if (!temp.empty()) cleanup.claimed = ClaimPending(dirfd.get(), temp);
+
+  if (exists) {
+    // The old file's owner and group where the caller may set them (root, or its own group);
+    // ACLs and extended attributes are not copied.
+    (void)::fchown(fd.get(), st.st_uid, st.st_gid);
+  }
 
   if (exists) (void)::fchmod(fd.get(), mode);  // open(2) applied the umask to the old bits
   WriteAndSync(fd.get(), path, who, write);
@@ -238,7 +296,7 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
     // No old file: the link itself publishes it, with no moment where a temporary name exists.
     if (!exists && ::linkat(AT_FDCWD, proc, dirfd.get(), base.c_str(), AT_SYMLINK_FOLLOW) == 0) {
       if (fd.Close() != 0) IoError(who, "cannot write", path, errno);
-      if (::fsync(dirfd.get()) != 0) IoError(who, "cannot sync the directory of", path, errno);
+      sync_dir();
       return;
     }
     // Else a temporary name for the complete file, renamed over the target at once (the one
@@ -247,6 +305,7 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
       const std::string name = TempName(base);
       if (::linkat(AT_FDCWD, proc, dirfd.get(), name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
         temp = name;
+        cleanup.claimed = ClaimPending(dirfd.get(), temp);
         break;
       }
       if (errno != EEXIST) IoError(who, "cannot create", path, errno);
@@ -258,7 +317,7 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
     IoError(who, "cannot replace", path, errno);
   }
   temp.clear();  // renamed: nothing to remove
-  if (::fsync(dirfd.get()) != 0) IoError(who, "cannot sync the directory of", path, errno);
+  sync_dir();
 }
 
 }  // namespace detail

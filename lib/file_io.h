@@ -60,19 +60,37 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
 
 // The one save routine (file_io.cc), for every kind, the C API, Python and the command line.
 // `write` streams the file's bytes; they go to an unnamed temporary file in the target's directory
-// (O_TMPFILE; a named temporary removed on every error path where the file system lacks it), are
-// fsync'ed, then renamed over `path`, and the directory is fsync'ed. On any failure (a full disk,
-// RLIMIT_FSIZE, a write error, an exception from `write`) `path` is byte-identical to before, no
-// temporary is left, and the error is Error(kIo) "WHO: cannot write PATH: <errno text>". A kill at
-// any moment leaves the old file (or none); only between the two system calls that name and
-// rename a replacement can a kill leave a `.NAME.tmp.*` file beside it.
-// Symbolic links are followed: the file a link points to is replaced and the link kept. A path that
-// names a device, a FIFO or a socket (/dev/stdout, a named pipe) is streamed into instead. The new
-// file keeps the old one's permission bits (else 0666 less the umask). A process that maps the old
-// file keeps reading the old bytes: the rename gives the path a new inode.
-// Cost: one pass over the bytes through a 64 KiB buffer, two fsyncs.
+// (O_TMPFILE; where the file system lacks it, a named temporary `.NAME.tmp.<hex>` removed on every
+// error path), are fsync'ed, then renamed over `path`, and the directory is fsync'ed. A failure
+// before the rename (a full disk, RLIMIT_FSIZE, a write error, an exception from `write`) leaves
+// `path` byte-identical and no temporary, and is Error(kIo) "WHO: cannot write PATH: <errno
+// text>"; a failure of the directory's fsync after it reports kIo with the new file in place. A
+// kill at any moment leaves the old file (or none); with a named temporary, a kill by an uncaught
+// signal can leave it (the command line removes it on SIGINT/SIGTERM/SIGHUP, see
+// RemovePendingSaveTemporary), and with O_TMPFILE only a kill between the two system calls that
+// name and rename a replacement can.
+// What a replacement changes: the file gets a new inode, so hard links to the old one keep the old
+// bytes, and a process that maps the old file keeps reading them (no SIGBUS). It keeps the old
+// permission bits, and its owner and group where the caller may set them (root, or a group the
+// caller is in); ACLs and extended attributes are not copied. It needs write permission on the
+// file (a read-only file is refused, as a rewrite would be) and on its directory (refused
+// otherwise, with the old file intact). A file that is a mount point of its own (a single-file
+// bind mount) cannot be renamed over: EBUSY, the old file intact.
+// Symbolic links are followed: the file a link points to is replaced and the link kept. A path
+// that names a device or a FIFO, or /dev/stdout, /dev/stderr, /dev/fd/N, is written in place
+// instead (a FIFO's open waits for a reader, as open(2) does); a socket cannot be opened (ENXIO).
+// Cost: one pass over the bytes through a 64 KiB buffer, two fsyncs, and room for the new file
+// beside the old one until the rename.
 void WriteFileAtomically(const std::string& path, const std::string& who,
                          const std::function<void(std::ostream&)>& write);
+
+// The file a save of `path` replaces: `path` with its symbolic links followed (a dangling link
+// gives the path it points to). Throws kIo for a link loop.
+std::string SaveTarget(const std::string& path, const std::string& who);
+
+// Removes the named temporary of the save in progress, if any (the fallback without O_TMPFILE):
+// async-signal-safe, for a handler of SIGINT/SIGTERM/SIGHUP that then re-raises the signal.
+void RemovePendingSaveTemporary() noexcept;
 
 // save_file: `save(std::ostream&)` into `path`, atomically as above. Errors are kIo and start
 // with `who` ("Filter::save_file" style prefixes are the caller's).

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -188,6 +189,89 @@ TEST_CASE("save: a successful save replaces the file, keeps its mode and leaves 
     CHECK(e.code() == ErrorCode::kIo);
   }
   CHECK(dir.Names() == std::vector<std::string>{"f.sbf"});
+}
+
+// Runs fn in a child process as an unprivileged user (uid/gid 65534 when the tests run as root,
+// else as themselves); returns what it printed, or "child died".
+template <class Fn>
+std::string AsUser(const Fn& fn) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(3);
+    const std::string out = fn();
+    const ssize_t wrote = ::write(fds[1], out.data(), out.size());
+    _exit(wrote == static_cast<ssize_t>(out.size()) ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buf[1024];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? out : "child died";
+}
+
+std::string SaveOutcome(const Filter& f, const std::string& path) {
+  try {
+    f.save_file(path);
+    return "saved";
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
+// What a replacement needs and keeps: write permission on the file (a read-only file stays, as a
+// rewrite would fail), a directory it can create in (write-only, mode 0300, is enough), the old
+// owner where the caller may set it; names up to NAME_MAX.
+TEST_CASE("save: permissions, owners and long names") {
+  TempDir dir;
+  REQUIRE(::chmod((dir / "").c_str(), 0777) == 0);
+  Filter f = Filter::create(1000, 0.01);
+  f.insert(uint64_t{5});
+  // A read-only file (owned by root when the tests run as root) is not replaced.
+  const std::string ro = dir / "ro.sbf";
+  Filter::create(100, 0.01).save_file(ro);
+  REQUIRE(::chmod(ro.c_str(), 0444) == 0);
+  const std::string before = ReadFile(ro);
+  const std::string got = AsUser([&] { return SaveOutcome(f, ro); });
+  CHECK(got.find("cannot write " + ro + ": " + std::strerror(EACCES)) != std::string::npos);
+  CHECK(ReadFile(ro) == before);
+  // A write-only directory: saves work (the directory is opened with O_PATH).
+  const std::string wx = dir / "wx";
+  REQUIRE(::mkdir(wx.c_str(), 0777) == 0);
+  if (::geteuid() == 0) REQUIRE(::chown(wx.c_str(), 65534, 65534) == 0);
+  REQUIRE(::chmod(wx.c_str(), 0300) == 0);
+  CHECK(AsUser([&] { return SaveOutcome(f, wx + "/f.sbf") + SaveOutcome(f, wx + "/f.sbf"); }) ==
+        "savedsaved");
+  REQUIRE(::chmod(wx.c_str(), 0700) == 0);
+  CHECK(Bytes(Filter::load_file(wx + "/f.sbf")) == Bytes(f));
+  std::remove((wx + "/f.sbf").c_str());
+  ::rmdir(wx.c_str());
+  // The owner stays where the caller may keep it (root replacing a service's file).
+  if (::geteuid() == 0) {
+    const std::string owned = dir / "owned.sbf";
+    Filter::create(100, 0.01).save_file(owned);
+    REQUIRE(::chown(owned.c_str(), 65534, 65534) == 0);
+    REQUIRE(::chmod(owned.c_str(), 0600) == 0);
+    f.save_file(owned);
+    struct stat st;
+    REQUIRE(::stat(owned.c_str(), &st) == 0);
+    CHECK(st.st_uid == 65534);
+    CHECK(st.st_gid == 65534);
+    CHECK((st.st_mode & 07777) == 0600);
+    CHECK(Bytes(Filter::load_file(owned)) == Bytes(f));
+  }
+  // A name of 250 bytes is created and replaced (its temporary name fits NAME_MAX too).
+  const std::string long_name = dir / std::string(250, 'n');
+  Filter::create(100, 0.01).save_file(long_name);
+  f.save_file(long_name);
+  CHECK(Bytes(Filter::load_file(long_name)) == Bytes(f));
 }
 
 TEST_CASE("save: a symbolic link is followed, the link kept") {
