@@ -98,14 +98,6 @@ void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uin
   });
 }
 
-// Whether `bytes` bytes from p can be one array: at most PTRDIFF_MAX bytes (the largest object C
-// and C++ allow), and p + bytes does not wrap around the end of the address space. That they are
-// readable cannot be checked.
-bool FitsAddressSpace(const void* p, uint64_t bytes) {
-  return bytes <= static_cast<uint64_t>(PTRDIFF_MAX) &&
-         reinterpret_cast<uintptr_t>(p) <= UINTPTR_MAX - bytes;
-}
-
 // "0x..." for messages.
 std::string Address(const void* p) {
   char text[2 + 2 * sizeof(uintptr_t) + 1];

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "kernels/registry.h"
+#include "lib/key_source.h"
 #include "simdbloom/simdbloom.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -126,20 +127,14 @@ const char* KeyAt(const void* keys, size_t i) {
   return p;
 }
 
-// Whether `size` bytes from p can be one array: at most PTRDIFF_MAX bytes, and p + size does not
-// wrap around the end of the address space. (Whether they are readable cannot be checked.)
-bool Fits(const void* p, size_t size) {
-  return size <= static_cast<size_t>(PTRDIFF_MAX) &&
-         reinterpret_cast<uintptr_t>(p) <= UINTPTR_MAX - size;
-}
-
 // Checks the arguments of the byte-string calls (every key, before anything is written): the
 // arrays, and each key's pointer and length.
 void CheckByteKeys(const void* keys, const size_t* lengths, size_t n) {
   CheckCount(n, sizeof(void*), "n");
   NotNullIf(keys, n, "keys", "n");
   NotNullIf(lengths, n, "lengths", "n");
-  if (!Fits(keys, n * sizeof(void*)) || !Fits(lengths, n * sizeof(size_t))) {
+  if (!simdbloom::detail::FitsAddressSpace(keys, n * sizeof(void*)) ||
+      !simdbloom::detail::FitsAddressSpace(lengths, n * sizeof(size_t))) {
     Reject("keys or lengths, n = " + std::to_string(n) +
            " entries, pass the end of the address space");
   }
@@ -149,7 +144,7 @@ void CheckByteKeys(const void* keys, const size_t* lengths, size_t n) {
       Reject("keys[" + std::to_string(i) + "] is NULL with lengths[" + std::to_string(i) +
              "] = " + std::to_string(lengths[i]));
     }
-    if (!Fits(p, lengths[i])) {
+    if (!simdbloom::detail::FitsAddressSpace(p, lengths[i])) {
       Reject("keys[" + std::to_string(i) + "] with lengths[" + std::to_string(i) +
              "] = " + std::to_string(lengths[i]) + " passes the end of the address space");
     }
@@ -350,7 +345,7 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
     NotNull(filter, "filter");
     CheckByteKeys(keys, lengths, n);
     NotNullIf(out, n, "out", "n");
-    if (!Fits(out, n))
+    if (!simdbloom::detail::FitsAddressSpace(out, n))
       Reject("out, n = " + std::to_string(n) + " bytes, passes the end of the address space");
     StringTiles(keys, lengths, n, [&](simdbloom::Span<const std::string_view> tile, size_t i) {
       filter->filter.contains(tile, out + i);
@@ -468,7 +463,7 @@ simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, 
     NotNull(filter, "filter");
     NotNull(buf, "buf");
     const size_t need = filter->filter.serialized_size();
-    if (!Fits(buf, capacity)) {
+    if (!simdbloom::detail::FitsAddressSpace(buf, capacity)) {
       Reject("buf with capacity " + std::to_string(capacity) +
              " passes the end of the address space");
     }

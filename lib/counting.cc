@@ -277,6 +277,8 @@ uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
   detail::ValidateKeys("CountingFilter::insert", keys);
+  if (fresh != nullptr)
+    detail::CheckExtent("CountingFilter::insert", "fresh bytes", fresh, keys.size(), 1);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
   const uint64_t r = detail::Active()
@@ -290,6 +292,9 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
   CheckWritable("remove");
   if (keys.size() == 0) return 0;
   detail::ValidateKeys("CountingFilter::remove", keys);
+  if (removed != nullptr) {
+    detail::CheckExtent("CountingFilter::remove", "removed bytes", removed, keys.size(), 1);
+  }
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
   const uint64_t r = detail::Active()
@@ -300,13 +305,15 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
 }
 
 namespace {
+// `out_bytes`: the output's size for keys.size() keys.
 template <class Fn>
 uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const void* out,
-               const Fn& fn) {
+               size_t out_bytes, const Fn& fn) {
   if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (keys.size() == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   detail::ValidateKeys(who, keys);
+  detail::CheckExtent(who, "output bytes", out, out_bytes, 1);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src =
       detail::SourceOf(keys, detail::LayoutId::kClassic, f.seed(), &hasher);
@@ -316,28 +323,28 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
 }  // namespace
 
 uint64_t CountingFilter::contains(Keys keys, uint8_t* out) const {
-  return Query("CountingFilter::contains", *this, keys, out,
+  return Query("CountingFilter::contains", *this, keys, out, keys.size(),
                [&](auto& k, auto* c, auto p, auto& s) {
                  return k.contains(c, p, s, keys.size(), detail::ResultKind::kBytes, out);
                });
 }
 uint64_t CountingFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
-  return Query("CountingFilter::contains_bitmap", *this, keys, bitmap,
+  return Query("CountingFilter::contains_bitmap", *this, keys, bitmap, (keys.size() + 7) / 8,
                [&](auto& k, auto* c, auto p, auto& s) {
                  return k.contains(c, p, s, keys.size(), detail::ResultKind::kBitmap, bitmap);
                });
 }
 uint64_t CountingFilter::select(Keys keys, uint32_t* selection) const {
   if (keys.size() > UINT32_MAX) Invalid("CountingFilter::select: more than 2^32 - 1 keys");
-  return Query("CountingFilter::select", *this, keys, selection,
+  return Query("CountingFilter::select", *this, keys, selection, keys.size() * 4,
                [&](auto& k, auto* c, auto p, auto& s) {
                  return k.contains(c, p, s, keys.size(), detail::ResultKind::kSelection, selection);
                });
 }
 uint64_t CountingFilter::count(Keys keys, uint8_t* out) const {
-  return Query("CountingFilter::count", *this, keys, out, [&](auto& k, auto* c, auto p, auto& s) {
-    return k.count(c, p, s, keys.size(), out);
-  });
+  return Query(
+      "CountingFilter::count", *this, keys, out, keys.size(),
+      [&](auto& k, auto* c, auto p, auto& s) { return k.count(c, p, s, keys.size(), out); });
 }
 
 // ---- Plain filter, statistics ----

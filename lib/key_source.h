@@ -21,9 +21,20 @@ struct StringHasher {
   uint64_t seed;
 };
 
+// The largest extent of bytes any array can have here: 2^56, the user address space of x86-64 with
+// 5-level paging (AArch64's is smaller). Offsets and lengths beyond it (INT64_MAX, PTRDIFF_MAX,
+// SIZE_MAX) are refused even where pointer + extent does not wrap.
+constexpr uint64_t kMaxExtentBytes = uint64_t{1} << 56;
+
+// Whether `bytes` bytes from p can be one array: at most kMaxExtentBytes, and p + bytes does not
+// wrap around the end of the address space. That they are readable cannot be checked.
+inline bool FitsAddressSpace(const void* p, uint64_t bytes) {
+  return bytes <= kMaxExtentBytes && reinterpret_cast<uintptr_t>(p) <= UINTPTR_MAX - bytes;
+}
+
 // Throws Error(kInvalidArgument) for keys the bulk calls cannot read (null pointers with a
 // non-zero size, bad Arrow offsets or offsets past a declared data_size, FixedWidth geometry, and
-// any array whose pointer plus size wraps the address space or exceeds PTRDIFF_MAX bytes); `who`
+// any array whose pointer plus size wraps the address space or exceeds kMaxExtentBytes); `who`
 // starts the message. O(n) for Arrow arrays, else O(1). No keys (size 0) are always valid.
 void ValidateKeys(const char* who, const Keys& keys);
 

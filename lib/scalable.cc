@@ -17,6 +17,7 @@
 
 #include "kernels/reference.h"
 #include "lib/file_io.h"
+#include "lib/key_source.h"
 #include "lib/layout.h"
 
 namespace simdbloom {
@@ -290,6 +291,7 @@ uint64_t ScalableFilter::InsertImpl(const Keys& keys, uint8_t* fresh) {
   const size_t n = keys.size();
   if (n == 0) return 0;
   detail::ValidateBulkKeys("ScalableFilter::insert", keys);  // before anything is written
+  if (fresh != nullptr) detail::CheckExtent("ScalableFilter::insert", "fresh bytes", fresh, n, 1);
   uint64_t total = 0;
   size_t done = 0;
   while (done < n) {
@@ -422,6 +424,7 @@ uint64_t ScalableFilter::contains(Keys keys, uint8_t* out) const {
   CheckUsable("contains");
   if (stages_.size() == 1 || keys.size() == 0) return stages_.front().contains(keys, out);
   if (out == nullptr) Invalid("ScalableFilter::contains: null output with non-zero size");
+  detail::CheckExtent("ScalableFilter::contains", "result bytes", out, keys.size(), 1);
   return QueryTiles("ScalableFilter::contains", keys,
                     [&](size_t base, size_t m, const uint8_t* hit) {
                       uint64_t ones = 0;
@@ -439,6 +442,8 @@ uint64_t ScalableFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
     return stages_.front().contains_bitmap(keys, bitmap);
   }
   if (bitmap == nullptr) Invalid("ScalableFilter::contains_bitmap: null output with non-zero size");
+  detail::CheckExtent("ScalableFilter::contains_bitmap", "bitmap bytes", bitmap,
+                      (keys.size() + 7) / 8, 1);
   // Tiles are whole bytes of the bitmap (kTile is a multiple of 8).
   return QueryTiles("ScalableFilter::contains_bitmap", keys,
                     [&](size_t base, size_t m, const uint8_t* hit) {
@@ -462,6 +467,7 @@ uint64_t ScalableFilter::select(Keys keys, uint32_t* selection) const {
     Invalid("ScalableFilter::select: more than 2^32 keys do not fit 32-bit selection indices");
   }
   if (selection == nullptr) Invalid("ScalableFilter::select: null output with non-zero size");
+  detail::CheckExtent("ScalableFilter::select", "selection entries", selection, keys.size(), 4);
   uint64_t count = 0;
   QueryTiles("ScalableFilter::select", keys, [&](size_t base, size_t m, const uint8_t* hit) {
     for (size_t j = 0; j < m; ++j) {
@@ -477,6 +483,7 @@ uint64_t ScalableFilter::refine(Keys keys, uint32_t* selection, size_t count) co
   CheckUsable("refine");
   if (stages_.size() == 1 || count == 0) return stages_.front().refine(keys, selection, count);
   if (selection == nullptr) Invalid("ScalableFilter::refine: null selection with non-zero count");
+  detail::CheckExtent("ScalableFilter::refine", "selection entries", selection, count, 4);
   for (size_t i = 0; i < count; ++i) {
     if (selection[i] >= keys.size()) {
       Invalid("ScalableFilter::refine: selection[" + std::to_string(i) +

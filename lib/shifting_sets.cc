@@ -14,6 +14,7 @@
 #include "kernels/shared.h"
 #include "kernels/shifting/sets.h"
 #include "lib/file_io.h"
+#include "lib/key_source.h"
 #include "lib/memory.h"
 #include "simdbloom/shifting.hpp"
 
@@ -410,6 +411,8 @@ uint8_t ShiftingAssociation::query_hash(uint64_t hash) const {
 
 void ShiftingAssociation::query(Span<const uint64_t> keys, uint8_t* out) const {
   detail::CheckUsable("ShiftingAssociation::query", blocks_);
+  detail::CheckExtent("ShiftingAssociation::query", "keys", keys.data(), keys.size(), 8);
+  detail::CheckExtent("ShiftingAssociation::query", "result bytes", out, keys.size(), 1);
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
 }
@@ -436,10 +439,35 @@ std::string ShiftingAssociation::save() const {
 
 namespace detail {
 namespace {
+// The bytes of a shifting-set file, read as far as its header claims (num_blocks at 24): a
+// header that does not parse is returned alone for load() to name the fault, and the payload is
+// read through ReadPayload, so memory follows the bytes present and their checksum, never the
+// claim (a sparse or endless file costs at most one piece).
 std::string ReadWhole(const std::string& path, const std::string& who) {
-  return LoadFile(path, who, [](std::istream& in) {
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return LoadFile(path, who, [&](std::istream& in) {
+    std::string bytes(kHeader, '\0');
+    in.read(&bytes[0], kHeader);
+    bytes.resize(static_cast<size_t>(in.gcount()));
     if (in.bad()) throw Error(ErrorCode::kIo, "read error");
+    const auto* h = reinterpret_cast<const uint8_t*>(bytes.data());
+    if (bytes.size() < kHeader || ref::Checksum(h, 56) != GetU64(h + 56)) return bytes;
+    const uint64_t num_blocks = GetU64(h + 24);
+    if (num_blocks == 0 || num_blocks > kMaxSetBlocks) return bytes;
+    const uint64_t size = num_blocks * 64;
+    ReadPayload(
+        in, size, GetU64(h + 48),
+        [&](const std::string& why) {
+          throw Error(ErrorCode::kFormat, who + ": not a valid simdbloom shifting-set file: " + why);
+        },
+        "read error",
+        [&] {
+          bytes.resize(kHeader + size);
+          return reinterpret_cast<uint8_t*>(&bytes[kHeader]);
+        });
+    if (in.peek() != std::char_traits<char>::eof()) {
+      throw Error(ErrorCode::kFormat,
+                  who + ": not a valid simdbloom shifting-set file: bytes past the payload");
+    }
     return bytes;
   });
 }
@@ -560,6 +588,8 @@ uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const {
 
 void ShiftingMultiplicity::count(Span<const uint64_t> keys, uint32_t* out) const {
   detail::CheckUsable("ShiftingMultiplicity::count", blocks_);
+  detail::CheckExtent("ShiftingMultiplicity::count", "keys", keys.data(), keys.size(), 8);
+  detail::CheckExtent("ShiftingMultiplicity::count", "counts", out, keys.size(), 4);
   const uint32_t c = max_count_;
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t, uint64_t cand) { out[i] = SmallestCount(cand, c); });

@@ -349,6 +349,7 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   if (keys.size() == 0) return 0;
   if (labels == nullptr) Invalid(std::string(who) + ": null labels with non-zero size");
   detail::CheckKeys(who, keys);
+  detail::CheckExtent(who, "labels", labels, keys.size(), 2);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
   const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);

@@ -686,6 +686,7 @@ TEST_CASE("format: golden files load everywhere and are reproduced bit for bit")
 
 #include "simdbloom/counting.hpp"  // NOLINT(build/include_order)
 #include "simdbloom/scalable.hpp"  // NOLINT(build/include_order)
+#include "simdbloom/shifting.hpp"  // NOLINT(build/include_order)
 #include "simdbloom/spatial.hpp"   // NOLINT(build/include_order)
 
 namespace simdbloom {
@@ -916,6 +917,47 @@ TEST_CASE("format: a sparse file claiming 1 GiB loads in bounded memory and fail
   CHECK(o.error == "kFormat: not a valid simdbloom filter: payload checksum mismatch");
   CHECK(o.grew_kib >= 0);
   CHECK(o.grew_kib < 64 * 1024);
+}
+
+// The shifting set filters' load_file reads as far as the header claims, through ReadPayload: a
+// sparse file under a valid header claiming 1 GiB costs a piece, and 4 GiB of zeros with no header
+// is refused at the header (before: read to its end, or std::bad_alloc).
+TEST_CASE("format: shifting-set files load in bounded memory") {
+  const std::string path = "simdbloom_format_test_sparse.shb";
+  for (int with_header = 0; with_header < 2; ++with_header) {
+    CAPTURE(with_header);
+    std::string header(64, '\0');
+    uint64_t size = uint64_t{4} << 30;
+    if (with_header) {
+      header = ShiftingAssociation::create(100, 0.01).save().substr(0, 64);
+      Lie(&header, 24, uint64_t{1} << 24, 56);  // 2^24 blocks: 1 GiB
+      size = 64 + (uint64_t{1} << 30);
+    }
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    }
+    REQUIRE(truncate(path.c_str(), static_cast<off_t>(size)) == 0);
+    const LoadOutcome o = InChild([&] { ShiftingAssociation::load_file(path); });
+    std::remove(path.c_str());
+    CAPTURE(o.error);
+    CHECK(o.error.rfind("kFormat: ", 0) == 0);
+    CHECK(o.error.find(with_header ? "payload checksum mismatch" : "bad magic") !=
+          std::string::npos);
+    CHECK(o.grew_kib >= 0);
+    CHECK(o.grew_kib < 64 * 1024);
+  }
+  // And a real one round-trips through the file.
+  ShiftingMultiplicity m = ShiftingMultiplicity::create(5000, 0.01, 4);
+  for (uint64_t k = 0; k < 1000; ++k) m.insert(k, 1 + static_cast<uint32_t>(k % 4));
+  m.save_file(path);
+  CHECK(ShiftingMultiplicity::load_file(path).save() == m.save());
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << "x";
+  }
+  CHECK(CodeOf([&] { ShiftingMultiplicity::load_file(path); }) == ErrorCode::kFormat);
+  std::remove(path.c_str());
 }
 
 // Payloads of several pieces (ReadPayload reads 4 MiB at a time) load whole, from a file-like

@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <streambuf>
+#include <string_view>
+#include <vector>
 
 #include "lib/cli/error.h"
 #include "lib/cli/io.h"
@@ -21,48 +23,85 @@ namespace cli {
 
 namespace {
 
-// All bytes of a file that is not a regular one (a pipe, `<(cmd)`, /dev/stdin), read once: it
-// cannot be opened a second time. Memory follows the bytes that arrive.
-std::string ReadAll(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
-  std::string bytes;
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t r = ::read(fd, buf, sizeof(buf));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      const int err = errno;
-      ::close(fd);
-      throw CliError(kExitFailure, ErrnoMessage(path, "read error", err));
+// An input stream over a descriptor that cannot seek (a pipe, `<(cmd)`, /dev/stdin): read once,
+// through a 64 KiB buffer, so the filter's loader checks the header before any payload arrives
+// and bounds what a lying header costs (detail::ReadPayload). Peek() looks at the first bytes
+// without consuming them.
+class FdInBuf final : public std::streambuf {
+ public:
+  explicit FdInBuf(int fd) : fd_(fd), buf_(1 << 16) { setg(buf_.data(), buf_.data(), buf_.data()); }
+  int error() const { return error_; }
+  // The first n (<= the buffer) bytes, or fewer at the end of the input.
+  std::string_view Peek(size_t n) {
+    while (static_cast<size_t>(egptr() - gptr()) < n && Fill()) {
     }
-    if (r == 0) break;
-    bytes.append(buf, static_cast<size_t>(r));
+    return std::string_view(gptr(), std::min(n, static_cast<size_t>(egptr() - gptr())));
   }
-  ::close(fd);
-  return bytes;
-}
+
+ protected:
+  int_type underflow() override {
+    if (gptr() == egptr() && !Fill()) return traits_type::eof();
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  // Appends one read's bytes to the buffered ones; false at the end of the input or on an error.
+  bool Fill() {
+    const size_t have = static_cast<size_t>(egptr() - gptr());
+    if (gptr() != buf_.data()) std::memmove(buf_.data(), gptr(), have);
+    setg(buf_.data(), buf_.data(), buf_.data() + have);
+    if (have == buf_.size()) return false;
+    for (;;) {
+      const ssize_t r = ::read(fd_, buf_.data() + have, buf_.size() - have);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) error_ = errno;
+      if (r <= 0) return false;
+      setg(buf_.data(), buf_.data(), buf_.data() + have + static_cast<size_t>(r));
+      return true;
+    }
+  }
+  int fd_;
+  std::vector<char> buf_;
+  int error_ = 0;
+};
+
+constexpr char kChainMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'C', 'L'};
 
 }  // namespace
 
 KeySet KeySet::Load(const std::string& path) {
   if (path == "-") throw CliError(kExitUsage, "a filter must be a file, not stdin");
-  // Missing or a directory: the usual "PATH: cannot open: why". A regular file is opened by the
-  // library; anything else is read once into memory, then parsed.
+  // Missing or a directory: the usual "PATH: cannot open: why". The file is opened once (a reader
+  // racing an atomic replacement sees one file), its magic read, then the same stream loaded.
   const bool regular = RegularFileSize(path) >= 0;
   try {
     if (regular) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
       char magic[8] = {};
-      {
-        std::ifstream in(path, std::ios::binary);
-        in.read(magic, sizeof(magic));
-      }
-      if (std::memcmp(magic, "SIMDBSCL", 8) == 0) return KeySet(ScalableFilter::load_file(path));
-      return KeySet(Filter::load_file(path));
+      in.read(magic, sizeof(magic));
+      in.clear();
+      in.seekg(0);
+      if (std::memcmp(magic, kChainMagic, 8) == 0) return KeySet(ScalableFilter::load(in));
+      return KeySet(Filter::load(in));
     }
-    std::istringstream in(ReadAll(path));
-    if (in.str().compare(0, 8, "SIMDBSCL") == 0) return KeySet(ScalableFilter::load(in));
-    return KeySet(Filter::load(in));
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    FdInBuf buf(fd);
+    std::istream in(&buf);
+    const bool chain = buf.Peek(8) == std::string_view(kChainMagic, 8);
+    try {
+      if (chain) return KeySet(ScalableFilter::load(in));
+      return KeySet(Filter::load(in));
+    } catch (const Error& e) {
+      if (buf.error() != 0)
+        throw CliError(kExitFailure, ErrnoMessage(path, "read error", buf.error()));
+      throw;
+    }
   } catch (const Error& e) {
     if (e.code() == ErrorCode::kFormat) {
       throw CliError(kExitFailure,
@@ -169,11 +208,12 @@ std::string KeySet::Describe() const {
   }
   const ScalableFilter& c = *chain_;
   std::snprintf(text, sizeof(text),
-                "kind: scalable\nlayout: %s\nstages: %zu\nbytes: %zu\nfpp: %g\ngrowth: %g\n"
-                "tightening: %g\ninitial capacity: %llu\ncount: %llu\napproximate count: %.0f\n"
-                "bits per key: %.2f\nexpected FPR: %.6g\n",
-                layout_name(c.layout()), c.stages(), c.size_bytes(), c.fpp(), c.growth(),
-                c.tightening(), static_cast<unsigned long long>(c.initial_capacity()),
+                "kind: scalable\nlayout: %s\nstages: %zu\nbytes: %zu\nseed: %llu\nfpp: %g\n"
+                "growth: %g\ntightening: %g\ninitial capacity: %llu\ncount: %llu\n"
+                "approximate count: %.0f\nbits per key: %.2f\nexpected FPR: %.6g\n",
+                layout_name(c.layout()), c.stages(), c.size_bytes(),
+                static_cast<unsigned long long>(c.seed()), c.fpp(), c.growth(), c.tightening(),
+                static_cast<unsigned long long>(c.initial_capacity()),
                 static_cast<unsigned long long>(c.count()), c.approximate_count(), c.bits_per_key(),
                 c.expected_fpp());
   s = text;

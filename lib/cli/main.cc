@@ -4,6 +4,7 @@
 // parsing, input, output files, progress, JSON and Parquet footers live beside it.
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@
 #include "lib/cli/output.h"
 #include "lib/cli/parquet_footer.h"
 #include "lib/cli/progress.h"
+#include "lib/file_io.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -54,7 +56,8 @@ FILE reads stdin.
   intersect [-n N] [--fpp P] A B
                      print the lines of B that may be in A
   info   FILTER      layout, bits, k, bytes, approximate count, fill, expected FPR
-  merge  A B -o OUT  the union of two compatible filters
+  merge  A B -o OUT  the union of two compatible filters (OUT may be A or B: both are read
+                     before OUT is replaced)
   parquet FILE --column NAME VALUE...
                      probe each row group's Bloom filter of column NAME: prints
                      ROW_GROUP<TAB>VALUE<TAB>maybe|no
@@ -227,14 +230,28 @@ Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progres
 template <class Fn>
 bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progress& progress,
                   Pass& pass, Fn&& fn) {
-  // A file whose stat size is 0 may still have lines (/proc, sysfs): streamed, like a pipe.
   for (const auto& path : files) {
-    if (RegularFileSize(path) <= 0) return false;
+    if (RegularFileSize(path) < 0) return false;
   }
   const unsigned t = c.threads;
   std::atomic<uint64_t> bytes{0}, keys{0};
   for (const auto& path : files) {
     const int64_t size = RegularFileSize(path);
+    if (size == 0) {
+      // A regular file whose stat size is 0 may still have lines (/proc, sysfs): streamed on this
+      // thread, as range 0.
+      LineReader reader(path, c.strip_cr);
+      std::vector<std::string_view> lines;
+      uint64_t done = 0;
+      while (reader.Next(lines, 16384)) {
+        fn(0u, lines);
+        keys += lines.size();
+        bytes += reader.bytes_done() - done;
+        done = reader.bytes_done();
+        progress.Update(bytes.load(), keys.load());
+      }
+      continue;
+    }
     std::vector<std::exception_ptr> errors(t);
     std::vector<std::thread> threads;
     std::atomic<unsigned> running{t};
@@ -281,7 +298,7 @@ bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progre
 bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Progress& progress,
                     Filter& f, Pass& pass) {
   for (const auto& path : files) {
-    if (RegularFileSize(path) <= 0) return false;
+    if (RegularFileSize(path) < 0) return false;
   }
   std::vector<Filter> copies;
   for (unsigned i = 1; i < c.threads; ++i) {
@@ -530,7 +547,9 @@ int Info(const std::vector<std::string>& args) {
   Json j;
   j.Str("file", o.positional()[0]).Obj("filter", set.Geometry());
   if (set.scalable()) {
-    j.Int("count", set.chain().count()).Num("bits_per_key", set.chain().bits_per_key());
+    j.Int("seed", set.chain().seed())
+        .Int("count", set.chain().count())
+        .Num("bits_per_key", set.chain().bits_per_key());
   } else {
     j.Int("seed", set.plain().seed())
         .Int("inserted", set.plain().inserted_count())
@@ -550,7 +569,6 @@ int Merge(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   const std::string a = o.positional()[0], b = o.positional()[1];
   CheckWritableDestination(o.Str("output", ""));
-  CheckOutputIsNoInput("merge", o.Str("output", ""), {a, b});
   KeySet sa = KeySet::Load(a);
   const KeySet sb = KeySet::Load(b);
   if (sa.scalable() != sb.scalable()) {
@@ -719,8 +737,22 @@ int Run(int argc, char** argv) {
 }  // namespace cli
 }  // namespace simdbloom
 
+namespace {
+// An interrupt during a save through a named temporary (file systems without O_TMPFILE) removes
+// it before the process dies of the signal.
+extern "C" void RemoveTemporaryAndDie(int sig) {
+  simdbloom::detail::RemovePendingSaveTemporary();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using simdbloom::cli::CliError;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, RemoveTemporaryAndDie);
+  // Past RLIMIT_FSIZE a write fails with EFBIG (reported, the old output kept) instead of killing
+  // the process.
+  ::signal(SIGXFSZ, SIG_IGN);
   try {
     return simdbloom::cli::Run(argc, argv);
   } catch (const CliError& e) {

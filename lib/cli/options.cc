@@ -79,9 +79,11 @@ uint64_t Options::Exact(const std::string& name, uint64_t fallback) const {
   const std::string& s = it->second;
   char* end = nullptr;
   errno = 0;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])) || *end != '\0' ||
-      errno == ERANGE) {
+  // Decimal, or hex after 0x: never octal (a leading 0 is decimal, as the help says).
+  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  const unsigned long long v = std::strtoull(s.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
+  if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s[hex ? 2 : 0])) || *end != '\0' ||
+      errno == ERANGE || (!hex && !std::isdigit(static_cast<unsigned char>(s[0])))) {
     throw CliError(kExitUsage, command_ + ": --" + name +
                                    " needs a 64-bit integer (decimal or 0x hex), got '" + s + "'");
   }

@@ -26,17 +26,22 @@ void CheckWritableDestination(const std::string& path) {
     if (S_ISDIR(st.st_mode)) throw CliError(kExitFailure, path + ": is a directory");
     if (!S_ISREG(st.st_mode)) return;  // a device or FIFO: opened when written
   }
-  // The folder that will hold the file: the link's target's when `path` is a symbolic link.
-  std::string target = path;
-  char resolved[PATH_MAX];
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode) &&
-      ::realpath(path.c_str(), resolved) != nullptr) {
-    target = resolved;
+  // The folder that will hold the file: the link's target's when `path` is a symbolic link (as
+  // the save resolves it, dangling links included).
+  std::string target;
+  try {
+    target = detail::SaveTarget(path, "simdbloom");
+  } catch (const Error&) {
+    throw CliError(kExitFailure, ErrnoMessage(path, "cannot create", ELOOP));
   }
   const size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + 1);
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     throw CliError(kExitFailure, ErrnoMessage(path, "cannot create", errno));
+  }
+  // An existing file is replaced only where it could be rewritten (the save refuses otherwise).
+  if (::stat(target.c_str(), &st) == 0 && ::access(target.c_str(), W_OK) != 0) {
+    throw CliError(kExitFailure, ErrnoMessage(path, "cannot write", errno));
   }
 }
 

@@ -202,7 +202,8 @@ class CountingFilter {
   // Bytes save() writes: a 64-byte header and the counters. O(1).
   size_t serialized_size() const noexcept { return 64 + size_bytes(); }
   // Writes the filter: a checksum pass and serialized_size() bytes. Throws Error(kIo) if the
-  // stream or file fails, Error(kInvalidArgument) for a moved-from filter.
+  // stream or file fails, Error(kInvalidArgument) for a moved-from filter. save_file as
+  // Filter::save_file (atomic replacement).
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
   // Validates every header field (before any allocation) and the payload checksum; then one

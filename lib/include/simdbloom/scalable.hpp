@@ -59,8 +59,8 @@ class ScalableFilter {
   static ScalableFilter create(uint64_t initial_capacity, double fpp,
                                ScalableOptions options = ScalableOptions());
 
-  // Moves the stages; the moved-from chain has none: queries answer false (bulk ones throw
-  // Error(kInvalidArgument)), mutations and save throw Error(kInvalidArgument). O(1).
+  // Moves the stages; the moved-from chain has none: every call with keys (single or bulk), merge
+  // and save throw Error(kInvalidArgument). O(1).
   ScalableFilter(ScalableFilter&& other) noexcept;
   ScalableFilter& operator=(ScalableFilter&& other) noexcept;
   // Deep copy of every stage. Cost: one allocation and a copy per stage.
@@ -232,7 +232,8 @@ class ScalableFilter {
   // format. O(stages).
   size_t serialized_size() const noexcept;
   // Writes the chain. Cost: a checksum pass over every stage and a write of serialized_size()
-  // bytes. Throws Error(kIo) if the stream or file fails.
+  // bytes. Throws Error(kIo) if the stream or file fails. save_file as Filter::save_file (atomic
+  // replacement).
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
   // The same bytes in a vector (one allocation of serialized_size()).

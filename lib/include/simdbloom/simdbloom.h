@@ -203,8 +203,12 @@ size_t simdbloom_serialized_size(const simdbloom_filter* filter);
  * (nothing is written then). */
 simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, size_t capacity);
 /* Filter::save_file / load_file. EINVAL: filter, path (or out) NULL. EIO: a path that cannot be
- * opened, written or read: missing, without permission, a directory. EFORMAT: a readable file
- * that is not a complete, valid filter. */
+ * opened, written or read: missing, without permission, a directory; the message names the path
+ * and the reason (strerror). EFORMAT: a readable file that is not a complete, valid filter.
+ * simdbloom_save replaces the file atomically (a temporary file in its directory, fsync'ed and
+ * renamed over it): on any failure, a full disk included, the old file is unchanged. It follows
+ * symbolic links, writes devices and FIFOs in place, needs write permission on the file and its
+ * directory, and keeps the old mode (and owner where permitted). */
 simdbloom_status simdbloom_save(const simdbloom_filter* filter, const char* path);
 simdbloom_status simdbloom_load(const char* path, simdbloom_filter** out);
 /* Filter::load(data, size): a copy of the filter in data (size bytes, any pointer type). EINVAL:

@@ -671,7 +671,13 @@ class Filter {
   // Bytes save() writes: a 64-byte header and the bit array. O(1).
   size_t serialized_size() const noexcept { return 64 + size_bytes(); }
   // Writes the filter. Cost: a checksum pass and a write of serialized_size() bytes. Throws
-  // Error(kIo) if the stream or file fails.
+  // Error(kIo) if the stream or file fails, naming the path and the reason; save_file replaces
+  // `path` atomically (lib/file_io.h has every rule): the bytes go to a temporary file in its
+  // directory, fsync'ed and renamed over it, so on any failure (a full disk, a write error, a kill)
+  // the old file stays byte-identical, and a process that maps the old file keeps its bytes;
+  // symbolic links are followed; a device or FIFO (/dev/stdout) is written in place. Needs write
+  // permission on the file and its directory; keeps the old mode (and owner where permitted), not
+  // ACLs or hard links. Cost: two fsyncs more than the write.
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
   // Reads a saved filter, validating every header field and the payload checksum before it is

@@ -183,6 +183,7 @@ class SpatialFilter {
   // written). O(1).
   size_t serialized_size() const noexcept { return 64 + size_bytes() + 16 * size_t{num_areas_}; }
   // Writes the filter. Cost: a checksum pass and a write. Throws Error(kIo) if the stream fails.
+  // save_file as Filter::save_file (atomic replacement).
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
   // Reads a saved filter, validating every header field, the sizes (before allocating anything),
