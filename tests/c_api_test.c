@@ -878,6 +878,21 @@ static void test_hostile(void) {
   EXPECT(simdbloom_insert_u64(f, keys, 4) == SIMDBLOOM_OK);
   size = file_form(f, before);
   EXPECT(size > 64);
+  /* The issue's repro as written: Arrow offsets of INT64_MAX over 4 bytes of stack data, the data
+   * size not declared (width 0). No address space holds 2^63 bytes: EINVAL, nothing read. */
+  {
+    const int64_t off[2] = {0, INT64_MAX};
+    const uint8_t data[4] = {0, 0, 0, 0};
+    simdbloom_keys b;
+    memset(&b, 0, sizeof(b));
+    b.kind = SIMDBLOOM_KEYS_BINARY64;
+    b.keys = off;
+    b.data = data;
+    b.count = 1;
+    EXPECT_ERROR(simdbloom_insert_keys(f, &b, NULL), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+                 "pass the end of the address space");
+    EXPECT(unchanged(f, size));
+  }
   test_hostile_bytes(f, size);
   test_hostile_keys(f, size);
 
