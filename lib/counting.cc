@@ -244,17 +244,34 @@ bool CountingFilter::remove_hash(uint64_t h) {
   return removed;
 }
 
+namespace {
+// The blocked layout's count of one key: the smallest of its (at most k) counters, visiting only
+// the set bits of its register64 mask (the reference walks all 64 bits of the block: 4x slower
+// single-key counts).
+uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k, uint64_t h) {
+  const uint64_t* w = counters + 4 * detail::BlockIndex(h, 2 * num_blocks);
+  uint64_t mask = ref::Register64Mask(h, k);
+  uint32_t m = detail::CountingSpec::kMaxCount;
+  while (mask != 0) {
+    const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(mask));
+    const uint32_t v = static_cast<uint32_t>((w[c >> 4] >> (4 * (c & 15))) & 15);
+    m = v < m ? v : m;
+    mask &= mask - 1;
+  }
+  return m;
+}
+}  // namespace
+
 bool CountingFilter::contains_hash(uint64_t h) const {
   if (Counters() == nullptr) Invalid("CountingFilter::contains: the filter was moved from");
-  if (layout_ == CountingLayout::kBlocked) {
-    return !AnyZero(LocateBlocked(Counters(), num_blocks_, k_, h));
-  }
+  if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h) != 0;
   return ref::CountingCount(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_),
                             h) != 0;
 }
 
 uint32_t CountingFilter::count_hash(uint64_t h) const {
   if (Counters() == nullptr) Invalid("CountingFilter::count: the filter was moved from");
+  if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h);
   return ref::CountingCount(IdOf(layout_), Counters(), ParamsOf(num_blocks_, k_, seed_), h);
 }
 

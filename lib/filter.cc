@@ -55,6 +55,16 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, co
     Invalid("view: the bits must be 64-byte aligned");
 }
 
+void Filter::RefuseInsert(const char* who) const {
+  CheckWritable(who);  // throws: called for views and moved-from filters only
+  throw Error(ErrorCode::kInvalidArgument, std::string(who) + ": refused");
+}
+
+void Filter::RefuseQuery(const char* who) const {
+  CheckNotMovedFrom(who);  // throws: called for moved-from filters only
+  throw Error(ErrorCode::kInvalidArgument, std::string(who) + ": refused");
+}
+
 void Filter::CheckWritable(const char* who) const {
   CheckNotMovedFrom(who);
   if (!owned_) {

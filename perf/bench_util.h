@@ -40,6 +40,7 @@ struct Options {
   size_t mem_keys = 100000000;
   size_t shape_keys = 10000000;
   std::vector<size_t> calib_keys = {1000000, 10000000, 100000000};
+  std::vector<size_t> single_keys = {100000, 10000000};  // section single (--single-keys)
   bool speed = true, fpr = true, memory = true, calibration = true, shapes = true, uuid = true,
        threads = true, single = true;
   // Opt-in sections (not part of the default demo): run with --only NAME.

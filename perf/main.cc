@@ -41,6 +41,7 @@ namespace {
 const char kUsage[] =
     "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
+    " [--single-keys N[,N...]]"
     " [--only "
     "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n";
 
@@ -61,8 +62,9 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       return Parse::kHelp;
     } else if (a == "--json") {
       o->json = true;
-    } else if (a == "--keys" || a == "--calib-keys") {
-      std::vector<size_t>& keys = a == "--keys" ? o->keys : o->calib_keys;
+    } else if (a == "--keys" || a == "--calib-keys" || a == "--single-keys") {
+      std::vector<size_t>& keys =
+          a == "--keys" ? o->keys : a == "--calib-keys" ? o->calib_keys : o->single_keys;
       keys.clear();
       const std::string list = value(a.c_str());
       for (size_t pos = 0; pos <= list.size();) {

@@ -77,34 +77,43 @@ class ScalableFilter {
   // Error(kOutOfMemory) when a stage cannot be added (allocation failed, kMaxStages reached, or its
   // size or rate is beyond what Filter::create allows); the chain is then unchanged and the key not
   // inserted.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  // (`OneKey` selects the caller's probe path, as in Filter: leave it defaulted.)
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
   bool insert(T key) {
-    return insert_hash(hash(key));
+    return insert_hash<OneKey>(hash(key));
   }
-  bool insert(std::string_view key) { return insert_hash(hash(key)); }
+  template <class OneKey = detail::OneKey>
+  bool insert(std::string_view key) {
+    return insert_hash<OneKey>(hash(key));
+  }
   // contains: whether any stage may hold the key, newest (largest) stage first. O(k) per stage
   // queried, one hash per key, no allocation.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
   bool contains(T key) const {
-    return contains_hash(hash(key));
+    return contains_hash<OneKey>(hash(key));
   }
-  bool contains(std::string_view key) const { return contains_hash(hash(key)); }
+  template <class OneKey = detail::OneKey>
+  bool contains(std::string_view key) const {
+    return contains_hash<OneKey>(hash(key));
+  }
   template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
   bool insert(const T& not_a_key_type) = delete;
   template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
   bool contains(const T& not_a_key_type) const = delete;
 
   // A value of hash() (the stages' layout hash with the chain's seed, as Filter::hash).
+  template <class OneKey = detail::OneKey>
   bool insert_hash(uint64_t hash) {
     if (stages_.empty() || counts_.back() >= capacities_.back()) AddStage();  // may throw
-    const bool fresh = stages_.back().insert_hash(hash);
+    const bool fresh = stages_.back().template insert_hash<OneKey>(hash);
     counts_.back() += fresh ? 1 : 0;
     return fresh;
   }
+  template <class OneKey = detail::OneKey>
   bool contains_hash(uint64_t hash) const {
     if (stages_.empty()) CheckUsable("contains");  // throws
     for (size_t i = stages_.size(); i-- > 0;) {
-      if (stages_[i].contains_hash(hash)) return true;
+      if (stages_[i].template contains_hash<OneKey>(hash)) return true;
     }
     return false;
   }

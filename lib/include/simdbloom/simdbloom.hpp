@@ -375,18 +375,21 @@ class Filter {
   // bytes, exactly as a bulk call over an array of T) or a byte string (std::string_view,
   // std::string, C string; out of line, O(k + size)). insert returns true if the key set a bit
   // that was clear (it was surely new) and throws Error(kReadOnly) on a view. Integer keys are
-  // hashed inline (XXH3/XXH64 of 4 or 8 bytes, bit-exact with libxxhash), then probed without a
-  // branch per probe: block512 and split_block256 on x86 AVX2/AVX-512 by one call to the active
-  // target's one-key kernel (the masks of all words in a vector or two), otherwise inline scalar
-  // code; classic out of line (its k cache misses dwarf a call). A few ns in cache, one cache miss
-  // out of it. Same bits and answers as the bulk calls on every target.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  // hashed inline (XXH3/XXH64 of 4 or 8 bytes, bit-exact with libxxhash), then probed inline with
+  // the caller's own instruction set (detail/one_key.hpp): block512 and split_block256 with
+  // AVX-512 or AVX2 intrinsics when the calling code is compiled for them (-march=x86-64-v4 / -v3
+  // or native), with NEON on AArch64; in code compiled for baseline x86-64 by one call to the
+  // library's one-key kernel of the active SIMD target, or the inline scalar loops; register64
+  // inline scalar; classic out of line (its k cache misses dwarf a call). About 1-3 ns in cache
+  // (perf/README.md), one cache miss out of it. Same bits and answers as the bulk calls on every
+  // path. (`OneKey` selects that path: leave it defaulted.)
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool insert(T key) {
-    return insert_hash(hash(key));
+    return insert_hash<OneKey>(hash(key));
   }
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(T key) const {
-    return contains_hash(hash(key));
+    return contains_hash<OneKey>(hash(key));
   }
   bool insert(std::string_view key);
   bool contains(std::string_view key) const;
@@ -402,7 +405,7 @@ class Filter {
   // lines), so a caller who knows the next keys (a packet ring, a request queue) can overlap their
   // cache misses: prefetch(next) ... contains(current). Never changes results; O(1) (classic O(k)).
   template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
-  void prefetch(T key) const noexcept {
+  SIMDBLOOM_INLINE void prefetch(T key) const noexcept {
     prefetch_hash(hash(key));
   }
   void prefetch(std::string_view key) const noexcept { prefetch_hash(hash(key)); }
@@ -410,63 +413,46 @@ class Filter {
   void prefetch(const T& not_a_key_type) const = delete;
 
   // A value of hash(): no hashing.
+  template <class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool insert_hash(uint64_t hash) {
-    if (!owned_ || words_ == nullptr) CheckWritable("insert");  // throws
+    if (!owned_ || words_ == nullptr) RefuseInsert("insert");
     ++inserted_;
     const uint64_t block = detail::BlockOf(hash, num_blocks_);
     switch (layout_) {
-      case Layout::kBlock512: {
-        uint64_t* b = words_ + 8 * block;
-        if (const auto one = detail::OneKeyInsert(static_cast<uint8_t>(Layout::kBlock512))) {
-          return one(b, hash, k_);
-        }
-        return detail::Block512Insert(b, hash, k_);
-      }
+      case Layout::kBlock512:
+        return OneKey::Block512Insert(words_ + 8 * block, hash, k_);
       case Layout::kRegister64: {
-        const uint64_t mask = detail::Register64Mask(hash, k_), old = words_[block];
+        const uint64_t mask = OneKey::Register64Mask(hash, k_), old = words_[block];
         words_[block] = old | mask;
         return (mask & ~old) != 0;
       }
-      case Layout::kSplitBlock256: {
-        uint64_t* b = words_ + 4 * block;
-        if (const auto one = detail::OneKeyInsert(static_cast<uint8_t>(Layout::kSplitBlock256))) {
-          return one(b, hash, k_);
-        }
-        return detail::SplitBlock256Insert(reinterpret_cast<uint8_t*>(b), hash);
-      }
+      case Layout::kSplitBlock256:
+        return OneKey::SplitBlock256Insert(reinterpret_cast<uint8_t*>(words_ + 4 * block), hash);
       default:
         return detail::InsertHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
                                            hash);
     }
   }
+  template <class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains_hash(uint64_t hash) const {
-    if (words_ == nullptr) CheckNotMovedFrom("contains");  // throws
+    if (words_ == nullptr) RefuseQuery("contains");
     const uint64_t block = detail::BlockOf(hash, num_blocks_);
     switch (layout_) {
-      case Layout::kBlock512: {
-        const uint64_t* b = words_ + 8 * block;
-        if (const auto one = detail::OneKeyContains(static_cast<uint8_t>(Layout::kBlock512))) {
-          return one(b, hash, k_);
-        }
-        return detail::Block512Contains(b, hash, k_);
-      }
+      case Layout::kBlock512:
+        return OneKey::Block512Contains(words_ + 8 * block, hash, k_);
       case Layout::kRegister64: {
-        const uint64_t mask = detail::Register64Mask(hash, k_);
+        const uint64_t mask = OneKey::Register64Mask(hash, k_);
         return (detail::LoadWord(words_ + block) & mask) == mask;
       }
-      case Layout::kSplitBlock256: {
-        const uint64_t* b = words_ + 4 * block;
-        if (const auto one = detail::OneKeyContains(static_cast<uint8_t>(Layout::kSplitBlock256))) {
-          return one(b, hash, k_);
-        }
-        return detail::SplitBlock256Contains(reinterpret_cast<const uint8_t*>(b), hash);
-      }
+      case Layout::kSplitBlock256:
+        return OneKey::SplitBlock256Contains(reinterpret_cast<const uint8_t*>(words_ + 4 * block),
+                                             hash);
       default:
         return detail::ContainsHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
                                              hash);
     }
   }
-  void prefetch_hash(uint64_t hash) const noexcept {
+  SIMDBLOOM_INLINE void prefetch_hash(uint64_t hash) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
     if (words_ == nullptr) return;
     const uint64_t block = detail::BlockOf(hash, num_blocks_);
@@ -726,6 +712,10 @@ class Filter {
   Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view);
   void CheckWritable(const char* who) const;
   void CheckNotMovedFrom(const char* who) const;
+  // The single-key calls' refusals (a view, a moved-from filter): out of line, cold, never
+  // returning, so a caller's loop keeps the filter's fields in registers around them.
+  [[noreturn]] SIMDBLOOM_COLD void RefuseInsert(const char* who) const;
+  [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
   uint64_t InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsigned threads);
   friend struct FilterAccess;
   uint64_t* words_ = nullptr;

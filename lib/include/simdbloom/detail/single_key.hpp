@@ -27,6 +27,14 @@
 #else
 #define SIMDBLOOM_INLINE inline
 #endif
+// Out-of-line paths a hot loop never takes (errors).
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMDBLOOM_COLD __attribute__((cold))
+#define SIMDBLOOM_PURE __attribute__((pure))
+#else
+#define SIMDBLOOM_COLD
+#define SIMDBLOOM_PURE
+#endif
 #if defined(__clang__)
 #define SIMDBLOOM_UNROLL8 _Pragma("unroll")
 #elif defined(__GNUC__)
@@ -231,6 +239,9 @@ struct OneKeyKernels {
 };
 extern OneKeyKernels g_one_key;  // zero-initialized: the inline path until the library starts
 
+// Their slots (simdbloom::Layout's values).
+constexpr uint8_t kOneKeyBlock512 = 1, kOneKeySplitBlock256 = 3;
+
 SIMDBLOOM_INLINE InsertOneFn OneKeyInsert(uint8_t layout) {
   return g_one_key.insert[layout].load(std::memory_order_relaxed);
 }
@@ -242,12 +253,16 @@ SIMDBLOOM_INLINE ContainsOneFn OneKeyContains(uint8_t layout) {
 // layout added later): out of line in the library, by layout id (simdbloom::Layout's value).
 bool InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
                          uint64_t h) noexcept;
-bool ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks, uint32_t k,
-                           uint64_t h) noexcept;
+// (pure: it reads the words and writes nothing, so a caller's loop keeps its values in registers)
+SIMDBLOOM_PURE bool ContainsHashOutOfLine(uint8_t layout, const uint64_t* words,
+                                          uint64_t num_blocks, uint32_t k, uint64_t h) noexcept;
 void PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks, uint32_t k,
                            uint64_t h) noexcept;
 
 }  // namespace detail
 }  // namespace simdbloom
+
+// The probe paths chosen by the caller's instruction set (detail::OneKey).
+#include "simdbloom/detail/one_key.hpp"
 
 #endif  // SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_

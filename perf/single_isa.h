@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// The single-key loops of section single, compiled three times (single_isa.cc): with the
+// toolchain's default flags, with -march=x86-64-v3 and with -march=x86-64-v4, as three callers of
+// the installed header would be. Each copy has its own function name, uses raw pointers and the
+// header's inline calls only (no std templates that a differently flagged copy could replace at
+// link time), and reports which inline path it runs (detail::OneKey::kName).
+#ifndef SIMDBLOOM_PERF_SINGLE_ISA_H_
+#define SIMDBLOOM_PERF_SINGLE_ISA_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "simdbloom/simdbloom.hpp"
+
+namespace sbbench {
+
+struct SingleLoopTimes {
+  double insert, contains, contains_absent, contains_prefetch;  // best ns/key of `reps` passes
+};
+
+// Runs the loops on `f` (cleared before each insert pass; the last pass leaves `keys` inserted):
+// insert(key); contains(key) of present and absent keys; contains with prefetch(key) 8 keys ahead.
+using SingleLoopsFn = const char* (*)(simdbloom::Filter& f, const uint64_t* keys,
+                                      const uint64_t* absent, size_t n, int reps, double (*now)(),
+                                      SingleLoopTimes* out, uint64_t* sink);
+
+const char* SingleLoopsBaseline(simdbloom::Filter& f, const uint64_t* keys, const uint64_t* absent,
+                                size_t n, int reps, double (*now)(), SingleLoopTimes* out,
+                                uint64_t* sink);
+#if defined(SIMDBLOOM_PERF_X86_LEVELS)
+const char* SingleLoopsV3(simdbloom::Filter& f, const uint64_t* keys, const uint64_t* absent,
+                          size_t n, int reps, double (*now)(), SingleLoopTimes* out,
+                          uint64_t* sink);
+const char* SingleLoopsV4(simdbloom::Filter& f, const uint64_t* keys, const uint64_t* absent,
+                          size_t n, int reps, double (*now)(), SingleLoopTimes* out,
+                          uint64_t* sink);
+#endif
+
+}  // namespace sbbench
+
+#endif  // SIMDBLOOM_PERF_SINGLE_ISA_H_

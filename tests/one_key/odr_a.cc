@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+// one_key.odr, unit A: compiled with the toolchain's default flags (see odr_main.cc).
+#include "simdbloom/simdbloom.hpp"
+
+const char* PathOfUnitA() { return simdbloom::detail::OneKey::kName; }
+bool ContainsInUnitA(const simdbloom::Filter& f, uint64_t key) { return f.contains(key); }
+bool InsertInUnitA(simdbloom::Filter& f, uint64_t key) { return f.insert(key); }
+// Through a member pointer: this unit's out-of-line instantiation of contains_hash<>.
+using ContainsHashFn = bool (simdbloom::Filter::*)(uint64_t) const;
+ContainsHashFn ContainsHashOfUnitA() { return &simdbloom::Filter::contains_hash<>; }
+bool CallContainsHashOfUnitA(const simdbloom::Filter& f, uint64_t h) {
+  bool (simdbloom::Filter::*fn)(uint64_t) const = &simdbloom::Filter::contains_hash<>;
+  return (f.*fn)(h);
+}

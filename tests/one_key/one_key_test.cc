@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// The inline single-key path as a caller compiled with its own flags sees it. CMake builds this
+// file several times: with the toolchain's defaults (baseline x86-64: the "portable" path; AArch64:
+// "neon") and, on x86-64, with -march=x86-64-v3 ("avx2") and -march=x86-64-v4 ("avx512"), run only
+// where the CPU has that instruction set (cpu_gate.c). Each build checks that it runs the path its
+// flags select (SIMDBLOOM_EXPECT_ONE_KEY) and that every single-key insert and query gives the bits
+// and answers of the library's bulk calls and of the inline scalar loops, for every k, on several
+// sizes, for Filter and ScalableFilter.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "simdbloom/scalable.hpp"
+#include "simdbloom/simdbloom.hpp"
+
+namespace {
+
+using simdbloom::Filter;
+using simdbloom::Layout;
+namespace detail = simdbloom::detail;
+
+uint64_t SplitMix(uint64_t& s) {
+  uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+TEST_CASE("one_key: the path the caller's flags select") {
+  CHECK(std::string(detail::OneKey::kName) == SIMDBLOOM_EXPECT_ONE_KEY);
+}
+
+struct Case {
+  Layout layout;
+  uint32_t k_min, k_max;
+};
+
+TEST_CASE("one_key: single keys give the bulk calls' bits and answers") {
+  const Case cases[] = {
+      {Layout::kBlock512, 1, 16}, {Layout::kSplitBlock256, 8, 8}, {Layout::kRegister64, 1, 16}};
+  uint64_t s = 42;
+  for (const Case& c : cases) {
+    for (uint32_t k = c.k_min; k <= c.k_max; ++k) {
+      // One block, an odd number of blocks, and a filter larger than L2.
+      for (uint64_t bits : {uint64_t{512}, uint64_t{37} * 512, uint64_t{1} << 24}) {
+        CAPTURE(simdbloom::layout_name(c.layout));
+        CAPTURE(k);
+        CAPTURE(bits);
+        Filter single = Filter::with_bits(bits, k, c.layout, 7);
+        Filter bulk = Filter::with_bits(bits, k, c.layout, 7);
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(bits / 12, 20000));
+        std::vector<uint64_t> keys(n), absent(n);
+        for (auto& key : keys) key = SplitMix(s);
+        for (auto& key : absent) key = SplitMix(s);
+        // insert's answer: true iff a probe was clear, as the scalar loops say on the bytes before.
+        std::vector<uint64_t> scalar(single.size_bytes() / 8 + 8);
+        for (uint64_t key : keys) {
+          const uint64_t h = single.hash(key);
+          const uint64_t block = detail::BlockOf(h, single.num_blocks());
+          bool want = false;
+          if (c.layout == Layout::kBlock512) {
+            want = detail::Block512Insert(scalar.data() + 8 * block, h, k);
+          } else if (c.layout == Layout::kSplitBlock256) {
+            want = detail::SplitBlock256Insert(
+                reinterpret_cast<uint8_t*>(scalar.data() + 4 * block), h);
+          } else {
+            const uint64_t mask = detail::Register64Mask(h, k);
+            want = (mask & ~scalar[block]) != 0;
+            scalar[block] |= mask;
+          }
+          REQUIRE(single.insert(key) == want);
+        }
+        bulk.insert(keys.data(), keys.size());
+        REQUIRE(std::memcmp(single.data(), bulk.data(), bulk.size_bytes()) == 0);
+        REQUIRE(std::memcmp(single.data(), scalar.data(), bulk.size_bytes()) == 0);
+        std::vector<uint8_t> out(n);
+        bulk.contains(absent.data(), absent.size(), out.data());
+        for (size_t i = 0; i < n; ++i) {
+          REQUIRE(single.contains(keys[i]));  // never a false negative
+          REQUIRE(single.contains(absent[i]) == (out[i] != 0));
+          REQUIRE(single.contains(static_cast<uint32_t>(absent[i])) ==
+                  bulk.contains(static_cast<uint32_t>(absent[i])));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("one_key: scalable chains probe their stages the same way") {
+  simdbloom::ScalableFilter chain = simdbloom::ScalableFilter::create(1000, 0.01);
+  uint64_t s = 9;
+  std::vector<uint64_t> keys(5000), absent(5000);
+  for (auto& key : keys) key = SplitMix(s);
+  for (auto& key : absent) key = SplitMix(s);
+  for (uint64_t key : keys) chain.insert(key);
+  REQUIRE(chain.stages() > 2);
+  std::vector<uint8_t> out(absent.size());
+  chain.contains(absent.data(), absent.size(), out.data());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    REQUIRE(chain.contains(keys[i]));
+    REQUIRE(chain.contains(absent[i]) == (out[i] != 0));
+  }
+}
+
+}  // namespace
