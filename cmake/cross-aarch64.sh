@@ -26,7 +26,7 @@ run() {  # QEMU_CPU value, then the targets that must pass at that width
       -R "^equivalence\.$t\$"
   done
   echo "== qemu-aarch64 -cpu $cpu: api, format, shapes (every target), cpu detection, C API and env tests"
-  QEMU_CPU=$cpu ctest --test-dir "$build" --output-on-failure -R '^(api|format|shapes|cpu|c_api|env\.)'
+  QEMU_CPU=$cpu ctest --test-dir "$build" --output-on-failure -R '^(api|format|shapes|cpu|c_api|env\.|one_key\.)'
 }
 run "max,sve=off" NEON
 run "max,sve128=on" SVE2_128 SVE2 SVE NEON
