@@ -150,6 +150,8 @@ bool PrefetchTuned(const Filter& f) {
 }
 
 DistanceTuner::DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p) {
+  // Short calls (a packet burst) first: the cheapest test, and the one that rules most calls out.
+  if (n < kTuneMinTrials * kMinTrialKeys) return;
   if (has_sel || PrefetchOverride() >= 0 || f.data() == nullptr || f.is_view() ||
       f.size_bytes() < kPrefetchMinBytes) {
     return;

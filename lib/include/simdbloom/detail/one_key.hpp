@@ -99,11 +99,14 @@ SIMDBLOOM_INLINE __m256i SplitBlock256Masks(uint64_t h) {
 struct OneKey {
   static constexpr const char* kName = "avx512";
   static constexpr bool kUsesLibraryKernels = false;
-  // The words that hold probes 8s..8s+7 of a key: probe i lands in word (hi32(h) + i) & 7, so
-  // for min(k - 8s, 8) probes that is the low bits rotated left by hi32(h) & 7.
+  // The words that hold probes 8s..8s+7 of a key: word w holds probe ((w - hi32(h)) & 7) + 8s,
+  // which exists if it is below k (a compare into a mask register).
   SIMDBLOOM_INLINE static __mmask8 Holders(uint64_t h, uint32_t probes) {
-    const uint32_t low = _bzhi_u32(0xFF, probes), r = static_cast<uint32_t>(h >> 32) & 7;
-    return static_cast<__mmask8>(static_cast<uint8_t>((low << r) | (low >> (8 - r))));
+    const __m256i probe =
+        _mm256_and_si256(_mm256_sub_epi32(LoadConstant(kOneKeyConstants.lane),
+                                          _mm256_set1_epi32(static_cast<int>(h >> 32))),
+                         LoadConstant(kOneKeyConstants.seven));
+    return _mm256_cmplt_epu32_mask(probe, _mm256_set1_epi32(static_cast<int>(probes)));
   }
   SIMDBLOOM_INLINE static __m512i Block512Masks(uint64_t h, uint32_t k) {
     const __m512i one = _mm512_set1_epi64(1);
