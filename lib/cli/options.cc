@@ -54,7 +54,8 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
       }
     }
     if (spec == nullptr) {
-      throw CliError(kExitUsage, command_ + ": unknown option '" + a + "' (see simdbloom --help)");
+      throw CliError(kExitUsage, command_ + ": unknown option '" + a + "' (see simdbloom " +
+                                     command_ + " --help)");
     }
     if (spec->takes_value && !has_inline) {
       if (i + 1 >= args.size()) {
