@@ -1196,6 +1196,51 @@ def test_null():
         check("-z" in err, "%s: -z refused: %r" % (cmd[0], err))
 
 
+def test_man():
+    """lib/cli/simdbloom.1 renders without warnings (groff -man; man -l where there is one) and
+    documents every command and every option the commands' --help shows; lib/cli/README.md
+    names them too."""
+    src = os.path.join(HERE, "..", "..", "lib", "cli")
+    page = os.path.join(src, "simdbloom.1")
+    roff = open(page).read()
+    check(roff.startswith('.\\" SPDX-License-Identifier: Apache-2.0'), "SPDX line first")
+    check(".TH SIMDBLOOM 1" in roff, "a .TH header")
+    for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS",
+                    "FILES", "EXAMPLES", "SEE ALSO"]:
+        check(".SH \"%s\"" % section in roff or ".SH %s" % section in roff,
+              "man page section %s" % section)
+    readme = open(os.path.join(src, "README.md")).read()
+    plain_roff = roff.replace("\\-", "-").replace("\\fB", "").replace("\\fR", "").replace(
+        "\\fI", "")
+    for cmd in COMMANDS:
+        help_text, _ = run([cmd, "--help"])
+        options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-zA-Z])\b", help_text.decode()))
+        options.discard("-")
+        for o in sorted(options) + ["simdbloom " + cmd]:
+            check(o in plain_roff, "man page: %s %s undocumented" % (cmd, o))
+            check(o in readme, "lib/cli/README.md: %s %s undocumented" % (cmd, o))
+    check("atomic" in plain_roff and "kill" in plain_roff, "man page: the atomic -o")
+    groff = shutil.which("groff")
+    if groff is None:
+        print("note: groff is not installed: the man page is not rendered (apt-get install groff)")
+        return
+    p = subprocess.run([groff, "-man", "-Tutf8", "-ww", page],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    text = re.sub(".\x08", "", p.stdout.decode("utf-8", "replace"))  # overstrike bold
+    check(p.returncode == 0 and p.stderr == b"", "groff -man -ww: %d %r" % (p.returncode,
+                                                                          p.stderr[:500]))
+    for words in ["SIMDBLOOM(1)", "EXIT STATUS", "query", "--null"]:
+        check(words in text.replace("\u2010", "-").replace("\u2212", "-"),
+              "rendered page shows %r" % words)
+    man = shutil.which("man")
+    if man is not None:
+        p = subprocess.run([man, "-l", page], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="80"))
+        shown = re.sub(".\x08", "", p.stdout.decode("utf-8", "replace"))
+        check(p.returncode == 0 and "EXIT STATUS" in shown and "simdbloom query" in shown,
+              "man -l renders: %r" % p.stderr[:300])
+
+
 def rss_run(args, stdout):
     """Runs the command; returns (exit status, peak RSS in bytes, stdout). The peak is the
     process's own VmHWM (/proc/PID/status), polled every 2 ms while it runs: rusage's ru_maxrss
@@ -1279,12 +1324,19 @@ def test_install():
     needed = subprocess.run(["readelf", "-d", exe], stdout=subprocess.PIPE).stdout.decode()
     check("libsimdbloom" not in needed and "libhwy" not in needed,
           "the installed command needs neither libsimdbloom.so nor libhwy")
+    # Its manual page comes with it (component cli), byte for byte the source's.
+    page = os.path.join(prefix, "share", "man", "man1", "simdbloom.1")
+    src = os.path.join(HERE, "..", "..", "lib", "cli", "simdbloom.1")
+    check(os.path.isfile(page) and open(page, "rb").read() == open(src, "rb").read(),
+          "share/man/man1/simdbloom.1 installed by component cli")
     # A full install (all components) includes it too.
     full = w("prefix_all")
     shutil.rmtree(full, ignore_errors=True)
     subprocess.run([ARGS.cmake, "--install", ARGS.build, "--prefix", full], check=True,
                    stdout=subprocess.DEVNULL)
-    check(os.access(os.path.join(full, "bin", "simdbloom"), os.X_OK), "full install has it")
+    check(os.access(os.path.join(full, "bin", "simdbloom"), os.X_OK) and
+          os.path.isfile(os.path.join(full, "share", "man", "man1", "simdbloom.1")),
+          "full install has it and its manual page")
     shutil.rmtree(prefix)
     shutil.rmtree(full)
 
