@@ -1189,6 +1189,19 @@ def test_null():
     # A final key without its NUL is a key, as a final line without \n.
     out, _ = run(["dedup", "-z"], input_bytes=b"a\0b\nc\0d")
     check(out == b"a\0b\nc\0d\0", "final key without NUL: %r" % out)
+    # Short flags bundle as getopt's: -qz, -cz, -zn5, -zn 5; an unknown letter is refused.
+    rc, out, _ = status_of(["query", "-qz", w("m.sbf")], z(members[:1]))
+    check(rc == 0 and out == b"", "query -qz: %d %r" % (rc, out))
+    rc, out, _ = status_of(["query", "-qz", w("m.sbf")], z(others[:5]))
+    check(rc == 1 and out == b"", "query -qz without a member: %d %r" % (rc, out))
+    out, _ = run(["query", "-cz", w("m.sbf"), w("m.z")])
+    check(out == b"%d\n" % len(members), "query -cz: %r" % out)
+    for bundle in [["-zn5"], ["-zn", "5"]]:
+        _, err = run(["dedup", "--json"] + bundle, input_bytes=b"a\0b\0a\0")
+        check(summary(err)["expected_items"] == 5 and summary(err)["unique"] == 2,
+              "dedup %s: %s" % (bundle, summary(err)))
+    _, err = run(["query", "-qy", w("m.sbf")], expect=2)
+    check("-qy" in err, "an unknown letter in a bundle: %r" % err)
     # -z is for the commands that read keys.
     for cmd in [["info", "-z", w("m.sbf")], ["merge", "-z", w("m.sbf"), w("m.sbf"), "-o",
                                                w("x.sbf")]]:
