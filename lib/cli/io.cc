@@ -69,13 +69,13 @@ int64_t RegularFileSize(const std::string& path) {
 
 namespace {
 
-// Newlines in [p, p + n).
-uint64_t CountNewlines(const char* p, size_t n) {
+// Delimiters in [p, p + n).
+uint64_t CountNewlines(const char* p, size_t n, char delim) {
   uint64_t count = 0;
   size_t i = 0;
 #if defined(__SSE2__) && !defined(SIMDBLOOM_CLI_PORTABLE)
   // Byte counters (a compare gives -1 per match) summed into u64 lanes every 255 rounds.
-  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  const __m128i nl = _mm_set1_epi8(delim), zero = _mm_setzero_si128();
   while (i + 16 <= n) {
     __m128i acc = zero;
     const size_t rounds = std::min<size_t>(255, (n - i) / 16);
@@ -88,16 +88,16 @@ uint64_t CountNewlines(const char* p, size_t n) {
              static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
   }
 #endif
-  for (; i < n; ++i) count += p[i] == '\n';
+  for (; i < n; ++i) count += p[i] == delim;
   return count;
 }
 
 }  // namespace
 
-uint64_t CountLines(const std::string& path) {
+uint64_t CountLines(const std::string& path, char delim) {
   const int fd = OpenInput(path);
   uint64_t lines = 0;
-  char last = '\n';
+  char last = delim;
   struct stat st;
   try {
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
@@ -110,7 +110,7 @@ uint64_t CountLines(const std::string& path) {
                          static_cast<off_t>(off));
         if (m == MAP_FAILED) throw CliError(kExitFailure, ErrnoMessage(path, "cannot map", errno));
         ::madvise(m, len, MADV_SEQUENTIAL);
-        lines += CountNewlines(static_cast<const char*>(m), len);
+        lines += CountNewlines(static_cast<const char*>(m), len, delim);
         last = static_cast<const char*>(m)[len - 1];
         ::munmap(m, len);
       }
@@ -120,7 +120,7 @@ uint64_t CountLines(const std::string& path) {
       for (;;) {
         const size_t n = ReadSome(fd, buf.data(), kBlock, path);
         if (n == 0) break;
-        lines += CountNewlines(buf.data(), n);
+        lines += CountNewlines(buf.data(), n, delim);
         last = buf[n - 1];
       }
     }
@@ -129,15 +129,15 @@ uint64_t CountLines(const std::string& path) {
     throw;
   }
   if (fd != 0) ::close(fd);
-  return lines + (last != '\n' ? 1 : 0);
+  return lines + (last != delim ? 1 : 0);
 }
 
 namespace {
 
-// Bit i set iff p[i] == '\n', for the 64 bytes at p (all readable).
+// Bit i set iff p[i] == delim ('\n' or '\0'), for the 64 bytes at p (all readable).
 #if defined(__SSE2__) && !defined(SIMDBLOOM_CLI_PORTABLE)
-inline uint64_t NewlineMask(const char* p) {
-  const __m128i nl = _mm_set1_epi8('\n');
+inline uint64_t NewlineMask(const char* p, char delim) {
+  const __m128i nl = _mm_set1_epi8(delim);
   uint64_t m = 0;
   for (int i = 0; i < 4; ++i) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
@@ -148,9 +148,9 @@ inline uint64_t NewlineMask(const char* p) {
 }
 #else
 // Portable form (aarch64 and others); compilers vectorize the compare.
-inline uint64_t NewlineMask(const char* p) {
+inline uint64_t NewlineMask(const char* p, char delim) {
   uint64_t m = 0;
-  for (int i = 0; i < 64; ++i) m |= static_cast<uint64_t>(p[i] == '\n') << i;
+  for (int i = 0; i < 64; ++i) m |= static_cast<uint64_t>(p[i] == delim) << i;
   return m;
 }
 #endif
@@ -166,6 +166,7 @@ inline unsigned LowestBit(uint64_t m) { return static_cast<unsigned>(__builtin_c
 // The mapped file being read, for the SIGBUS handler: a file that shrinks under its mapping
 // ends the process with a message instead of a crash.
 char g_mapped_path[1024];
+volatile sig_atomic_t g_failure_status = kExitFailure;
 
 extern "C" void OnSigbus(int) {
   const char head[] = "simdbloom: ";
@@ -173,7 +174,7 @@ extern "C" void OnSigbus(int) {
   (void)!::write(2, head, sizeof(head) - 1);
   (void)!::write(2, g_mapped_path, std::strlen(g_mapped_path));
   (void)!::write(2, tail, sizeof(tail) - 1);
-  ::_exit(kExitFailure);
+  ::_exit(g_failure_status);
 }
 
 size_t PageSize() {
@@ -183,6 +184,8 @@ size_t PageSize() {
 
 }  // namespace
 
+void SetFailureStatus(int status) { g_failure_status = status; }
+
 size_t DefaultBlockBytes() {
   // SIMDBLOOM_CLI_BLOCK_BYTES (tests only): small blocks put window and buffer edges inside
   // small inputs.
@@ -191,8 +194,8 @@ size_t DefaultBlockBytes() {
   return v >= 16 ? static_cast<size_t>(v) : size_t{4} << 20;
 }
 
-LineReader::LineReader(const std::string& path, bool strip_cr, size_t block_bytes)
-    : path_(path), strip_cr_(strip_cr) {
+LineReader::LineReader(const std::string& path, bool strip_cr, size_t block_bytes, char delim)
+    : path_(path), strip_cr_(strip_cr), delim_(delim) {
   if (block_bytes == 0) block_bytes = DefaultBlockBytes();
   cap_ = window_ = block_bytes;
   fd_ = OpenInput(path);
@@ -279,11 +282,11 @@ void LineReader::SetRange(uint64_t begin, uint64_t limit) {
   map_off_ = begin;
   limit_ = limit;
   if (begin > 0) {
-    char before = '\n';
+    char before = delim_;
     if (::pread(fd_, &before, 1, static_cast<off_t>(begin - 1)) != 1) {
       throw CliError(kExitFailure, ErrnoMessage(path_, "read error", errno));
     }
-    skip_first_ = before != '\n';  // that line belongs to the range before
+    skip_first_ = before != delim_;  // that line belongs to the range before
   }
 }
 
@@ -307,6 +310,7 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
     return false;
   }
   const bool strip = strip_cr_;
+  const char delim = delim_;
   const char* data = data_;
   size_t start = pos_;  // pos_ when this call began (bytes_done_ counts from it)
   size_t line = pos_;   // start of the current line
@@ -331,7 +335,7 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
   };
   for (;;) {
     if (chunk + 64 <= end_) {
-      uint64_t m = NewlineMask(data + chunk);
+      uint64_t m = NewlineMask(data + chunk, delim);
       while (m != 0) {
         if (!emit(chunk + LowestBit(m))) {
           full = true;
@@ -343,7 +347,7 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
       chunk += 64;
       continue;
     }
-    const void* nl = chunk < end_ ? std::memchr(data + chunk, '\n', end_ - chunk) : nullptr;
+    const void* nl = chunk < end_ ? std::memchr(data + chunk, delim, end_ - chunk) : nullptr;
     if (nl != nullptr) {
       if (!emit(static_cast<size_t>(static_cast<const char*>(nl) - data))) break;
       chunk = line;

@@ -4,7 +4,8 @@
 // either is cut into lines 64 bytes at a time (SSE2 compare + bit scan on x86, a portable loop
 // elsewhere). Memory is one window (grown only for a single line longer than it) plus one batch of
 // line views; nothing depends on the input's size. A mapped file that shrinks while it is read
-// ends the process with exit code 1 and a message (SIGBUS handler), not a crash.
+// ends the process with a message and the failure status (SIGBUS handler; 1, or what
+// SetFailureStatus set), not a crash.
 #ifndef SIMDBLOOM_CLI_IO_H_
 #define SIMDBLOOM_CLI_IO_H_
 
@@ -17,21 +18,26 @@
 namespace simdbloom {
 namespace cli {
 
+// The exit status of a failure the SIGBUS handler reports (a file that shrank while mapped): 1 by
+// default; query sets 2 (its 1 means "no line matched").
+void SetFailureStatus(int status);
+
 // "-" names stdin. Returns the byte size of a regular file, -1 for anything else (pipe, terminal,
 // character device). Throws CliError (exit 1) for a missing or unreadable path.
 int64_t RegularFileSize(const std::string& path);
 
-// Number of lines of a regular file ("\n"-terminated, plus a final unterminated one), read in
-// blocks with memchr: about the cost of `wc -l`. Throws CliError for read errors.
-uint64_t CountLines(const std::string& path);
+// Number of lines of a regular file (`delim`-terminated, plus a final unterminated one), read in
+// blocks: about the cost of `wc -l`. Throws CliError for read errors.
+uint64_t CountLines(const std::string& path, char delim = '\n');
 
-// One input, read block by block. Lines end at '\n' (not part of the key); a trailing '\r' stays
-// in the key unless strip_cr. A final line without '\n' is a key; an empty file has no keys.
+// One input, read block by block. Lines end at `delim` ('\n', or '\0' for -z/--null; not part of
+// the key); a trailing '\r' stays in the key unless strip_cr. A final line without the delimiter
+// is a key; an empty file has no keys.
 class LineReader {
  public:
   // Opens `path` ("-" = stdin). Throws CliError naming the path if it cannot be opened or is a
   // directory. block_bytes 0: 4 MiB (or SIMDBLOOM_CLI_BLOCK_BYTES, for tests).
-  LineReader(const std::string& path, bool strip_cr, size_t block_bytes = 0);
+  LineReader(const std::string& path, bool strip_cr, size_t block_bytes = 0, char delim = '\n');
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -61,6 +67,7 @@ class LineReader {
   int fd_ = -1;
   bool owns_fd_ = false;
   bool strip_cr_ = false;
+  char delim_ = '\n';
   bool eof_ = false;
   bool done_ = false;        // the range's last line was handed out
   bool skip_first_ = false;  // the range starts inside a line: drop that part
@@ -79,20 +86,21 @@ class LineReader {
   uint64_t bytes_done_ = 0;
 };
 
-// Buffered writer to a file descriptor (stdout): write(2) in 1 MiB chunks, no stdio.
+// Buffered writer to a file descriptor (stdout): write(2) in 1 MiB chunks, no stdio. Line() ends
+// each key with `delim` ('\n', or '\0' for -z/--null).
 class Writer {
  public:
-  explicit Writer(int fd) : fd_(fd) { buf_.reserve(kCapacity); }
+  explicit Writer(int fd, char delim = '\n') : fd_(fd), delim_(delim) { buf_.reserve(kCapacity); }
   ~Writer();
   void Line(std::string_view s) {
     if (buf_.size() + s.size() + 1 > kCapacity) Flush();
     if (s.size() + 1 > kCapacity) {
       WriteAll(s.data(), s.size());
-      WriteAll("\n", 1);
+      WriteAll(&delim_, 1);
       return;
     }
     buf_.append(s.data(), s.size());
-    buf_.push_back('\n');
+    buf_.push_back(delim_);
   }
   void Text(std::string_view s) {
     if (buf_.size() + s.size() > kCapacity) Flush();
@@ -106,6 +114,7 @@ class Writer {
   static constexpr size_t kCapacity = size_t{1} << 20;
   void WriteAll(const char* p, size_t n);
   int fd_;
+  char delim_;
   std::string buf_;
 };
 

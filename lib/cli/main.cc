@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "lib/cli/error.h"
+#include "lib/cli/help.h"
 #include "lib/cli/io.h"
 #include "lib/cli/json.h"
 #include "lib/cli/key_set.h"
@@ -38,60 +39,24 @@ namespace simdbloom {
 namespace cli {
 namespace {
 
-constexpr char kUsage[] =
-    R"(usage: simdbloom COMMAND [OPTIONS] ...
-Keys are lines of text (ending at \n; a trailing \r is kept unless --strip-cr); FILE '-' or no
-FILE reads stdin.
-
-  build  [-n N] [--fpp P] [--layout L] [--seed S] [--threads T] -o OUT FILE...
-                     build a filter from the lines of FILEs and save it to OUT
-                     (atomically: a failure or kill leaves the old OUT; OUT may not be
-                     an input; a symbolic link's target is replaced; -o /dev/stdout or a
-                     FIFO is streamed into)
-  query  FILTER [--absent] [--count] FILE...
-                     print the lines that may be in FILTER (--absent: that are surely not;
-                     --count: print only how many)
-  dedup  [-n N] [--fpp P] FILE...
-                     print each line the first time it is (probably) seen
-  intersect [-n N] [--fpp P] A B
-                     print the lines of B that may be in A
-  info   FILTER      layout, bits, k, bytes, approximate count, fill, expected FPR
-  merge  A B -o OUT  the union of two compatible filters (OUT may be A or B: both are read
-                     before OUT is replaced)
-  parquet FILE --column NAME VALUE...
-                     probe each row group's Bloom filter of column NAME: prints
-                     ROW_GROUP<TAB>VALUE<TAB>maybe|no
-
-Sizing: -n is the expected number of distinct keys, --fpp the false-positive rate (default
-0.01). Without -n, build/dedup/intersect count the lines of regular files in a first pass
-and make a plain filter; on a pipe they make a scalable filter (a chain of filters that grows
-with the input and keeps the rate). query, info and merge read either kind of file.
-Layouts: block512 (default), register64, split_block256 (Parquet), classic.
-
-Every command: --json (a summary object on stdout after the data; with --quiet instead of it),
---quiet/-q (no data, no progress, no notes), --progress (progress bar on stderr even when it
-is not a terminal; by default only on a terminal), --strip-cr, --threads/-t T (build, query,
-intersect).
-
-Exit status: 0 success; 1 failure (missing or unreadable file, not a filter file, truncated
-or corrupt filter, incompatible filters, write error, out of memory); 2 usage error (unknown
-command or option, missing argument, bad value) or a malformed Parquet file.
-)";
-
 constexpr double kDefaultFpp = 0.01;
 
 struct Common {
-  bool json = false;
+  bool json = false;  // --json or --stats FILE
+  std::string stats;  // --stats FILE: where the summary goes (else stderr)
   bool quiet = false;
   bool progress = false;
   bool strip_cr = false;
+  char delim = '\n';  // '\0' with -z/--null (build, query, dedup, intersect)
   unsigned threads = 1;
 };
 
 const std::vector<OptionSpec> kCommonSpecs = {
-    {"json", 0, false},     {"quiet", 'q', false},  {"progress", 0, false},
-    {"strip-cr", 0, false}, {"threads", 't', true},
+    {"json", 0, false},     {"stats", 0, true},     {"quiet", 'q', false},
+    {"progress", 0, false}, {"strip-cr", 0, false}, {"threads", 't', true},
 };
+// For the commands that read keys.
+const OptionSpec kNullSpec = {"null", 'z', false};
 
 std::vector<OptionSpec> Specs(std::vector<OptionSpec> extra) {
   extra.insert(extra.end(), kCommonSpecs.begin(), kCommonSpecs.end());
@@ -104,9 +69,17 @@ Common ReadCommon(const Options& o, const std::string& cmd) {
   c.quiet = o.Has("quiet");
   c.progress = !c.quiet && (o.Has("progress") || ::isatty(2) == 1);
   c.strip_cr = o.Has("strip-cr");
+  c.delim = o.Has("null") ? '\0' : '\n';
   const uint64_t t = o.Count("threads", 1);
   if (t == 0 || t > 256) throw CliError(kExitUsage, cmd + ": --threads must be 1..256");
   c.threads = static_cast<unsigned>(t);
+  if (o.Has("stats")) {
+    // Checked before any work, as -o: a long run does not fail at its end.
+    c.stats = o.Str("stats", "");
+    c.json = true;
+    CheckWritableDestination(c.stats);
+    CheckOutputIsNoInput(cmd, c.stats, o.positional());
+  }
   return c;
 }
 
@@ -171,7 +144,7 @@ KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::
   for (const auto& f : files) all_regular = all_regular && RegularFileSize(f) >= 0;
   if (all_regular) {
     uint64_t lines = 0;
-    for (const auto& f : files) lines += CountLines(f);
+    for (const auto& f : files) lines += CountLines(f, c.delim);
     s.n = std::max<uint64_t>(lines, 1);
     s.how = "counted";
     Note(c, "sized for " + std::to_string(lines) +
@@ -203,22 +176,25 @@ struct Pass {
   uint64_t bytes = 0;
 };
 
-// Streams the lines of `files` in batches to fn(lines), drawing progress.
+// Streams the lines of `files` in batches to fn(lines), drawing progress. Stops after the batch
+// that sets *stop (query -q: the first hit answers), leaving the rest of the input unread.
 template <class Fn>
 Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progress& progress,
-                 size_t batch, Fn&& fn) {
+                 size_t batch, Fn&& fn, const bool* stop = nullptr) {
   Pass pass;
   std::vector<std::string_view> lines;
   lines.reserve(batch);
   for (const auto& path : files) {
-    LineReader reader(path, c.strip_cr);
+    LineReader reader(path, c.strip_cr, 0, c.delim);
     const uint64_t base = pass.bytes;
     while (reader.Next(lines, batch)) {
       fn(lines);
       pass.keys += lines.size();
       progress.Update(base + reader.bytes_done(), pass.keys);
+      if (stop != nullptr && *stop) break;
     }
     pass.bytes = base + reader.bytes_done();
+    if (stop != nullptr && *stop) break;
   }
   return pass;
 }
@@ -240,7 +216,7 @@ bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progre
     if (size == 0) {
       // A regular file whose stat size is 0 may still have lines (/proc, sysfs): streamed on this
       // thread, as range 0.
-      LineReader reader(path, c.strip_cr);
+      LineReader reader(path, c.strip_cr, 0, c.delim);
       std::vector<std::string_view> lines;
       uint64_t done = 0;
       while (reader.Next(lines, 16384)) {
@@ -258,7 +234,7 @@ bool ForEachRange(const std::vector<std::string>& files, const Common& c, Progre
     for (unsigned i = 0; i < t; ++i) {
       threads.emplace_back([&, i] {
         try {
-          LineReader reader(path, c.strip_cr);
+          LineReader reader(path, c.strip_cr, 0, c.delim);
           const uint64_t begin = static_cast<uint64_t>(size) * i / t;
           const uint64_t limit = static_cast<uint64_t>(size) * (i + 1) / t;
           if (begin < limit) {
@@ -328,6 +304,18 @@ size_t BatchFor(const Common& c) {
   return c.threads > 1 ? std::min<size_t>(size_t{65536} * c.threads, size_t{1} << 20) : 16384;
 }
 
+// The --json object, one line: to --stats FILE (atomically) when given, else to stderr. Never to
+// stdout, where the data goes.
+void WriteSummary(const Common& c, const std::string& line) {
+  if (!c.stats.empty()) {
+    SaveAtomically(c.stats, [&](std::ostream& out) { out << line; });
+    return;
+  }
+  std::fflush(stderr);
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+}
+
 void Summary(const Common& c, Json& j, const char* cmd, const Pass& p, double secs) {
   if (!c.json) return;
   Json out;
@@ -339,10 +327,7 @@ void Summary(const Common& c, Json& j, const char* cmd, const Pass& p, double se
   std::string s = out.str();
   const std::string extra = j.str();
   if (extra != "{}") s = s.substr(0, s.size() - 1) + "," + extra.substr(1);
-  s += "\n";
-  Writer w(1);
-  w.Text(s);
-  w.Flush();
+  WriteSummary(c, s + "\n");
 }
 
 std::vector<std::string> FilesOrStdin(std::vector<std::string> files) {
@@ -360,10 +345,13 @@ int Build(const std::vector<std::string>& args) {
                          {"fpp", 0, true},
                          {"layout", 'l', true},
                          {"seed", 0, true},
-                         {"output", 'o', true}}));
+                         {"output", 'o', true},
+                         kNullSpec}));
   const Common c = ReadCommon(o, "build");
   if (!o.Has("output")) throw CliError(kExitUsage, "build: -o OUT is required");
   const std::string out_path = o.Str("output", "");
+  if (!c.stats.empty() && out_path == c.stats)
+    throw CliError(kExitUsage, "build: --stats and -o name the same file");
   CheckWritableDestination(out_path);
   const auto files = FilesOrStdin(o.positional());
   CheckOutputIsNoInput("build", out_path, files);
@@ -399,8 +387,10 @@ int Build(const std::vector<std::string>& args) {
 }
 
 // ---- query
+// Exit status as grep's: 0 if a key was selected (may be present; with --absent: surely absent),
+// 1 if none; every error is 2 (QueryStatus).
 int Query(const std::vector<std::string>& args) {
-  const Options o("query", args, Specs({{"absent", 0, false}, {"count", 'c', false}}));
+  const Options o("query", args, Specs({{"absent", 0, false}, {"count", 'c', false}, kNullSpec}));
   const Common c = ReadCommon(o, "query");
   if (o.positional().empty()) throw CliError(kExitUsage, "query: FILTER is required");
   const auto start = std::chrono::steady_clock::now();
@@ -410,47 +400,66 @@ int Query(const std::vector<std::string>& args) {
   const bool absent = o.Has("absent"), count_only = o.Has("count");
   const bool print = !c.quiet && !count_only;
   Progress progress(c.progress, "query", TotalBytes(files));
-  Writer w(1);
-  uint64_t printed = 0;
+  Writer w(1, c.delim);
+  uint64_t selected = 0;
   Pass pass;
-  // Nothing printed (--count, --quiet) and --threads: each thread counts its byte range of the
-  // files (the set is only read). Printing keeps input order: one thread cuts lines, and the
-  // probes of each batch use Threads{T}.
+  // --count and --threads: each thread counts its byte range of the files (the set is only
+  // read). Printing keeps input order: one thread cuts lines, and the probes of each batch use
+  // Threads{T}. --quiet reads in order too, and stops after the first batch with a selected key.
   std::atomic<uint64_t> matches{0};
   std::vector<std::vector<uint8_t>> thread_hits(c.threads);
-  if (print || c.threads <= 1 ||
+  if (print || c.quiet || c.threads <= 1 ||
       !ForEachRange(files, c, progress, pass,
                     [&](unsigned i, const std::vector<std::string_view>& l) {
                       thread_hits[i].resize(l.size());
                       matches += set.Contains(Keys(l.data(), l.size()), thread_hits[i].data(), 1);
                     })) {
     std::vector<uint8_t> hits(BatchFor(c));
-    pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
-      const uint64_t n = set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
-      matches += n;
-      if (!print) return;
-      const uint8_t want = absent ? 0 : 1;
-      for (size_t i = 0; i < lines.size(); ++i) {
-        if (hits[i] == want) w.Line(lines[i]);
-      }
-    });
+    bool stop = false;
+    pass = StreamLines(
+        files, c, progress, BatchFor(c),
+        [&](const auto& lines) {
+          const uint64_t n = set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
+          matches += n;
+          if (c.quiet) stop = (absent ? lines.size() - n : n) > 0;
+          if (!print) return;
+          const uint8_t want = absent ? 0 : 1;
+          for (size_t i = 0; i < lines.size(); ++i) {
+            if (hits[i] == want) w.Line(lines[i]);
+          }
+        },
+        &stop);
   }
-  printed = absent ? pass.keys - matches.load() : matches.load();
+  selected = absent ? pass.keys - matches.load() : matches.load();
   progress.Finish();
-  if (count_only && !c.quiet) w.Text(std::to_string(printed) + "\n");
+  if (count_only && !c.quiet) w.Text(std::to_string(selected) + "\n");
   w.Flush();
   Json j;
   j.Str("filter_file", o.positional()[0])
       .Obj("filter", set.Geometry())
       .Str("selected", absent ? "absent" : "maybe-present")
-      .Int("matches", printed);
+      .Int("matches", selected);
   Summary(c, j, "query", pass, Seconds(start));
-  return 0;
+  return selected > 0 ? 0 : kExitFailure;
+}
+
+// query's errors all exit 2: its 1 means "no key selected".
+int QueryStatus(const std::vector<std::string>& args) {
+  SetFailureStatus(kExitUsage);
+  try {
+    return Query(args);
+  } catch (const CliError& e) {
+    throw CliError(kExitUsage, e.what());
+  } catch (const Error& e) {
+    throw CliError(kExitUsage, e.what());
+  } catch (const std::bad_alloc&) {
+    throw CliError(kExitUsage, "out of memory");
+  }
 }
 
 // ---- dedup
 int Dedup(const std::vector<std::string>& args) {
-  const Options o("dedup", args, Specs({{"n", 'n', true}, {"fpp", 0, true}}));
+  const Options o("dedup", args, Specs({{"n", 'n', true}, {"fpp", 0, true}, kNullSpec}));
   const Common c = ReadCommon(o, "dedup");
   const auto files = FilesOrStdin(o.positional());
   const double fpp = ParseFpp("dedup", o);
@@ -458,7 +467,7 @@ int Dedup(const std::vector<std::string>& args) {
   Sized sized;
   KeySet set = MakeSet("dedup", o, files, c, fpp, Layout::kBlock512, sized);
   Progress progress(c.progress, "dedup", TotalBytes(files));
-  Writer w(1);
+  Writer w(1, c.delim);
   std::vector<uint8_t> fresh(BatchFor(c));
   uint64_t unique = 0;
   const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
@@ -489,7 +498,7 @@ int Dedup(const std::vector<std::string>& args) {
 
 // ---- intersect
 int Intersect(const std::vector<std::string>& args) {
-  const Options o("intersect", args, Specs({{"n", 'n', true}, {"fpp", 0, true}}));
+  const Options o("intersect", args, Specs({{"n", 'n', true}, {"fpp", 0, true}, kNullSpec}));
   const Common c = ReadCommon(o, "intersect");
   if (o.positional().size() != 2) throw CliError(kExitUsage, "intersect: needs two files, A B");
   const std::string a = o.positional()[0], b = o.positional()[1];
@@ -507,7 +516,7 @@ int Intersect(const std::vector<std::string>& args) {
                          [&](const auto& lines) { set.Insert(lines, c.threads); });
   }
   progress.Stage("intersect: probing B", TotalBytes({b}));
-  Writer w(1);
+  Writer w(1, c.delim);
   std::vector<uint8_t> hits(batch);
   uint64_t matches = 0;
   const Pass pass_b = StreamLines({b}, c, progress, batch, [&](const auto& lines) {
@@ -533,30 +542,42 @@ int Intersect(const std::vector<std::string>& args) {
 }
 
 // ---- info
+// info's data is the description: --json prints it as one JSON object on stdout instead of the
+// text (with --quiet too), with only what a stored filter has (no keys, bytes read or seconds);
+// --stats FILE writes that object to FILE and leaves the text on stdout.
 int Info(const std::vector<std::string>& args) {
   const Options o("info", args, Specs({}));
   const Common c = ReadCommon(o, "info");
   if (o.positional().size() != 1) throw CliError(kExitUsage, "info: needs one FILTER file");
-  const auto start = std::chrono::steady_clock::now();
   const KeySet set = KeySet::Load(o.positional()[0]);
-  if (!c.quiet) {
-    Writer w(1);
+  Writer w(1);
+  if (!c.quiet && !(c.json && c.stats.empty())) {
     w.Text("file: " + o.positional()[0] + "\n" + set.Describe());
     w.Flush();
   }
+  if (!c.json) return 0;
   Json j;
   j.Str("file", o.positional()[0]).Obj("filter", set.Geometry());
   if (set.scalable()) {
-    j.Int("seed", set.chain().seed())
-        .Int("count", set.chain().count())
-        .Num("bits_per_key", set.chain().bits_per_key());
+    const ScalableFilter& chain = set.chain();
+    j.Int("seed", chain.seed())
+        .Num("fpp", chain.fpp())
+        .Num("growth", chain.growth())
+        .Num("tightening", chain.tightening())
+        .Int("count", chain.count())
+        .Num("bits_per_key", chain.bits_per_key());
   } else {
     j.Int("seed", set.plain().seed())
         .Int("inserted", set.plain().inserted_count())
         .Num("fill", set.plain().fill_ratio());
   }
   j.Num("approximate_count", set.approximate_count()).Num("expected_fpp", set.expected_fpp());
-  Summary(c, j, "info", {0, 0}, Seconds(start));
+  if (!c.stats.empty()) {
+    WriteSummary(c, j.str() + "\n");
+  } else {
+    w.Text(j.str() + "\n");
+    w.Flush();
+  }
   return 0;
 }
 
@@ -568,6 +589,9 @@ int Merge(const std::vector<std::string>& args) {
   if (!o.Has("output")) throw CliError(kExitUsage, "merge: -o OUT is required");
   const auto start = std::chrono::steady_clock::now();
   const std::string a = o.positional()[0], b = o.positional()[1];
+  if (!c.stats.empty() && o.Str("output", "") == c.stats) {
+    throw CliError(kExitUsage, "merge: --stats and -o name the same file");
+  }
   CheckWritableDestination(o.Str("output", ""));
   KeySet sa = KeySet::Load(a);
   const KeySet sb = KeySet::Load(b);
@@ -657,7 +681,11 @@ int ParquetProbe(const std::vector<std::string>& args) {
       if (chunk == nullptr) continue;
       found = true;
       std::vector<std::string> bytes;
-      for (const auto& v : values) bytes.push_back(ParquetValueBytes(chunk->type, v));
+      try {
+        for (const auto& v : values) bytes.push_back(ParquetValueBytes(chunk->type, v));
+      } catch (const ParquetError& e) {
+        throw CliError(kExitUsage, path + ": " + e.what());  // the value, not the file
+      }
       std::unique_ptr<Filter> filter;
       if (chunk->bloom_offset >= 0) {
         try {
@@ -687,7 +715,7 @@ int ParquetProbe(const std::vector<std::string>& args) {
     }
     if (footer.row_groups.empty()) Note(c, path + ": the file has no row groups");
   } catch (const ParquetError& e) {
-    throw CliError(kExitUsage, path + ": " + e.what());
+    throw CliError(kExitFailure, path + ": " + e.what());  // a malformed file: a failure
   }
   w.Flush();
   Json j;
@@ -702,35 +730,58 @@ int ParquetProbe(const std::vector<std::string>& args) {
   return 0;
 }
 
+void PrintCommandHelp(const CommandHelp& h) {
+  std::string text = h.text;
+  text += "Options of every command:\n";
+  text += kCommonOptions;
+  text += "Example:\n";
+  text += h.example;
+  std::fputs(text.c_str(), stdout);
+}
+
 int Run(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kGlobalHelp, stderr);
     return kExitUsage;
   }
   const std::string cmd = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    std::fputs(kUsage, stdout);
+    // "help COMMAND" is "COMMAND --help".
+    const CommandHelp* h = cmd == "help" && !args.empty() ? FindHelp(args[0].c_str()) : nullptr;
+    if (cmd == "help" && !args.empty() && h == nullptr) {
+      throw CliError(kExitUsage, "help: unknown command '" + args[0] + "'");
+    }
+    if (h != nullptr) {
+      PrintCommandHelp(*h);
+    } else {
+      std::fputs(kGlobalHelp, stdout);
+    }
     return 0;
   }
   if (cmd == "--version" || cmd == "version") {
     std::printf("simdbloom %s (SIMD target %s)\n", version(), active_target().c_str());
     return 0;
   }
+  const CommandHelp* help = FindHelp(cmd.c_str());
+  if (help == nullptr) {
+    throw CliError(kExitUsage, "unknown command '" + cmd + "' (see simdbloom --help)");
+  }
+  // -h/--help anywhere before "--": the command's help, whatever else the line holds.
   for (const auto& a : args) {
+    if (a == "--") break;
     if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
+      PrintCommandHelp(*help);
       return 0;
     }
   }
   if (cmd == "build") return Build(args);
-  if (cmd == "query") return Query(args);
+  if (cmd == "query") return QueryStatus(args);
   if (cmd == "dedup") return Dedup(args);
   if (cmd == "intersect") return Intersect(args);
   if (cmd == "info") return Info(args);
   if (cmd == "merge") return Merge(args);
-  if (cmd == "parquet") return ParquetProbe(args);
-  throw CliError(kExitUsage, "unknown command '" + cmd + "' (see simdbloom --help)");
+  return ParquetProbe(args);  // "parquet": FindHelp knows no other name
 }
 
 }  // namespace

@@ -41,20 +41,24 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
         if (name == s.long_name) spec = &s;
       }
     } else {
-      for (const auto& s : specs) {
-        if (s.short_name != 0 && a[1] == s.short_name) spec = &s;
-      }
-      if (spec != nullptr && a.size() > 2) {
-        if (!spec->takes_value)
-          spec = nullptr;  // "-qx": not supported, reported as unknown
-        else {
-          value = a.substr(2);  // -n1000
-          has_inline = true;
+      // "-q", "-n1000", and flags bundled as getopt takes them: "-qz", "-zn1000", "-zn 1000".
+      for (size_t j = 1;; ++j) {
+        spec = nullptr;
+        for (const auto& s : specs) {
+          if (s.short_name != 0 && a[j] == s.short_name) spec = &s;
         }
+        if (spec == nullptr || j + 1 == a.size()) break;
+        if (spec->takes_value) {
+          value = a.substr(j + 1);  // the rest of the argument is its value
+          has_inline = true;
+          break;
+        }
+        values_[spec->long_name] = "";  // a flag, and more options follow
       }
     }
     if (spec == nullptr) {
-      throw CliError(kExitUsage, command_ + ": unknown option '" + a + "' (see simdbloom --help)");
+      throw CliError(kExitUsage, command_ + ": unknown option '" + a + "' (see simdbloom " +
+                                     command_ + " --help)");
     }
     if (spec->takes_value && !has_inline) {
       if (i + 1 >= args.size()) {

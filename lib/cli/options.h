@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Command-line parsing for the subcommands: options (short or long, with or without a value, in
-// any position; "--opt=value" and "--opt value" alike; "--" ends options; "-" alone is a file)
-// and positional arguments. Errors are CliError with exit code 2.
+// any position; "--opt=value" and "--opt value" alike; short flags bundled as "-qz"; "--" ends
+// options; "-" alone is a file) and positional arguments. Errors are CliError with exit code 2.
 #ifndef SIMDBLOOM_CLI_OPTIONS_H_
 #define SIMDBLOOM_CLI_OPTIONS_H_
 

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// The command's help texts: `simdbloom --help` (kGlobalHelp) and `simdbloom COMMAND --help`
+// (CommandHelp: usage, options, one example). The man page (simdbloom.1) and lib/cli/README.md say
+// the same at length; keep the three in step.
+#ifndef SIMDBLOOM_CLI_HELP_H_
+#define SIMDBLOOM_CLI_HELP_H_
+
+#include <cstring>
+
+namespace simdbloom {
+namespace cli {
+
+constexpr char kGlobalHelp[] =
+    R"(usage: simdbloom COMMAND [OPTIONS] [FILE...]
+       simdbloom COMMAND --help      (that command's options and an example)
+       simdbloom --version
+Bloom filters over files of keys. Keys are lines (ending at \n, or at NUL with -z; a trailing
+\r is kept unless --strip-cr); FILE '-' or no FILE reads stdin.
+
+Commands:
+  build      build a filter from the keys of FILEs and save it to -o OUT (atomically)
+  query      print the keys that may be in FILTER (--absent: that surely are not)
+  dedup      print each key the first time it is (probably) seen
+  intersect  print the keys of B that may be in A
+  info       describe a stored filter (layout, bits, k, count, fill, expected FPR)
+  merge      the union of two compatible filters, saved to -o OUT
+  parquet    probe a Parquet file's row-group Bloom filters for values of a column
+
+Options of every command: -q/--quiet, --json, --stats FILE, --progress, --strip-cr,
+-t/--threads T, -h/--help; -z/--null for build, query, dedup and intersect.
+--json writes a summary object to stderr (never into the data on stdout; info --json prints
+only the filter's description, on stdout); --stats FILE writes it to FILE instead.
+
+Exit status: query (as grep): 0 a key was selected, 1 none, 2 error. Other commands: 0 success,
+1 failure (unreadable or missing file, not a filter, corrupt or malformed file, incompatible
+filters, write error, out of memory), 2 usage error (unknown command or option, bad value).
+See simdbloom(1).
+)";
+
+constexpr char kCommonOptions[] =
+    R"(  -q, --quiet         no data, no notes, no progress
+      --json          a summary object on stderr after the work (not on stdout)
+      --stats FILE    write the summary object to FILE (atomically) instead of stderr
+      --progress      progress bar on stderr even when it is not a terminal
+      --strip-cr      drop a trailing \r from each key
+  -t, --threads T     threads (1..256; build, query and intersect use them)
+  -h, --help          this help
+)";
+
+struct CommandHelp {
+  const char* name;
+  const char* text;  // usage, what it does, its own options; kCommonOptions and the example follow
+  const char* example;
+};
+
+constexpr CommandHelp kCommandHelp[] = {
+    {"build",
+     R"(usage: simdbloom build [-n N] [--fpp P] [--layout L] [--seed S] [-z] -o OUT [FILE...]
+Builds a filter from the keys of FILEs (stdin without FILE) and saves it to OUT atomically: a
+failure or a kill leaves the old OUT (or none). OUT may not be an input; onto a symbolic link the
+file it points to is replaced; -o /dev/stdout or a FIFO is streamed into. Without -n, regular
+files are counted in a first pass (a plain filter); a pipe makes a scalable filter.
+  -o, --output OUT    the filter file (required)
+  -n N                expected distinct keys (1e6, 10M, 5G work)
+      --fpp P         false-positive rate, 1e-9 <= P < 1 (default 0.01)
+  -l, --layout L      block512 (default), register64, split_block256 (Parquet), classic
+      --seed S        hash seed, decimal or 0x hex (default 0)
+  -z, --null          keys end at NUL, not newline
+)",
+     "  simdbloom build -n 1M -o blocklist.sbf urls.txt\n"},
+    {"query",
+     R"(usage: simdbloom query [--absent] [-c] [-q] [-z] FILTER [FILE...]
+Prints the keys of FILEs (stdin without FILE) that may be in FILTER, in input order; --absent
+prints those that are surely not in it. Exit status as grep: 0 if a key was selected, 1 if none,
+2 on any error. -q prints nothing and stops at the first selected key.
+      --absent        select the keys that are surely absent
+  -c, --count         print only the number of selected keys
+  -z, --null          keys end at NUL, not newline, on input and output
+)",
+     "  printf '%s\\n' \"$url\" | simdbloom query -q blocklist.sbf && echo blocked\n"},
+    {"dedup",
+     R"(usage: simdbloom dedup [-n N] [--fpp P] [-z] [FILE...]
+Prints each key the first time it is (probably) seen, in input order: a repeat is never printed;
+a new key is dropped only on a false positive (at rate P). Without -n, regular files are counted
+in a first pass; a pipe makes a scalable filter.
+  -n N                expected distinct keys
+      --fpp P         false-positive rate (default 0.01)
+  -z, --null          keys end at NUL, not newline, on input and output
+)",
+     "  simdbloom dedup crawl.txt > unique.txt\n"},
+    {"intersect",
+     R"(usage: simdbloom intersect [-n N] [--fpp P] [-z] A B
+Prints the keys of B that may be in A, in B's order: a filter of A's keys (memory: the filter,
+whatever the files' size) probed with B's. Every common key is printed; others at rate P.
+  -n N                expected distinct keys of A
+      --fpp P         false-positive rate (default 0.01)
+  -z, --null          keys end at NUL, not newline, on input and output
+)",
+     "  simdbloom intersect a.txt b.txt > common.txt\n"},
+    {"info",
+     R"(usage: simdbloom info [--json] FILTER
+Describes a stored filter, plain or scalable: layout, bits, k, bytes, seed, inserted keys,
+approximate count, fill and expected false-positive rate (and each stage of a chain). --json
+prints only the description as one JSON object, on stdout.
+)",
+     "  simdbloom info --json blocklist.sbf\n"},
+    {"merge",
+     R"(usage: simdbloom merge -o OUT A B
+Saves the union of filters A and B (same layout, size, k and seed; or two mergeable chains) to
+OUT atomically. OUT may be A or B: both are read before OUT is replaced.
+  -o, --output OUT    the merged filter (required)
+)",
+     "  simdbloom merge monday.sbf tuesday.sbf -o week.sbf\n"},
+    {"parquet",
+     R"(usage: simdbloom parquet FILE --column NAME VALUE...
+Probes the Bloom filter of column NAME (a.b.c for nested columns) in each row group of the Parquet
+FILE for each VALUE (converted to the column's physical type); prints
+ROW_GROUP<TAB>VALUE<TAB>maybe|no. A row group without a filter answers maybe (noted on stderr).
+A malformed file is a failure (exit 1); an unknown column or a bad value a usage error (2).
+      --column NAME   the column (required)
+)",
+     "  simdbloom parquet events.parquet --column user_id 42 4711\n"},
+};
+
+inline const CommandHelp* FindHelp(const char* name) {
+  for (const auto& h : kCommandHelp) {
+    if (std::strcmp(h.name, name) == 0) return &h;
+  }
+  return nullptr;
+}
+
+}  // namespace cli
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_CLI_HELP_H_
