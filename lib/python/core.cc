@@ -34,15 +34,32 @@ namespace {
 // hash (an int32 7 and an int64 7 are different keys), so simdbloom.dask.semi_join reads it to
 // probe a column of another width as the keys that were inserted, or to refuse a column of another
 // kind. Integers are recorded by width only: signed and unsigned of one width hash alike.
-// Python-side only: not in the saved form (a loaded filter's is unknown until set).
-enum class KeyType : uint8_t { kUnknown, kInt16, kInt32, kInt64, kBytes, kPrehashed, kMixed };
-constexpr const char* kKeyTypeNames[] = {"",      "int16",     "int32", "int64",
-                                         "bytes", "prehashed", "mixed"};
+// Python-side only: not in the saved form. Two states say that no type is recorded, and they
+// differ: kEmpty (nothing inserted since create/clear: the first keys' type becomes the filter's)
+// and kUnknown (keys of unknown types may be there: from_bytes, load, a pickle without a key
+// type, or a declared None). Unknown absorbs every concrete type: a filter of unknown int64 keys
+// that gains int32 keys must not claim 'int32', or semi_join would convert an int64 column to
+// int32 and miss the int64 keys it holds.
+enum class KeyType : uint8_t {
+  kUnknown,
+  kEmpty,
+  kInt16,
+  kInt32,
+  kInt64,
+  kBytes,
+  kPrehashed,
+  kMixed
+};
+constexpr const char* kKeyTypeNames[] = {"",      "empty", "int16",     "int32",
+                                         "int64", "bytes", "prehashed", "mixed"};
 
-// The key type of a filter holding keys of types a and b.
+// The key type of a filter holding keys of types a and b: empty adds nothing, one type is kept,
+// 'mixed' stays 'mixed', unknown with any other type is unknown, two types are 'mixed'.
 KeyType Combine(KeyType a, KeyType b) {
-  if (b == KeyType::kUnknown || a == b) return a;
-  if (a == KeyType::kUnknown) return b;
+  if (b == KeyType::kEmpty || a == b) return a;
+  if (a == KeyType::kEmpty) return b;
+  if (a == KeyType::kMixed || b == KeyType::kMixed) return KeyType::kMixed;
+  if (a == KeyType::kUnknown || b == KeyType::kUnknown) return KeyType::kUnknown;
   return KeyType::kMixed;
 }
 
@@ -60,7 +77,8 @@ KeyType KeyTypeFrom(py::handle h) {
     }
   }
   throw py::value_error(
-      "key_type must be None, 'int16', 'int32', 'int64', 'bytes', 'prehashed' or 'mixed' (got " +
+      "key_type must be None, 'empty', 'int16', 'int32', 'int64', 'bytes', 'prehashed' or "
+      "'mixed' (got " +
       py::repr(h).cast<std::string>() + ")");
 }
 
@@ -76,8 +94,7 @@ constexpr KeyType KeyTypeOf() {
 // The filter and its lock. Not copyable or movable (the lock): Python owns it by pointer.
 // `key_type` is read and written with the GIL held only.
 struct PyFilter {
-  explicit PyFilter(simdbloom::Filter&& filter, KeyType type = KeyType::kUnknown)
-      : f(std::move(filter)), key_type(type) {}
+  PyFilter(simdbloom::Filter&& filter, KeyType type) : f(std::move(filter)), key_type(type) {}
   simdbloom::Filter f;
   KeyType key_type;
   mutable std::shared_mutex mu;
@@ -238,7 +255,7 @@ struct KeyBatch {
   std::vector<int64_t> offsets;         // NumPy 'U' arrays encoded to UTF-8; Binary's, copied
   std::vector<int32_t> offsets32;       // Binary's int32 offsets, copied
   std::vector<uint8_t> data;
-  KeyType key_type = KeyType::kUnknown;  // what the keys are (recorded by insert)
+  KeyType key_type = KeyType::kEmpty;  // what the keys are (recorded by insert)
   // pandas nullable keys with nulls: `keys` holds the non-null ones; valid[i] (i < total) says
   // whether key i of the caller's batch is one of them. nullptr: no nulls.
   py::object valid_array;
@@ -246,6 +263,8 @@ struct KeyBatch {
   size_t total = 0;
   size_t size() const { return keys->size(); }                  // keys the library sees
   size_t total_size() const { return valid ? total : size(); }  // the caller's keys, nulls too
+  // What insert records: nothing for a batch without keys (empty, or nulls only).
+  KeyType inserted_type() const { return size() == 0 ? KeyType::kEmpty : key_type; }
 };
 
 std::string DtypeName(const py::dtype& dt) {
@@ -634,7 +653,7 @@ std::unique_ptr<PyFilter> FromBytes(py::buffer data) {
     py::gil_scoped_release nogil;
     f.emplace(simdbloom::Filter::load(p, size));
   }
-  return std::make_unique<PyFilter>(std::move(*f));
+  return std::make_unique<PyFilter>(std::move(*f), KeyType::kUnknown);
 }
 
 std::string PathOf(py::handle path) {
@@ -785,7 +804,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
          "create",
          [](uint64_t n, double fpp, py::object layout, uint64_t seed) {
            return std::make_unique<PyFilter>(
-               simdbloom::Filter::create(n, fpp, LayoutFrom(layout), seed));
+               simdbloom::Filter::create(n, fpp, LayoutFrom(layout), seed), KeyType::kEmpty);
          },
          py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512", py::arg("seed") = 0,
          "An empty filter sized for `n` distinct keys at false-positive rate `fpp` (the smallest "
@@ -796,7 +815,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
           "with_bits",
           [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
             return std::make_unique<PyFilter>(
-                simdbloom::Filter::with_bits(bits, k, LayoutFrom(layout), seed));
+                simdbloom::Filter::with_bits(bits, k, LayoutFrom(layout), seed), KeyType::kEmpty);
           },
           py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512",
           py::arg("seed") = 0,
@@ -823,7 +842,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
               std::unique_lock<std::shared_mutex> lock(self.mu);
               fresh = self.f.insert(*b.keys, ThreadsOf(threads));
             }
-            self.key_type = Combine(self.key_type, b.key_type);
+            self.key_type = Combine(self.key_type, b.inserted_type());
             return py::int_(fresh);
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -852,7 +871,7 @@ key.)doc")
               }
               if (b.valid) Spread(b, q, p);
             }
-            self.key_type = Combine(self.key_type, b.key_type);
+            self.key_type = Combine(self.key_type, b.inserted_type());
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -1042,7 +1061,7 @@ for a batch with nulls, a flag per non-null key).)doc")
               std::unique_lock<std::shared_mutex> lock(self.mu);
               self.f.clear();
             }
-            self.key_type = KeyType::kUnknown;
+            self.key_type = KeyType::kEmpty;
           },
           "Clears every bit (and key_type).")
       .def(
@@ -1075,7 +1094,7 @@ for a batch with nulls, a flag per non-null key).)doc")
               py::gil_scoped_release nogil;
               f.emplace(simdbloom::Filter::load_file(p));
             }
-            return std::make_unique<PyFilter>(std::move(*f));
+            return std::make_unique<PyFilter>(std::move(*f), KeyType::kUnknown);
           },
           py::arg("path"), "Reads a saved filter (validated). Raises simdbloom.Error (io, format).")
       // Pickling: the saved form and the key type. From protocol 5 on the bytes travel out of
@@ -1145,13 +1164,33 @@ for a batch with nulls, a flag per non-null key).)doc")
           "Keys passed to insert so far, repeats included (merge adds).")
       .def_property(
           "key_type", [](const PyFilter& self) { return KeyTypeObject(self.key_type); },
-          [](PyFilter& self, py::handle type) { self.key_type = KeyTypeFrom(type); },
+          [](PyFilter& self, py::handle type) {
+            const KeyType t = KeyTypeFrom(type);
+            if (t == KeyType::kEmpty) {
+              uint64_t inserted = 0;
+              {
+                py::gil_scoped_release nogil;
+                std::shared_lock<std::shared_mutex> lock(self.mu);
+                inserted = self.f.inserted_count();
+              }
+              if (inserted != 0) {
+                throw py::value_error("key_type: a filter with inserted_count " +
+                                      std::to_string(inserted) +
+                                      " is not 'empty'; declare its keys' type, or None");
+              }
+            }
+            self.key_type = t;
+          },
           R"doc(What the inserted keys were: 'int16', 'int32', 'int64' (integers of 2, 4, 8 bytes,
 either sign: they hash alike), 'bytes' (bytes, str, Binary), 'prehashed', 'mixed' (several of
-these), or None (unknown: nothing inserted since create/clear, or a filter from from_bytes/load,
-whose saved form does not hold it). Recorded by insert, combined by merge, kept by copies and
-pickling. A key's width is part of its hash, so simdbloom.dask.semi_join reads it to probe a
-column of another width as these keys. Settable (e.g. on a loaded filter).)doc")
+these), 'empty' (nothing inserted since create/clear: the first non-empty batch sets the type), or
+None (unknown: a filter from from_bytes/load, whose saved form does not hold it, or from a pickle
+of a release without key_type). Recorded by insert (a batch without keys records nothing),
+combined by merge/intersect/|/&, kept by copies and pickling. Unknown stays unknown whatever is
+added (it may hold keys of any type), and 'mixed' stays 'mixed'. A key's width is part of its
+hash, so simdbloom.dask.semi_join reads it to probe a column of another width as these keys (None:
+the column is probed as it is). Settable, e.g. on a loaded filter whose keys you know; 'empty' only
+while inserted_count is 0.)doc")
       .def("__repr__", [](const PyFilter& self) {
         return "simdbloom.Filter(layout=" + std::string(simdbloom::layout_name(self.f.layout())) +
                ", bits=" + std::to_string(self.f.bit_count()) +

@@ -153,3 +153,33 @@ def test_semi_join_converts_a_column_of_another_width(client):
     mixed.key_type = "int32"
     out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", mixed).compute()
     assert set(range(1_000)) <= set(out["v"])
+
+
+def test_semi_join_loaded_filter_keeps_its_keys(client, tmp_path):
+    # An int64 filter, saved and loaded (key_type unknown), then merged with int32 keys: still
+    # unknown, so an int64 column is probed as it is and keeps every row inserted as int64.
+    day1 = single(np.array([10, 20, 30], dtype=np.int64), 1000, 0.01, seed=1)
+    day1.save(str(tmp_path / "day1.sbf"))
+    loaded = simdbloom.Filter.load(str(tmp_path / "day1.sbf"))
+    loaded.merge(single(np.array([40], dtype=np.int32), 1000, 0.01, seed=1))
+    assert loaded.key_type is None
+    fact = pd.DataFrame({"k": np.array([10, 20, 30, 40], dtype=np.int64), "v": np.arange(4)})
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", loaded).compute()
+    assert {10, 20, 30} <= set(out["k"])
+    expect = fact[loaded.contains(fact["k"].to_numpy())]
+    pd.testing.assert_frame_equal(out.sort_values("v"), expect.sort_values("v"))
+    # An empty batch sets no key type: a later batch of Python ints makes it 'int64', not
+    # 'mixed' (which semi_join refuses).
+    f = simdbloom.Filter.create(1000, 0.01)
+    f.insert(np.array([], dtype=np.int32))
+    f.insert([10, 20])
+    assert f.key_type == "int64"
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", f).compute()
+    assert {10, 20} <= set(out["k"])
+    # build over partitions some of which are empty: the empty ones add no key type.
+    keys = dd.from_pandas(pd.Series(np.array([10, 20, 30], dtype=np.int32)), npartitions=1)
+    keys = keys[keys > 15]
+    with_empty = dd.concat([keys, keys[keys > 100]])
+    built = sdask.build(with_empty, 10, 0.01)
+    assert built.key_type == "int32"
+

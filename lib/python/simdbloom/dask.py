@@ -31,7 +31,9 @@ Key types: an integer key is hashed as its width's bytes (an int32 7 and an int6
 keys), a pandas nullable column (Int32, UInt64, ...) as its NumPy dtype (Int32: int32). The filter
 records what it was given (``Filter.key_type``: 'int32', 'bytes', ...; kept when pickled), and
 semi_join probes a column of another integer width as those keys (or refuses a column of another
-kind), so a join of int32 keys against an int64 column finds its rows.
+kind), so a join of int32 keys against an int64 column finds its rows. A filter whose key_type is
+None (unknown: from ``Filter.load``/``from_bytes``, and so whatever is merged or inserted into it
+afterwards) is probed with the column as it is; set ``flt.key_type`` when you know its keys.
 """
 
 from __future__ import annotations
@@ -175,7 +177,9 @@ def _column_kind(dtype: Any, values: Any = None) -> tuple:
 def _probe_width(key_type: Optional[str], dtype: Any, column: str, values: Any = None) -> int:
     """The width (bytes) the integer ``column`` must be converted to before probing a filter of
     ``key_type``; 0 to probe it as it is. Raises ValueError for keys of another kind."""
-    if key_type is None:  # unknown (a loaded filter): the column is probed as its own type
+    if key_type is None or key_type == "empty":
+        # Unknown (a loaded filter, maybe with keys added): the column is probed as it is, never
+        # converted (its keys may be of any width). Empty: nothing can match.
         return 0
     where = "simdbloom.dask.semi_join: "
     if key_type in ("prehashed", "mixed"):
@@ -260,9 +264,10 @@ def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
     an integer column of another width than the filter's integer keys is converted to that width
     (lossless: a value no int or uint of that width holds is dropped, as it was never inserted);
     a column of another kind (integers against 'bytes' keys, strings against integer keys) or a
-    filter of 'prehashed' or 'mixed' keys raises ValueError. A filter whose key_type is None (from
-    ``Filter.load``/``from_bytes``) is probed with the column as it is: set ``flt.key_type`` to
-    the type of its keys to have it converted.
+    filter of 'prehashed' or 'mixed' keys raises ValueError. A filter whose key_type is None
+    (unknown: from ``Filter.load``/``from_bytes``, and it stays None after merges and inserts) is
+    probed with the column as it is, never converted: set ``flt.key_type`` to the type of its keys
+    to have it converted. An 'empty' filter (nothing inserted) keeps no row.
 
     The filter reaches the workers once: with a distributed client (``client``, or the default
     one) it is scattered to every worker (``broadcast=True``) ahead of the tasks; otherwise it is
