@@ -4,7 +4,9 @@
 // to the library's bulk or single-key calls; results are NumPy arrays written by the library.
 // Bulk calls, set operations and file I/O release the GIL. Each filter carries a reader/writer
 // lock so that a mutation running without the GIL never overlaps another call on the same filter
-// (queries share the lock; an insert, merge, clear takes it alone).
+// (queries share the lock; an insert, merge, clear takes it alone). No call waits for that lock
+// holding the GIL (single-key calls try it first, and release the GIL to wait): the lock's holder
+// may need the GIL to finish.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -100,10 +102,31 @@ struct PyFilter {
   mutable std::shared_mutex mu;
 };
 
-// An independent copy (the bits under the shared lock, the key type).
+// Locks a filter's `mu` (Lock: std::unique_lock or std::shared_lock) for a call that holds the
+// GIL. Never waits with the GIL held: the holder of the lock may need the GIL to finish (a save
+// into a FIFO whose reader is a Python thread, a slow write), and would wait forever. The
+// uncontended case is one try_lock; on contention the GIL is released while waiting, then taken
+// back (holding the lock: everyone else waits for the lock without the GIL, so this cannot
+// deadlock).
+template <class Lock>
+Lock LockWithGil(std::shared_mutex& mu) {
+  Lock lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    py::gil_scoped_release nogil;
+    lock.lock();
+  }
+  return lock;
+}
+
+// An independent copy (the bits under the shared lock, without the GIL; the key type).
 std::unique_ptr<PyFilter> CopyOf(const PyFilter& self) {
-  std::shared_lock<std::shared_mutex> lock(self.mu);
-  return std::make_unique<PyFilter>(simdbloom::Filter(self.f), self.key_type);
+  std::optional<simdbloom::Filter> copy;
+  {
+    py::gil_scoped_release nogil;
+    std::shared_lock<std::shared_mutex> lock(self.mu);
+    copy.emplace(self.f);
+  }
+  return std::make_unique<PyFilter>(std::move(*copy), self.key_type);
 }
 
 // ---- Exceptions: simdbloom.Error(message) with .code, e.g. "invalid_argument" ----
@@ -680,22 +703,39 @@ void WithPair(PyFilter& self, const PyFilter& other, Fn&& fn) {
   }
 }
 
-py::dict Stats(const PyFilter& self) {
+// Runs fn() (which reads the filter, not Python objects) under the filter's shared lock without
+// the GIL: the bit-array scans (fill_ratio, ...) let other threads run, and the lock is never
+// waited for with the GIL held.
+template <class Fn>
+auto Reading(const PyFilter& self, Fn&& fn) -> decltype(fn()) {
+  py::gil_scoped_release nogil;
   std::shared_lock<std::shared_mutex> lock(self.mu);
+  return fn();
+}
+
+py::dict Stats(const PyFilter& self) {
   const simdbloom::Filter& f = self.f;
-  py::dict d;
+  uint64_t inserted = 0;
+  double fill = 0, count = 0, fpp = 0;
+  Reading(self, [&] {
+    inserted = f.inserted_count();
+    fill = f.fill_ratio();
+    count = f.approximate_count();
+    fpp = f.expected_fpp();
+    return 0;
+  });
+  py::dict d;  // built after the lock is released: Python code (a GC pass) may run here
   d["layout"] = simdbloom::layout_name(f.layout());
   d["bits"] = f.bit_count();
   d["size_bytes"] = f.size_bytes();
   d["num_blocks"] = f.num_blocks();
   d["num_hashes"] = f.num_hashes();
   d["seed"] = f.seed();
-  d["inserted_count"] = f.inserted_count();
-  d["fill_ratio"] = f.fill_ratio();
-  d["approximate_count"] = f.approximate_count();
-  d["expected_fpp"] = f.expected_fpp();
-  d["bits_per_inserted_key"] =
-      f.inserted_count() == 0 ? 0.0 : double(f.bit_count()) / double(f.inserted_count());
+  d["inserted_count"] = inserted;
+  d["fill_ratio"] = fill;
+  d["approximate_count"] = count;
+  d["expected_fpp"] = fpp;
+  d["bits_per_inserted_key"] = inserted == 0 ? 0.0 : double(f.bit_count()) / double(inserted);
   d["is_view"] = f.is_view();
   d["target"] = simdbloom::active_target();
   return d;
@@ -799,7 +839,9 @@ without nulls: Binary(numpy.frombuffer(a.buffers()[1], numpy.int32)[a.offset:a.o
 
 Thread-safety: queries may run concurrently from many threads (bulk queries release the GIL and
 then run in parallel); a mutation (insert, merge, intersect, clear) waits for the calls running
-on the same filter and runs alone. Copies (copy.copy, pickle) are independent filters.)doc");
+on the same filter and runs alone. No call waits for the filter with the GIL held (a single-key
+insert behind a slow save lets other Python threads run). Copies (copy.copy, pickle) are
+independent filters.)doc");
   cls.def_static(
          "create",
          [](uint64_t n, double fpp, py::object layout, uint64_t seed) {
@@ -827,7 +869,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
               bool fresh = false;
               WithSingleKey(keys, [&](auto key) {
                 {
-                  std::unique_lock<std::shared_mutex> lock(self.mu);
+                  auto lock = LockWithGil<std::unique_lock<std::shared_mutex>>(self.mu);
                   fresh = self.f.insert(key);
                 }
                 self.key_type = Combine(self.key_type, KeyTypeOf<decltype(key)>());
@@ -886,7 +928,7 @@ key.)doc")
             if (!prehashed && IsSingle(keys) && out.is_none()) {
               bool hit = false;
               WithSingleKey(keys, [&](auto key) {
-                std::shared_lock<std::shared_mutex> lock(self.mu);
+                auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
                 hit = self.f.contains(key);
               });
               return py::bool_(hit);
@@ -916,7 +958,7 @@ for a batch with nulls, a flag per non-null key).)doc")
           [](const PyFilter& self, py::handle key) {
             bool hit = false;
             if (!WithSingleKey(key, [&](auto k) {
-                  std::shared_lock<std::shared_mutex> lock(self.mu);
+                  auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
                   hit = self.f.contains(k);
                 })) {
               throw py::type_error("`in` takes one key (int, bytes, str); use contains(batch)");
@@ -1118,8 +1160,7 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "__len__",
           [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            const double c = self.f.approximate_count();
+            const double c = Reading(self, [&] { return self.f.approximate_count(); });
             if (!(c < 9.2e18)) throw std::overflow_error("the filter is full: no estimate");
             return static_cast<Py_ssize_t>(c + 0.5);
           },
@@ -1128,23 +1169,16 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "approximate_count",
           [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return self.f.approximate_count();
+            return Reading(self, [&] { return self.f.approximate_count(); });
           },
           "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
       .def(
           "fill_ratio",
-          [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return self.f.fill_ratio();
-          },
+          [](const PyFilter& self) { return Reading(self, [&] { return self.f.fill_ratio(); }); },
           "Fraction of bits set. O(size_bytes).")
       .def(
           "expected_fpp",
-          [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return self.f.expected_fpp();
-          },
+          [](const PyFilter& self) { return Reading(self, [&] { return self.f.expected_fpp(); }); },
           "False-positive rate of the current bits for a random absent key. O(size_bytes).")
       .def(
           "predicted_fpp", [](const PyFilter& self, uint64_t n) { return self.f.predicted_fpp(n); },
@@ -1160,7 +1194,11 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def_property_readonly("num_hashes", [](const PyFilter& self) { return self.f.num_hashes(); })
       .def_property_readonly("seed", [](const PyFilter& self) { return self.f.seed(); })
       .def_property_readonly(
-          "inserted_count", [](const PyFilter& self) { return self.f.inserted_count(); },
+          "inserted_count",
+          [](const PyFilter& self) {
+            auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
+            return self.f.inserted_count();
+          },
           "Keys passed to insert so far, repeats included (merge adds).")
       .def_property(
           "key_type", [](const PyFilter& self) { return KeyTypeObject(self.key_type); },
@@ -1192,10 +1230,15 @@ hash, so simdbloom.dask.semi_join reads it to probe a column of another width as
 the column is probed as it is). Settable, e.g. on a loaded filter whose keys you know; 'empty' only
 while inserted_count is 0.)doc")
       .def("__repr__", [](const PyFilter& self) {
+        uint64_t inserted = 0;
+        {
+          auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
+          inserted = self.f.inserted_count();
+        }
         return "simdbloom.Filter(layout=" + std::string(simdbloom::layout_name(self.f.layout())) +
                ", bits=" + std::to_string(self.f.bit_count()) +
                ", num_hashes=" + std::to_string(self.f.num_hashes()) +
                ", seed=" + std::to_string(self.f.seed()) +
-               ", inserted_count=" + std::to_string(self.f.inserted_count()) + ")";
+               ", inserted_count=" + std::to_string(inserted) + ")";
       });
 }

@@ -748,6 +748,49 @@ def test_key_type_unknown_never_becomes_a_width():
     assert empty.key_type is None
 
 
+SINGLE_KEY_WHILE_SAVING = r"""
+import os, sys, threading, time
+import numpy as np
+import simdbloom
+fifo = sys.argv[1]
+f = simdbloom.Filter.create(1000, 0.01)
+f.insert(np.arange(10, dtype=np.uint64))
+saver = threading.Thread(target=lambda: f.save(fifo), daemon=True)
+saver.start()  # blocks in open() (no reader yet) or write(), holding the filter's shared lock
+time.sleep(0.3)
+def reader():  # a Python thread unblocks the save: it needs the GIL to run
+    time.sleep(0.5)
+    with open(fifo, "rb") as r:
+        r.read()
+threading.Thread(target=reader, daemon=True).start()
+# Each call must wait for the save's lock without the GIL, or the reader never runs.
+assert f.insert(1) in (True, False)
+assert f.insert(np.uint32(2)) in (True, False)
+assert f.insert(b"x") in (True, False)
+saver.join()
+assert 1 in f and f.contains(np.uint32(2)) and b"x" in f
+assert f.key_type == "mixed" and f.inserted_count == 13
+print("done")
+"""
+
+
+def test_single_key_insert_waits_without_the_gil(tmp_path):
+    """A single-key insert that finds the filter locked (here by a save blocked on a FIFO whose
+    reader is a Python thread) waits for the lock without holding the GIL. In a subprocess with
+    a timeout, so that a regression is a failed test, not a hung one."""
+    import sys
+
+    fifo = str(tmp_path / "fifo")
+    os.mkfifo(fifo)
+    try:
+        run = subprocess.run([sys.executable, "-c", SINGLE_KEY_WHILE_SAVING, fifo],
+                             capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("deadlock: a single-key insert waited for the filter's lock holding the GIL")
+    assert run.returncode == 0, (run.returncode, run.stdout, run.stderr)
+    assert run.stdout == "done\n"
+
+
 def test_failed_save_keeps_the_old_file(tmp_path):
     """Filter.save is the library's atomic save: a write that fails part-way (RLIMIT_FSIZE with
     SIGXFSZ ignored: EFBIG, as ENOSPC on a full disk) raises simdbloom.Error naming the path and
