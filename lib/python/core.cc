@@ -4,7 +4,9 @@
 // to the library's bulk or single-key calls; results are NumPy arrays written by the library.
 // Bulk calls, set operations and file I/O release the GIL. Each filter carries a reader/writer
 // lock so that a mutation running without the GIL never overlaps another call on the same filter
-// (queries share the lock; an insert, merge, clear takes it alone).
+// (queries share the lock; an insert, merge, clear takes it alone). No call waits for that lock
+// holding the GIL (single-key calls try it first, and release the GIL to wait): the lock's holder
+// may need the GIL to finish.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -34,15 +36,32 @@ namespace {
 // hash (an int32 7 and an int64 7 are different keys), so simdbloom.dask.semi_join reads it to
 // probe a column of another width as the keys that were inserted, or to refuse a column of another
 // kind. Integers are recorded by width only: signed and unsigned of one width hash alike.
-// Python-side only: not in the saved form (a loaded filter's is unknown until set).
-enum class KeyType : uint8_t { kUnknown, kInt16, kInt32, kInt64, kBytes, kPrehashed, kMixed };
-constexpr const char* kKeyTypeNames[] = {"",      "int16",     "int32", "int64",
-                                         "bytes", "prehashed", "mixed"};
+// Python-side only: not in the saved form. Two states say that no type is recorded, and they
+// differ: kEmpty (nothing inserted since create/clear: the first keys' type becomes the filter's)
+// and kUnknown (keys of unknown types may be there: from_bytes, load, a pickle without a key
+// type, or a declared None). Unknown absorbs every concrete type: a filter of unknown int64 keys
+// that gains int32 keys must not claim 'int32', or semi_join would convert an int64 column to
+// int32 and miss the int64 keys it holds.
+enum class KeyType : uint8_t {
+  kUnknown,
+  kEmpty,
+  kInt16,
+  kInt32,
+  kInt64,
+  kBytes,
+  kPrehashed,
+  kMixed
+};
+constexpr const char* kKeyTypeNames[] = {"",      "empty", "int16",     "int32",
+                                         "int64", "bytes", "prehashed", "mixed"};
 
-// The key type of a filter holding keys of types a and b.
+// The key type of a filter holding keys of types a and b: empty adds nothing, one type is kept,
+// 'mixed' stays 'mixed', unknown with any other type is unknown, two types are 'mixed'.
 KeyType Combine(KeyType a, KeyType b) {
-  if (b == KeyType::kUnknown || a == b) return a;
-  if (a == KeyType::kUnknown) return b;
+  if (b == KeyType::kEmpty || a == b) return a;
+  if (a == KeyType::kEmpty) return b;
+  if (a == KeyType::kMixed || b == KeyType::kMixed) return KeyType::kMixed;
+  if (a == KeyType::kUnknown || b == KeyType::kUnknown) return KeyType::kUnknown;
   return KeyType::kMixed;
 }
 
@@ -60,7 +79,8 @@ KeyType KeyTypeFrom(py::handle h) {
     }
   }
   throw py::value_error(
-      "key_type must be None, 'int16', 'int32', 'int64', 'bytes', 'prehashed' or 'mixed' (got " +
+      "key_type must be None, 'empty', 'int16', 'int32', 'int64', 'bytes', 'prehashed' or "
+      "'mixed' (got " +
       py::repr(h).cast<std::string>() + ")");
 }
 
@@ -76,17 +96,37 @@ constexpr KeyType KeyTypeOf() {
 // The filter and its lock. Not copyable or movable (the lock): Python owns it by pointer.
 // `key_type` is read and written with the GIL held only.
 struct PyFilter {
-  explicit PyFilter(simdbloom::Filter&& filter, KeyType type = KeyType::kUnknown)
-      : f(std::move(filter)), key_type(type) {}
+  PyFilter(simdbloom::Filter&& filter, KeyType type) : f(std::move(filter)), key_type(type) {}
   simdbloom::Filter f;
   KeyType key_type;
   mutable std::shared_mutex mu;
 };
 
-// An independent copy (the bits under the shared lock, the key type).
+// Locks a filter's `mu` (Lock: std::unique_lock or std::shared_lock) for a call that holds the
+// GIL. Never waits with the GIL held: the holder of the lock may need the GIL to finish (a save
+// into a FIFO whose reader is a Python thread, a slow write), and would wait forever. The
+// uncontended case is one try_lock; on contention the GIL is released while waiting, then taken
+// back (holding the lock: everyone else waits for the lock without the GIL, so this cannot
+// deadlock).
+template <class Lock>
+Lock LockWithGil(std::shared_mutex& mu) {
+  Lock lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    py::gil_scoped_release nogil;
+    lock.lock();
+  }
+  return lock;
+}
+
+// An independent copy (the bits under the shared lock, without the GIL; the key type).
 std::unique_ptr<PyFilter> CopyOf(const PyFilter& self) {
-  std::shared_lock<std::shared_mutex> lock(self.mu);
-  return std::make_unique<PyFilter>(simdbloom::Filter(self.f), self.key_type);
+  std::optional<simdbloom::Filter> copy;
+  {
+    py::gil_scoped_release nogil;
+    std::shared_lock<std::shared_mutex> lock(self.mu);
+    copy.emplace(self.f);
+  }
+  return std::make_unique<PyFilter>(std::move(*copy), self.key_type);
 }
 
 // ---- Exceptions: simdbloom.Error(message) with .code, e.g. "invalid_argument" ----
@@ -238,7 +278,7 @@ struct KeyBatch {
   std::vector<int64_t> offsets;         // NumPy 'U' arrays encoded to UTF-8; Binary's, copied
   std::vector<int32_t> offsets32;       // Binary's int32 offsets, copied
   std::vector<uint8_t> data;
-  KeyType key_type = KeyType::kUnknown;  // what the keys are (recorded by insert)
+  KeyType key_type = KeyType::kEmpty;  // what the keys are (recorded by insert)
   // pandas nullable keys with nulls: `keys` holds the non-null ones; valid[i] (i < total) says
   // whether key i of the caller's batch is one of them. nullptr: no nulls.
   py::object valid_array;
@@ -246,6 +286,8 @@ struct KeyBatch {
   size_t total = 0;
   size_t size() const { return keys->size(); }                  // keys the library sees
   size_t total_size() const { return valid ? total : size(); }  // the caller's keys, nulls too
+  // What insert records: nothing for a batch without keys (empty, or nulls only).
+  KeyType inserted_type() const { return size() == 0 ? KeyType::kEmpty : key_type; }
 };
 
 std::string DtypeName(const py::dtype& dt) {
@@ -634,7 +676,7 @@ std::unique_ptr<PyFilter> FromBytes(py::buffer data) {
     py::gil_scoped_release nogil;
     f.emplace(simdbloom::Filter::load(p, size));
   }
-  return std::make_unique<PyFilter>(std::move(*f));
+  return std::make_unique<PyFilter>(std::move(*f), KeyType::kUnknown);
 }
 
 std::string PathOf(py::handle path) {
@@ -661,22 +703,39 @@ void WithPair(PyFilter& self, const PyFilter& other, Fn&& fn) {
   }
 }
 
-py::dict Stats(const PyFilter& self) {
+// Runs fn() (which reads the filter, not Python objects) under the filter's shared lock without
+// the GIL: the bit-array scans (fill_ratio, ...) let other threads run, and the lock is never
+// waited for with the GIL held.
+template <class Fn>
+auto Reading(const PyFilter& self, Fn&& fn) -> decltype(fn()) {
+  py::gil_scoped_release nogil;
   std::shared_lock<std::shared_mutex> lock(self.mu);
+  return fn();
+}
+
+py::dict Stats(const PyFilter& self) {
   const simdbloom::Filter& f = self.f;
-  py::dict d;
+  uint64_t inserted = 0;
+  double fill = 0, count = 0, fpp = 0;
+  Reading(self, [&] {
+    inserted = f.inserted_count();
+    fill = f.fill_ratio();
+    count = f.approximate_count();
+    fpp = f.expected_fpp();
+    return 0;
+  });
+  py::dict d;  // built after the lock is released: Python code (a GC pass) may run here
   d["layout"] = simdbloom::layout_name(f.layout());
   d["bits"] = f.bit_count();
   d["size_bytes"] = f.size_bytes();
   d["num_blocks"] = f.num_blocks();
   d["num_hashes"] = f.num_hashes();
   d["seed"] = f.seed();
-  d["inserted_count"] = f.inserted_count();
-  d["fill_ratio"] = f.fill_ratio();
-  d["approximate_count"] = f.approximate_count();
-  d["expected_fpp"] = f.expected_fpp();
-  d["bits_per_inserted_key"] =
-      f.inserted_count() == 0 ? 0.0 : double(f.bit_count()) / double(f.inserted_count());
+  d["inserted_count"] = inserted;
+  d["fill_ratio"] = fill;
+  d["approximate_count"] = count;
+  d["expected_fpp"] = fpp;
+  d["bits_per_inserted_key"] = inserted == 0 ? 0.0 : double(f.bit_count()) / double(inserted);
   d["is_view"] = f.is_view();
   d["target"] = simdbloom::active_target();
   return d;
@@ -780,12 +839,14 @@ without nulls: Binary(numpy.frombuffer(a.buffers()[1], numpy.int32)[a.offset:a.o
 
 Thread-safety: queries may run concurrently from many threads (bulk queries release the GIL and
 then run in parallel); a mutation (insert, merge, intersect, clear) waits for the calls running
-on the same filter and runs alone. Copies (copy.copy, pickle) are independent filters.)doc");
+on the same filter and runs alone. No call waits for the filter with the GIL held (a single-key
+insert behind a slow save lets other Python threads run). Copies (copy.copy, pickle) are
+independent filters.)doc");
   cls.def_static(
          "create",
          [](uint64_t n, double fpp, py::object layout, uint64_t seed) {
            return std::make_unique<PyFilter>(
-               simdbloom::Filter::create(n, fpp, LayoutFrom(layout), seed));
+               simdbloom::Filter::create(n, fpp, LayoutFrom(layout), seed), KeyType::kEmpty);
          },
          py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512", py::arg("seed") = 0,
          "An empty filter sized for `n` distinct keys at false-positive rate `fpp` (the smallest "
@@ -796,7 +857,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
           "with_bits",
           [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
             return std::make_unique<PyFilter>(
-                simdbloom::Filter::with_bits(bits, k, LayoutFrom(layout), seed));
+                simdbloom::Filter::with_bits(bits, k, LayoutFrom(layout), seed), KeyType::kEmpty);
           },
           py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512",
           py::arg("seed") = 0,
@@ -808,7 +869,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
               bool fresh = false;
               WithSingleKey(keys, [&](auto key) {
                 {
-                  std::unique_lock<std::shared_mutex> lock(self.mu);
+                  auto lock = LockWithGil<std::unique_lock<std::shared_mutex>>(self.mu);
                   fresh = self.f.insert(key);
                 }
                 self.key_type = Combine(self.key_type, KeyTypeOf<decltype(key)>());
@@ -823,7 +884,7 @@ on the same filter and runs alone. Copies (copy.copy, pickle) are independent fi
               std::unique_lock<std::shared_mutex> lock(self.mu);
               fresh = self.f.insert(*b.keys, ThreadsOf(threads));
             }
-            self.key_type = Combine(self.key_type, b.key_type);
+            self.key_type = Combine(self.key_type, b.inserted_type());
             return py::int_(fresh);
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -852,7 +913,7 @@ key.)doc")
               }
               if (b.valid) Spread(b, q, p);
             }
-            self.key_type = Combine(self.key_type, b.key_type);
+            self.key_type = Combine(self.key_type, b.inserted_type());
             return out;
           },
           py::arg("keys"), py::arg("threads") = 1, py::arg("prehashed") = false,
@@ -867,7 +928,7 @@ key.)doc")
             if (!prehashed && IsSingle(keys) && out.is_none()) {
               bool hit = false;
               WithSingleKey(keys, [&](auto key) {
-                std::shared_lock<std::shared_mutex> lock(self.mu);
+                auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
                 hit = self.f.contains(key);
               });
               return py::bool_(hit);
@@ -897,7 +958,7 @@ for a batch with nulls, a flag per non-null key).)doc")
           [](const PyFilter& self, py::handle key) {
             bool hit = false;
             if (!WithSingleKey(key, [&](auto k) {
-                  std::shared_lock<std::shared_mutex> lock(self.mu);
+                  auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
                   hit = self.f.contains(k);
                 })) {
               throw py::type_error("`in` takes one key (int, bytes, str); use contains(batch)");
@@ -1042,7 +1103,7 @@ for a batch with nulls, a flag per non-null key).)doc")
               std::unique_lock<std::shared_mutex> lock(self.mu);
               self.f.clear();
             }
-            self.key_type = KeyType::kUnknown;
+            self.key_type = KeyType::kEmpty;
           },
           "Clears every bit (and key_type).")
       .def(
@@ -1075,7 +1136,7 @@ for a batch with nulls, a flag per non-null key).)doc")
               py::gil_scoped_release nogil;
               f.emplace(simdbloom::Filter::load_file(p));
             }
-            return std::make_unique<PyFilter>(std::move(*f));
+            return std::make_unique<PyFilter>(std::move(*f), KeyType::kUnknown);
           },
           py::arg("path"), "Reads a saved filter (validated). Raises simdbloom.Error (io, format).")
       // Pickling: the saved form and the key type. From protocol 5 on the bytes travel out of
@@ -1099,8 +1160,7 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "__len__",
           [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            const double c = self.f.approximate_count();
+            const double c = Reading(self, [&] { return self.f.approximate_count(); });
             if (!(c < 9.2e18)) throw std::overflow_error("the filter is full: no estimate");
             return static_cast<Py_ssize_t>(c + 0.5);
           },
@@ -1109,23 +1169,16 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def(
           "approximate_count",
           [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return self.f.approximate_count();
+            return Reading(self, [&] { return self.f.approximate_count(); });
           },
           "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
       .def(
           "fill_ratio",
-          [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return self.f.fill_ratio();
-          },
+          [](const PyFilter& self) { return Reading(self, [&] { return self.f.fill_ratio(); }); },
           "Fraction of bits set. O(size_bytes).")
       .def(
           "expected_fpp",
-          [](const PyFilter& self) {
-            std::shared_lock<std::shared_mutex> lock(self.mu);
-            return self.f.expected_fpp();
-          },
+          [](const PyFilter& self) { return Reading(self, [&] { return self.f.expected_fpp(); }); },
           "False-positive rate of the current bits for a random absent key. O(size_bytes).")
       .def(
           "predicted_fpp", [](const PyFilter& self, uint64_t n) { return self.f.predicted_fpp(n); },
@@ -1141,22 +1194,51 @@ for a batch with nulls, a flag per non-null key).)doc")
       .def_property_readonly("num_hashes", [](const PyFilter& self) { return self.f.num_hashes(); })
       .def_property_readonly("seed", [](const PyFilter& self) { return self.f.seed(); })
       .def_property_readonly(
-          "inserted_count", [](const PyFilter& self) { return self.f.inserted_count(); },
+          "inserted_count",
+          [](const PyFilter& self) {
+            auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
+            return self.f.inserted_count();
+          },
           "Keys passed to insert so far, repeats included (merge adds).")
       .def_property(
           "key_type", [](const PyFilter& self) { return KeyTypeObject(self.key_type); },
-          [](PyFilter& self, py::handle type) { self.key_type = KeyTypeFrom(type); },
+          [](PyFilter& self, py::handle type) {
+            const KeyType t = KeyTypeFrom(type);
+            if (t == KeyType::kEmpty) {
+              uint64_t inserted = 0;
+              {
+                py::gil_scoped_release nogil;
+                std::shared_lock<std::shared_mutex> lock(self.mu);
+                inserted = self.f.inserted_count();
+              }
+              if (inserted != 0) {
+                throw py::value_error("key_type: a filter with inserted_count " +
+                                      std::to_string(inserted) +
+                                      " is not 'empty'; declare its keys' type, or None");
+              }
+            }
+            self.key_type = t;
+          },
           R"doc(What the inserted keys were: 'int16', 'int32', 'int64' (integers of 2, 4, 8 bytes,
 either sign: they hash alike), 'bytes' (bytes, str, Binary), 'prehashed', 'mixed' (several of
-these), or None (unknown: nothing inserted since create/clear, or a filter from from_bytes/load,
-whose saved form does not hold it). Recorded by insert, combined by merge, kept by copies and
-pickling. A key's width is part of its hash, so simdbloom.dask.semi_join reads it to probe a
-column of another width as these keys. Settable (e.g. on a loaded filter).)doc")
+these), 'empty' (nothing inserted since create/clear: the first non-empty batch sets the type), or
+None (unknown: a filter from from_bytes/load, whose saved form does not hold it, or from a pickle
+of a release without key_type). Recorded by insert (a batch without keys records nothing),
+combined by merge/intersect/|/&, kept by copies and pickling. Unknown stays unknown whatever is
+added (it may hold keys of any type), and 'mixed' stays 'mixed'. A key's width is part of its
+hash, so simdbloom.dask.semi_join reads it to probe a column of another width as these keys (None:
+the column is probed as it is). Settable, e.g. on a loaded filter whose keys you know; 'empty' only
+while inserted_count is 0.)doc")
       .def("__repr__", [](const PyFilter& self) {
+        uint64_t inserted = 0;
+        {
+          auto lock = LockWithGil<std::shared_lock<std::shared_mutex>>(self.mu);
+          inserted = self.f.inserted_count();
+        }
         return "simdbloom.Filter(layout=" + std::string(simdbloom::layout_name(self.f.layout())) +
                ", bits=" + std::to_string(self.f.bit_count()) +
                ", num_hashes=" + std::to_string(self.f.num_hashes()) +
                ", seed=" + std::to_string(self.f.seed()) +
-               ", inserted_count=" + std::to_string(self.f.inserted_count()) + ")";
+               ", inserted_count=" + std::to_string(inserted) + ")";
       });
 }

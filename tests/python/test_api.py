@@ -661,7 +661,7 @@ def test_pandas_nullable_one_byte_and_floats_refused():
 
 def test_key_type_recorded():
     f = simdbloom.Filter.create(100, 0.01)
-    assert f.key_type is None  # nothing inserted: unknown
+    assert f.key_type == "empty"  # nothing inserted
     f.insert(np.arange(5, dtype=np.uint32))
     assert f.key_type == "int32"
     f.insert(np.arange(5, dtype=np.int32))  # signed and unsigned of one width hash alike
@@ -680,7 +680,7 @@ def test_key_type_recorded():
     h.merge(simdbloom.Filter.create(100, 0.01))  # an empty filter adds no key type
     assert h.key_type == "bytes"
     h.clear()
-    assert h.key_type is None
+    assert h.key_type == "empty"
     h.key_type = "int16"  # declared, e.g. for a loaded filter
     assert h.key_type == "int16"
     with pytest.raises(ValueError, match="key_type"):
@@ -688,6 +688,107 @@ def test_key_type_recorded():
     p = simdbloom.Filter.create(100, 0.01)
     p.insert(np.arange(3, dtype=np.uint64), prehashed=True)
     assert p.key_type == "prehashed"
+
+
+def test_key_type_unknown_never_becomes_a_width():
+    """A filter whose keys are unknown (from_bytes, load, an old pickle) stays unknown (None)
+    whatever is inserted or merged into it: it may hold keys of any width, so a concrete width
+    would make semi_join convert a column away from the keys it holds. 'empty' (nothing inserted
+    since create/clear) is the state that takes the first batch's type; an empty batch sets none."""
+    f = simdbloom.Filter.create(1000, 0.01, seed=1)
+    f.insert(np.array([10, 20, 30], dtype=np.int64))
+    ints32 = simdbloom.Filter.create(1000, 0.01, seed=1)
+    ints32.insert(np.array([40], dtype=np.int32))
+    assert ints32.key_type == "int32"
+    for loaded in [simdbloom.Filter.from_bytes(f.to_bytes()),
+                   simdbloom._filter_from_bytes(f.to_bytes()),  # a pickle without key_type
+                   simdbloom._filter_from_bytes(f.to_bytes(), None)]:
+        assert loaded.key_type is None
+        assert (loaded | ints32).key_type is None and (ints32 | loaded).key_type is None
+        assert (loaded & ints32).key_type is None
+        g = loaded.copy()
+        g.merge(ints32)
+        assert g.key_type is None
+        g = ints32.copy()
+        g.merge(loaded)
+        assert g.key_type is None
+        g = loaded.copy()
+        g.insert(np.array([40], dtype=np.int32))
+        g.insert(np.int32(41))
+        g.insert_fresh(np.array([42], dtype=np.int32))
+        assert g.key_type is None
+        g.merge(simdbloom.Filter.create(1000, 0.01, seed=1))  # an empty filter changes nothing
+        assert g.key_type is None
+        g.clear()
+        assert g.key_type == "empty"
+        g.insert(np.array([1], dtype=np.int16))
+        assert g.key_type == "int16"
+    # 'mixed' stays 'mixed' (semi_join refuses it) when merged with unknown keys.
+    mixed = ints32 | f
+    assert mixed.key_type == "mixed"
+    assert (mixed | simdbloom.Filter.from_bytes(f.to_bytes())).key_type == "mixed"
+    # Empty batches carry no key type: the next batch's type is the filter's.
+    e = simdbloom.Filter.create(1000, 0.01)
+    for empty in [np.array([], dtype=np.int32), [], np.array([], dtype="S1")]:
+        assert e.insert(empty) == 0
+        assert e.insert_fresh(empty).tolist() == []
+        assert e.key_type == "empty"
+    e.insert([1, 2])
+    assert e.key_type == "int64"
+    # The empty state survives pickling (a partition filter of an empty partition of
+    # simdbloom.dask.build), and is refused for a filter that holds keys.
+    empty = pickle.loads(pickle.dumps(simdbloom.Filter.create(1000, 0.01, seed=1)))
+    assert empty.key_type == "empty"
+    empty.merge(ints32)
+    assert empty.key_type == "int32"
+    with pytest.raises(ValueError, match="empty"):
+        empty.key_type = "empty"
+    assert empty.key_type == "int32"
+    empty.key_type = None  # declared unknown
+    assert empty.key_type is None
+
+
+SINGLE_KEY_WHILE_SAVING = r"""
+import os, sys, threading, time
+import numpy as np
+import simdbloom
+fifo = sys.argv[1]
+f = simdbloom.Filter.create(1000, 0.01)
+f.insert(np.arange(10, dtype=np.uint64))
+saver = threading.Thread(target=lambda: f.save(fifo), daemon=True)
+saver.start()  # blocks in open() (no reader yet) or write(), holding the filter's shared lock
+time.sleep(0.3)
+def reader():  # a Python thread unblocks the save: it needs the GIL to run
+    time.sleep(0.5)
+    with open(fifo, "rb") as r:
+        r.read()
+threading.Thread(target=reader, daemon=True).start()
+# Each call must wait for the save's lock without the GIL, or the reader never runs.
+assert f.insert(1) in (True, False)
+assert f.insert(np.uint32(2)) in (True, False)
+assert f.insert(b"x") in (True, False)
+saver.join()
+assert 1 in f and f.contains(np.uint32(2)) and b"x" in f
+assert f.key_type == "mixed" and f.inserted_count == 13
+print("done")
+"""
+
+
+def test_single_key_insert_waits_without_the_gil(tmp_path):
+    """A single-key insert that finds the filter locked (here by a save blocked on a FIFO whose
+    reader is a Python thread) waits for the lock without holding the GIL. In a subprocess with
+    a timeout, so that a regression is a failed test, not a hung one."""
+    import sys
+
+    fifo = str(tmp_path / "fifo")
+    os.mkfifo(fifo)
+    try:
+        run = subprocess.run([sys.executable, "-c", SINGLE_KEY_WHILE_SAVING, fifo],
+                             capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("deadlock: a single-key insert waited for the filter's lock holding the GIL")
+    assert run.returncode == 0, (run.returncode, run.stdout, run.stderr)
+    assert run.stdout == "done\n"
 
 
 def test_failed_save_keeps_the_old_file(tmp_path):

@@ -153,3 +153,84 @@ def test_semi_join_converts_a_column_of_another_width(client):
     mixed.key_type = "int32"
     out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", mixed).compute()
     assert set(range(1_000)) <= set(out["v"])
+
+
+def test_semi_join_loaded_filter_keeps_its_keys(client, tmp_path):
+    # An int64 filter, saved and loaded (key_type unknown), then merged with int32 keys: still
+    # unknown, so an int64 column is probed as it is and keeps every row inserted as int64.
+    day1 = single(np.array([10, 20, 30], dtype=np.int64), 1000, 0.01, seed=1)
+    day1.save(str(tmp_path / "day1.sbf"))
+    loaded = simdbloom.Filter.load(str(tmp_path / "day1.sbf"))
+    loaded.merge(single(np.array([40], dtype=np.int32), 1000, 0.01, seed=1))
+    assert loaded.key_type is None
+    fact = pd.DataFrame({"k": np.array([10, 20, 30, 40], dtype=np.int64), "v": np.arange(4)})
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", loaded).compute()
+    assert {10, 20, 30} <= set(out["k"])
+    expect = fact[loaded.contains(fact["k"].to_numpy())]
+    pd.testing.assert_frame_equal(out.sort_values("v"), expect.sort_values("v"))
+    # An empty batch sets no key type: a later batch of Python ints makes it 'int64', not
+    # 'mixed' (which semi_join refuses).
+    f = simdbloom.Filter.create(1000, 0.01)
+    f.insert(np.array([], dtype=np.int32))
+    f.insert([10, 20])
+    assert f.key_type == "int64"
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", f).compute()
+    assert {10, 20} <= set(out["k"])
+    # build over partitions some of which are empty: the empty ones add no key type.
+    keys = dd.from_pandas(pd.Series(np.array([10, 20, 30], dtype=np.int32)), npartitions=1)
+    keys = keys[keys > 15]
+    with_empty = dd.concat([keys, keys[keys > 100]])
+    built = sdask.build(with_empty, 10, 0.01)
+    assert built.key_type == "int32"
+
+
+def test_semi_join_categorical_and_sparse_columns(client):
+    # Categorical and sparse integer columns are read as their values' dtype (the categories',
+    # the sparse subtype): converted to the filter's width like any integer column.
+    f = single(np.array([1, 3, 7], dtype=np.int32), 1000, 0.001)
+    expect = {1, 3, 7}
+    columns = {
+        "categorical": pd.Series([1, 3, 7, 8, None, 3], dtype="category"),
+        "categorical int16": pd.Series(pd.Categorical(
+            np.array([1, 3, 7, 8, 3], dtype=np.int16))),
+        "sparse": pd.Series(pd.arrays.SparseArray([1, 3, 7, 8, 0, 3])),
+        "sparse nan": pd.Series(pd.arrays.SparseArray([1.0, np.nan, 3.0])).astype(
+            pd.SparseDtype("float64", np.nan)),
+    }
+    for name, col in columns.items():
+        df = pd.DataFrame({"k": col, "v": np.arange(len(col))})
+        if name == "sparse nan":  # floats: no key kind, refused before any work
+            with pytest.raises(ValueError, match="float64"):
+                sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", f)
+            continue
+        out = sdask.semi_join(dd.from_pandas(df, npartitions=2), "k", f).compute()
+        got = np.asarray(out["k"].dropna()).astype(np.int64)
+        assert expect <= set(got), (name, out)
+        probe = np.asarray(col.dropna()).astype(np.int64)
+        hits = f.contains(probe.astype(np.int32))
+        assert sorted(got.tolist()) == sorted(probe[hits].tolist()), name
+    # A categorical string column against a bytes filter joins; a categorical integer column
+    # against it is refused.
+    words = single(["a", "b"], 100, 0.001)
+    df = pd.DataFrame({"k": pd.Series(["a", "b", "c", None], dtype="category")})
+    assert sorted(sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", words)
+                  .compute()["k"].tolist()) == ["a", "b"]
+    df = pd.DataFrame({"k": pd.Series([1, 2], dtype="category")})
+    with pytest.raises(ValueError, match="bytes.*int"):
+        sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", words)
+    # A column whose key kind cannot be told (floats; an object column of mixed values) against
+    # a filter with a key_type: ValueError, not an empty join.
+    df = pd.DataFrame({"k": np.array([1.0, 3.0])})
+    with pytest.raises(ValueError, match="semi_join"):
+        sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", f)
+    df = pd.DataFrame({"k": pd.Series([1, "a"], dtype=object)})
+    with pytest.raises(ValueError, match="semi_join"):
+        sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", f).compute()
+    # build reads them the same way: the values' NumPy dtype.
+    for col in [pd.Series(pd.Categorical(np.array([1, 3, 7, 3], dtype=np.int32))),
+                pd.Series(pd.arrays.SparseArray(np.array([1, 0, 3, 7], np.int64)))]:
+        dtype = sdask._values_dtype(col.dtype)  # pandas 1.x: int32 categories become int64
+        built = sdask.build(dd.from_pandas(col, npartitions=2), 1000, 0.001)
+        plain = single(col.to_numpy(dtype=dtype), 1000, 0.001)
+        assert built.to_bytes() == plain.to_bytes()
+        assert built.key_type == plain.key_type

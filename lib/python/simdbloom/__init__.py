@@ -36,7 +36,9 @@ __version__ = version()
 
 
 def _filter_from_bytes(data, key_type=None):
-    """Unpickling: Filter.from_bytes, by a name pickle can store, and the pickled key_type."""
+    """Unpickling: Filter.from_bytes, by a name pickle can store, and the pickled key_type. A
+    pickle without one (an older release) or with None is unknown (None): an older release wrote
+    None for empty filters as well, and an unknown filter never takes a concrete type."""
     f = Filter.from_bytes(data)
     f.key_type = key_type
     return f

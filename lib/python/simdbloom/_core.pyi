@@ -108,7 +108,8 @@ class Filter:
     def seed(self) -> int: ...
     @property
     def inserted_count(self) -> int: ...
-    # 'int16', 'int32', 'int64', 'bytes', 'prehashed', 'mixed' or None (unknown).
+    # 'int16', 'int32', 'int64', 'bytes', 'prehashed', 'mixed', 'empty' (nothing inserted since
+    # create/clear) or None (unknown: from_bytes/load; stays None whatever is added).
     @property
     def key_type(self) -> Optional[str]: ...
     @key_type.setter

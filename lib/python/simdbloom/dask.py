@@ -31,7 +31,9 @@ Key types: an integer key is hashed as its width's bytes (an int32 7 and an int6
 keys), a pandas nullable column (Int32, UInt64, ...) as its NumPy dtype (Int32: int32). The filter
 records what it was given (``Filter.key_type``: 'int32', 'bytes', ...; kept when pickled), and
 semi_join probes a column of another integer width as those keys (or refuses a column of another
-kind), so a join of int32 keys against an int64 column finds its rows.
+kind), so a join of int32 keys against an int64 column finds its rows. A filter whose key_type is
+None (unknown: from ``Filter.load``/``from_bytes``, and so whatever is merged or inserted into it
+afterwards) is probed with the column as it is; set ``flt.key_type`` when you know its keys.
 """
 
 from __future__ import annotations
@@ -48,7 +50,15 @@ __all__ = ["build", "semi_join", "partition_filter", "merge_filters"]
 def _keys_of(part: Any) -> Any:
     """The keys of one partition as something Filter.insert takes in place."""
     if hasattr(part, "dropna") and hasattr(part, "to_numpy"):  # pandas Series / Index
+        import pandas as pd
+
         part = part.dropna()
+        if isinstance(part.dtype, pd.CategoricalDtype):
+            # The values, as the categories' dtype (what the column holds; the codes are not
+            # keys).
+            part = part.astype(part.dtype.categories.dtype)
+        elif isinstance(part.dtype, pd.SparseDtype):
+            part = part.sparse.to_dense()  # the values as the subtype, fill values included
         if not isinstance(part.dtype, np.dtype):
             # An extension dtype (nullable Int32, ...): Filter.insert takes it as its NumPy dtype;
             # to_numpy() would give an object array of Python ints (8-byte keys).
@@ -111,7 +121,9 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
     partition's insert. Returns the ``Filter`` (``compute=False``: a ``dask.delayed`` object
     computing it). Byte-identical to ``Filter.create(n, fpp, layout, seed)`` with every key
     inserted in one process. Its ``key_type`` is what the partitions held ('int32' for an int32
-    or nullable Int32 series, 'bytes' for strings), which semi_join reads.
+    or nullable Int32 series, 'bytes' for strings), which semi_join reads. A categorical series
+    is hashed as its values of the categories' dtype, a sparse one as its dense values of the
+    sparse subtype.
 
     Cost: every key hashed once, where it lives; partitions - 1 merges of ``size_bytes`` each
     (O(size) ORs), as many filter transfers between workers.
@@ -149,9 +161,23 @@ def build(collection: Any, n: Optional[int], fpp: float, *,
 _INT_WIDTHS = {"int16": 2, "int32": 4, "int64": 8}
 
 
+def _values_dtype(dtype: Any) -> Any:
+    """The dtype of a column's values: a categorical column's categories', a sparse column's
+    subtype, else the column's own."""
+    import pandas as pd
+
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
+        return dtype.categories.dtype
+    if isinstance(dtype, pd.SparseDtype):
+        return dtype.subtype
+    return dtype
+
+
 def _column_kind(dtype: Any, values: Any = None) -> tuple:
     """("int", width) for integer keys, ("bytes", 0) for bytes/str, (None, 0) when not known: from
-    the dtype, or for an object column from its non-null ``values`` when given."""
+    the dtype (a categorical's categories', a sparse column's subtype), or for an object column
+    from its non-null ``values`` when given."""
+    dtype = _values_dtype(dtype)
     base = getattr(dtype, "numpy_dtype", dtype)  # pandas nullable Int32 -> int32
     try:
         base = np.dtype(base)
@@ -175,7 +201,9 @@ def _column_kind(dtype: Any, values: Any = None) -> tuple:
 def _probe_width(key_type: Optional[str], dtype: Any, column: str, values: Any = None) -> int:
     """The width (bytes) the integer ``column`` must be converted to before probing a filter of
     ``key_type``; 0 to probe it as it is. Raises ValueError for keys of another kind."""
-    if key_type is None:  # unknown (a loaded filter): the column is probed as its own type
+    if key_type is None or key_type == "empty":
+        # Unknown (a loaded filter, maybe with keys added): the column is probed as it is, never
+        # converted (its keys may be of any width). Empty: nothing can match.
         return 0
     where = "simdbloom.dask.semi_join: "
     if key_type in ("prehashed", "mixed"):
@@ -183,6 +211,13 @@ def _probe_width(key_type: Optional[str], dtype: Any, column: str, values: Any =
                          "them; set flt.key_type to the type of its keys ('int32', 'bytes', ...), "
                          "or to None to probe the column as it is" % (key_type, column))
     kind, width = _column_kind(dtype, values)
+    if kind is None:
+        if values is None and _is_object(dtype):
+            return 0  # told by each partition from its values
+        raise ValueError(where + "cannot tell whether column %r (dtype %s) holds integer or "
+                         "bytes/str keys, and the filter holds %s keys; convert the column to an "
+                         "integer or string dtype, or set flt.key_type to None to probe it as it "
+                         "is" % (column, dtype, key_type))
     if key_type == "bytes":
         if kind == "int":
             raise ValueError(where + "the filter holds bytes/str keys, column %r holds int%d "
@@ -194,6 +229,19 @@ def _probe_width(key_type: Optional[str], dtype: Any, column: str, values: Any =
     if kind == "int" and width != _INT_WIDTHS[key_type]:
         return _INT_WIDTHS[key_type]
     return 0
+
+
+def _is_object(dtype: Any) -> bool:
+    """Whether a column of ``dtype`` (a categorical's categories') holds Python objects, whose key
+    kind only its values tell (so does a categorical dtype whose categories are not given)."""
+    import pandas as pd
+
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is None:
+        return True
+    try:
+        return np.dtype(_values_dtype(dtype)).kind == "O"
+    except TypeError:
+        return False
 
 
 def _integers(keys: Any) -> np.ndarray:
@@ -228,21 +276,38 @@ def _to_width(values: np.ndarray, width: int) -> tuple:
     return kept.astype("<u%d" % width), fits
 
 
-def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
-    keys = part[column]
-    valid = keys.notna().to_numpy()
-    present = keys[valid] if not valid.all() else keys
-    width = _probe_width(flt.key_type, keys.dtype, column, present)
-    mask = np.zeros(len(part), dtype=bool)
+def _hits(values: Any, column: str, flt: Filter, key_type: Optional[str]) -> np.ndarray:
+    """Filter.contains of a null-free series of plain or nullable values, converted to the
+    filter's integer width when it has one."""
+    width = _probe_width(key_type, values.dtype, column, values)
     if width:
-        converted, fits = _to_width(_integers(present), width)
-        hits = np.zeros(len(present), dtype=bool)
+        converted, fits = _to_width(_integers(values), width)
+        hits = np.zeros(len(values), dtype=bool)
         hits[fits] = flt.contains(converted)
-    else:
-        # The series itself: Filter.contains takes a nullable column as its NumPy dtype.
-        hits = flt.contains(present if not isinstance(present.dtype, np.dtype)
-                            else present.to_numpy())
-    mask[valid] = hits
+        return hits
+    # The series itself: Filter.contains takes a nullable column as its NumPy dtype.
+    return flt.contains(values if not isinstance(values.dtype, np.dtype) else values.to_numpy())
+
+
+def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
+    import pandas as pd
+
+    keys = part[column]
+    key_type = flt.key_type
+    valid = np.asarray(keys.notna().to_numpy(), dtype=bool)
+    mask = np.zeros(len(part), dtype=bool)
+    if key_type == "empty" or not valid.any():
+        return part[mask]  # no key inserted, or no key to probe
+    present = keys[valid] if not valid.all() else keys
+    if isinstance(present.dtype, pd.CategoricalDtype):
+        # Each category probed once, as the categories' dtype; a row hits where its category does.
+        categories = pd.Series(present.cat.categories)
+        codes = present.cat.codes.to_numpy()
+        mask[valid] = _hits(categories, column, flt, key_type)[codes]
+        return part[mask]
+    if isinstance(present.dtype, pd.SparseDtype):
+        present = present.sparse.to_dense()  # the values as the subtype
+    mask[valid] = _hits(present, column, flt, key_type)
     return part[mask]
 
 
@@ -253,16 +318,20 @@ def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
 
     Keys are probed in bulk per partition (``Filter.contains`` on the column's NumPy values; a
     string column is probed as UTF-8 bytes, an integer column by its dtype's width, a pandas
-    nullable column as its NumPy dtype). False positives keep a few rows a real join would drop;
-    no row whose key was inserted is ever dropped. Nulls are dropped.
+    nullable column as its NumPy dtype, a categorical column as its categories' values (each
+    category once), a sparse column as its dense values of the sparse subtype). False positives
+    keep a few rows a real join would drop; no row whose key was inserted is ever dropped. Nulls
+    are dropped.
 
     The filter's ``key_type`` (recorded by insert and ``build``) decides how the column is read:
     an integer column of another width than the filter's integer keys is converted to that width
     (lossless: a value no int or uint of that width holds is dropped, as it was never inserted);
-    a column of another kind (integers against 'bytes' keys, strings against integer keys) or a
-    filter of 'prehashed' or 'mixed' keys raises ValueError. A filter whose key_type is None (from
-    ``Filter.load``/``from_bytes``) is probed with the column as it is: set ``flt.key_type`` to
-    the type of its keys to have it converted.
+    a column of another kind (integers against 'bytes' keys, strings against integer keys), a
+    column whose kind cannot be told (floats, an object column of mixed values) or a filter of
+    'prehashed' or 'mixed' keys raises ValueError. A filter whose key_type is None
+    (unknown: from ``Filter.load``/``from_bytes``, and it stays None after merges and inserts) is
+    probed with the column as it is, never converted: set ``flt.key_type`` to the type of its keys
+    to have it converted. An 'empty' filter (nothing inserted) keeps no row.
 
     The filter reaches the workers once: with a distributed client (``client``, or the default
     one) it is scattered to every worker (``broadcast=True``) ahead of the tasks; otherwise it is
