@@ -1126,7 +1126,12 @@ for a batch with nulls, a flag per non-null key).)doc")
             std::shared_lock<std::shared_mutex> lock(self.mu);
             self.f.save_file(p);
           },
-          py::arg("path"), "Writes to_bytes() to a file. Raises simdbloom.Error (io).")
+          py::arg("path"),
+          "Writes to_bytes() to a file, atomically: a temporary file in the same directory,\n"
+          "fsync'ed and renamed over `path`, so on any failure (a full disk, a kill) the old\n"
+          "file is unchanged. Follows symbolic links; writes devices and FIFOs in place; needs\n"
+          "write permission on the file and its directory. GIL released. Raises\n"
+          "simdbloom.Error (io) naming the path and the reason.")
       .def_static(
           "load",
           [](py::handle path) {
