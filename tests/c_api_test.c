@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The C API from C99: every function, its error codes, and that no failure escapes as a crash. */
-#define _POSIX_C_SOURCE 200112L
+#define _GNU_SOURCE /* unshare, mount: the full-disk test */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <simdbloom/simdbloom.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int failures = 0;
@@ -1041,6 +1044,46 @@ static void test_failed_save(void) {
   simdbloom_free(big);
 }
 
+/* The same on a full file system (ENOSPC): a 256 KiB tmpfs in a private mount namespace of a
+ * child process, where the test may make one (root); skipped with a note elsewhere. */
+static void test_full_disk_save(void) {
+  static unsigned char old_bytes[4096], now_bytes[4096];
+  const char* dir = "simdbloom_c_full_test";
+  pid_t pid;
+  int status = 0;
+  mkdir(dir, 0700);
+  pid = fork();
+  if (pid == 0) {
+    const char* path = "simdbloom_c_full_test/f.sbf";
+    simdbloom_filter* small = NULL;
+    simdbloom_filter* big = NULL;
+    size_t n;
+    int ok;
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("tmpfs", dir, "tmpfs", 0, "size=256k") != 0) {
+      _exit(77);
+    }
+    simdbloom_create(100, 0.01, SIMDBLOOM_BLOCK512, 0, &small);
+    simdbloom_create(1000000, 0.01, SIMDBLOOM_BLOCK512, 0, &big);
+    ok = simdbloom_save(small, path) == SIMDBLOOM_OK;
+    n = read_all(path, old_bytes, sizeof(old_bytes));
+    ok = ok && simdbloom_save(big, path) == SIMDBLOOM_EIO &&
+         strstr(simdbloom_last_error(), strerror(ENOSPC)) != NULL &&
+         read_all(path, now_bytes, sizeof(now_bytes)) == n && memcmp(old_bytes, now_bytes, n) == 0;
+    umount(dir);
+    _exit(ok ? 0 : 1);
+  }
+  EXPECT(pid > 0);
+  if (pid > 0) waitpid(pid, &status, 0);
+  rmdir(dir);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+    printf(
+        "C API: no private mount namespace here: the full-disk save is covered by RLIMIT_FSIZE\n");
+    return;
+  }
+  EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -1062,6 +1105,7 @@ int main(void) {
   test_validation();
   test_io();
   test_failed_save();
+  test_full_disk_save();
   test_byte_pointers();
   test_hostile();
 

@@ -5,8 +5,10 @@
 // saved onto the file it maps keeps working; links, permission bits and FIFOs are handled.
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -75,6 +77,40 @@ std::string Bytes(const Filter& f) {
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Runs fn in a child process (AsUser: as an unprivileged user, uid/gid 65534 when the tests run
+// as root, else as themselves); returns what it printed, or "child died".
+template <class Fn>
+std::string InChild(bool drop_root, const Fn& fn) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (drop_root && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(3);
+    const std::string out = fn();
+    const ssize_t wrote = ::write(fds[1], out.data(), out.size());
+    _exit(wrote == static_cast<ssize_t>(out.size()) ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buf[1024];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? out : "child died";
+}
+template <class Fn>
+std::string AsUser(const Fn& fn) {
+  return InChild(true, fn);
+}
+template <class Fn>
+std::string AsUserOrRoot(const Fn& fn) {
+  return InChild(false, fn);
 }
 
 // RLIMIT_FSIZE lowered to `bytes` with SIGXFSZ ignored while alive: a write past it fails with
@@ -167,6 +203,69 @@ TEST_CASE("save: a failed save leaves the old file of every kind unchanged") {
       [&](const std::string& p) { ShiftingMultiplicity::create(100000, 0.01, 4).save_file(p); });
 }
 
+// The same on a full file system (ENOSPC), where the test may mount one: a 256 KiB tmpfs in a
+// private mount namespace of a child process (root; reported as skipped elsewhere).
+TEST_CASE("save: a full disk leaves the old file of every kind unchanged") {
+  TempDir dir;
+  const auto keys = test::RandomKeys(1000, 8);
+  const std::string out = AsUserOrRoot([&]() -> std::string {
+    if (::unshare(CLONE_NEWNS) != 0 ||
+        ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", (dir / "").c_str(), "tmpfs", 0, "size=256k") != 0) {
+      return "skip";
+    }
+    std::string report;
+    auto one = [&](const char* kind, const std::function<void(const std::string&)>& small,
+                   const std::function<void(const std::string&)>& big) {
+      const std::string path = dir / "f.sbf";
+      small(path);
+      const std::string before = ReadFile(path);
+      std::string msg = "no error";
+      try {
+        big(path);
+      } catch (const Error& e) {
+        msg = e.what();
+      }
+      const bool ok = msg.find(std::strerror(ENOSPC)) != std::string::npos &&
+                      ReadFile(path) == before && dir.Names() == std::vector<std::string>{"f.sbf"};
+      report += std::string(kind) + (ok ? ": ok\n" : ": FAILED " + msg + "\n");
+      std::remove(path.c_str());
+    };
+    one(
+        "Filter", [](const std::string& p) { Filter::create(100, 0.01).save_file(p); },
+        [&](const std::string& p) { Filter::create(1000000, 0.01).save_file(p); });
+    one(
+        "CountingFilter",
+        [](const std::string& p) { CountingFilter::create(100, 0.01).save_file(p); },
+        [&](const std::string& p) { CountingFilter::create(1000000, 0.01).save_file(p); });
+    one(
+        "ScalableFilter",
+        [](const std::string& p) { ScalableFilter::create(100, 0.01).save_file(p); },
+        [&](const std::string& p) { ScalableFilter::create(1000000, 0.01).save_file(p); });
+    one(
+        "SpatialFilter",
+        [](const std::string& p) { SpatialFilter::create(100, 0.01, 2).save_file(p); },
+        [&](const std::string& p) { SpatialFilter::create(1000000, 0.01, 2).save_file(p); });
+    one(
+        "ShiftingAssociation",
+        [](const std::string& p) { ShiftingAssociation::create(100, 0.01).save_file(p); },
+        [&](const std::string& p) { ShiftingAssociation::create(1000000, 0.01).save_file(p); });
+    one(
+        "ShiftingMultiplicity",
+        [](const std::string& p) { ShiftingMultiplicity::create(100, 0.01, 4).save_file(p); },
+        [&](const std::string& p) { ShiftingMultiplicity::create(1000000, 0.01, 4).save_file(p); });
+    ::umount((dir / "").c_str());
+    return report;
+  });
+  if (out == "skip") {
+    MESSAGE("no private mount namespace or tmpfs here: the full-disk case runs as RLIMIT_FSIZE");
+    return;
+  }
+  CHECK(out ==
+        "Filter: ok\nCountingFilter: ok\nScalableFilter: ok\nSpatialFilter: ok\n"
+        "ShiftingAssociation: ok\nShiftingMultiplicity: ok\n");
+}
+
 TEST_CASE("save: a successful save replaces the file, keeps its mode and leaves nothing else") {
   TempDir dir;
   const std::string path = dir / "f.sbf";
@@ -189,32 +288,6 @@ TEST_CASE("save: a successful save replaces the file, keeps its mode and leaves 
     CHECK(e.code() == ErrorCode::kIo);
   }
   CHECK(dir.Names() == std::vector<std::string>{"f.sbf"});
-}
-
-// Runs fn in a child process as an unprivileged user (uid/gid 65534 when the tests run as root,
-// else as themselves); returns what it printed, or "child died".
-template <class Fn>
-std::string AsUser(const Fn& fn) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fds[0]);
-    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(3);
-    const std::string out = fn();
-    const ssize_t wrote = ::write(fds[1], out.data(), out.size());
-    _exit(wrote == static_cast<ssize_t>(out.size()) ? 0 : 1);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buf[1024];
-  ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? out : "child died";
 }
 
 std::string SaveOutcome(const Filter& f, const std::string& path) {

@@ -874,3 +874,27 @@ def test_hostile_inputs():
     h.insert([b"ab", b"c"])
     assert g.to_bytes() == h.to_bytes()
     assert g.contains(np.arange(10**6, dtype=np.int64)).all()
+
+
+def test_full_disk_save_keeps_the_old_file(tmp_path):
+    """On a full file system (ENOSPC: a 256 KiB tmpfs in a private mount namespace, where the
+    test may make one) Filter.save raises and leaves the old file alone."""
+    import sys
+    script = (
+        "import os, sys, simdbloom\n"
+        "d = sys.argv[1]; p = os.path.join(d, 'f.sbf')\n"
+        "simdbloom.Filter.create(100, 0.01).save(p); old = open(p, 'rb').read()\n"
+        "try:\n"
+        "    simdbloom.Filter.create(1_000_000, 0.01).save(p); print('saved')\n"
+        "except simdbloom.Error as e:\n"
+        "    print('ENOSPC' if os.strerror(28) in str(e) else str(e))\n"
+        "print(open(p, 'rb').read() == old, sorted(os.listdir(d)))\n")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("no private mount namespace here (the RLIMIT_FSIZE test covers the path)")
+    p = subprocess.run(["unshare", "-m", "sh", "-c",
+                        'mount -t tmpfs -o size=256k none "$1" && exec "$2" -c "$3" "$1"', "sh",
+                        str(tmp_path), sys.executable, script],
+                       capture_output=True, text=True, env=os.environ)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[:2] == ["ENOSPC", "True ['f.sbf']"], p.stdout + p.stderr
