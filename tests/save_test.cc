@@ -412,6 +412,42 @@ TEST_CASE("save: a FIFO is written, not replaced") {
   CHECK(S_ISFIFO(st.st_mode));
 }
 
+// Every kind's bulk outputs are range-checked before anything is written, as Filter's are: an
+// output whose end passes the end of the address space is kInvalidArgument, never a crash.
+TEST_CASE("save: bulk outputs of every kind past the address space are refused") {
+  const uint64_t keys[3] = {1, 2, 3};
+  auto* end8 = reinterpret_cast<uint8_t*>(UINTPTR_MAX - 1);  // 2 bytes before the end
+  auto* end16 = reinterpret_cast<uint16_t*>(UINTPTR_MAX - 3);
+  auto* end32 = reinterpret_cast<uint32_t*>(UINTPTR_MAX - 7);
+  auto code = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return static_cast<ErrorCode>(0);  // no error
+  };
+  const auto bad = ErrorCode::kInvalidArgument;
+  CountingFilter c = CountingFilter::create(100, 0.01);
+  CHECK(code([&] { c.contains(Keys(keys, 3), end8); }) == bad);
+  CHECK(code([&] { c.count(Keys(keys, 3), end8); }) == bad);
+  CHECK(code([&] { c.select(Keys(keys, 3), end32); }) == bad);
+  CHECK(code([&] { c.insert(Keys(keys, 3), end8); }) == bad);
+  CHECK(c.size() == 0);  // nothing inserted
+  ScalableFilter sc = ScalableFilter::create(2, 0.01);
+  const auto many = test::RandomKeys(100, 3);
+  sc.insert(many.data(), many.size());  // several stages
+  REQUIRE(sc.stages() > 1);
+  CHECK(code([&] { sc.contains(keys, 3, end8); }) == bad);
+  CHECK(code([&] { sc.select(Keys(keys, 3), end32); }) == bad);
+  SpatialFilter sp = SpatialFilter::create(100, 0.01, 2);
+  CHECK(code([&] { sp.classify(Keys(keys, 3), end16); }) == bad);
+  ShiftingAssociation a = ShiftingAssociation::create(100, 0.01);
+  CHECK(code([&] { a.query(Span<const uint64_t>(keys, 3), end8); }) == bad);
+  ShiftingMultiplicity m = ShiftingMultiplicity::create(100, 0.01, 4);
+  CHECK(code([&] { m.count(Span<const uint64_t>(keys, 3), end32); }) == bad);
+}
+
 // Moved-from objects: every call with keys throws, single or bulk (a query answering "absent"
 // would be a silent false negative), and so does merging with one.
 TEST_CASE("save: moved-from filters throw on every key call") {
