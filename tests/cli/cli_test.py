@@ -665,7 +665,12 @@ def test_nothing_lost():
     # limit must not leave behind. Where the test may make such a namespace (root).
     probe = subprocess.run(["unshare", "-m", "true"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
-    if probe.returncode == 0:
+    # AddressSanitizer reads /proc/self/maps for the stack's bounds: without /proc it reports
+    # false stack overflows when an exception unwinds, so sanitized builds skip this case.
+    ldd = subprocess.run(["ldd", ARGS.bin], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if b"libasan" in ldd.stdout or ARGS.emulator:
+        print("note: a sanitized or emulated binary: the named-temporary case is not run")
+    elif probe.returncode == 0:
         hidden = ["unshare", "-m", "sh", "-c", 'mount -t tmpfs none /proc && exec "$@"', "sh"]
         with open(old, "wb") as f:
             f.write(old_bytes)
