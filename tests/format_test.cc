@@ -754,6 +754,20 @@ struct LoadOutcome {
 
 template <class Fn>
 LoadOutcome InChild(const Fn& fn) {
+#if defined(SIMDBLOOM_TEST_EMULATED)
+  // Under qemu-user a forked child hangs, and its peak memory would be qemu's: the load runs in
+  // this process, its error is checked, its memory is not (grew_kib 0).
+  LoadOutcome in_process{0, "no error"};
+  try {
+    fn();
+  } catch (const Error& e) {
+    in_process.error =
+        std::string(e.code() == ErrorCode::kFormat ? "kFormat: " : "other: ") + e.what();
+  } catch (const std::exception& e) {
+    in_process.error = std::string("other: ") + e.what();
+  }
+  return in_process;
+#else
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   const pid_t pid = fork();
@@ -790,6 +804,7 @@ LoadOutcome InChild(const Fn& fn) {
     out.error = report.substr(nl + 1);
   }
   return out;
+#endif
 }
 
 // Sets the u64 at `at` of a header and its checksum at `sum_at` (XXH3 of the `sum_at` bytes
@@ -909,7 +924,8 @@ TEST_CASE("format: lying headers cost the bytes present, not the claim, for ever
 
 // The issue's own case: a sparse file on disk (a hole of 1 GiB after a header claiming 2^24
 // blocks), through Filter::load_file as `simdbloom info` reads it.
-TEST_CASE("format: a sparse file claiming a huge payload loads in bounded memory, fails its checksum") {
+TEST_CASE(
+    "format: a sparse file claiming a huge payload loads in bounded memory, fails its checksum") {
   const std::string path = "simdbloom_format_test_sparse.sbf";
   const std::string header = Liars().front().prefix;
   {
