@@ -457,7 +457,8 @@ std::string ReadWhole(const std::string& path, const std::string& who) {
     ReadPayload(
         in, size, GetU64(h + 48),
         [&](const std::string& why) {
-          throw Error(ErrorCode::kFormat, who + ": not a valid simdbloom shifting-set file: " + why);
+          throw Error(ErrorCode::kFormat,
+                      who + ": not a valid simdbloom shifting-set file: " + why);
         },
         "read error",
         [&] {
@@ -471,29 +472,32 @@ std::string ReadWhole(const std::string& path, const std::string& who) {
     return bytes;
   });
 }
+
+// save() into a file (atomically) and load() of a file's bytes: the same for both set filters.
+template <class F>
+void SaveSetFile(const F& f, const std::string& path, const char* who) {
+  const std::string bytes = f.save();
+  SaveFile(path, who, [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+}
+template <class F>
+F LoadSetFile(const std::string& path, const char* who) {
+  const std::string bytes = ReadWhole(path, who);
+  return F::load(bytes.data(), bytes.size());
+}
 }  // namespace
 }  // namespace detail
 
 void ShiftingAssociation::save_file(const std::string& path) const {
-  const std::string bytes = save();
-  detail::SaveFile(path, "ShiftingAssociation::save_file",
-                   [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+  detail::SaveSetFile(*this, path, "ShiftingAssociation::save_file");
 }
-
 ShiftingAssociation ShiftingAssociation::load_file(const std::string& path) {
-  const std::string bytes = detail::ReadWhole(path, "ShiftingAssociation::load_file");
-  return load(bytes.data(), bytes.size());
+  return detail::LoadSetFile<ShiftingAssociation>(path, "ShiftingAssociation::load_file");
 }
-
 void ShiftingMultiplicity::save_file(const std::string& path) const {
-  const std::string bytes = save();
-  detail::SaveFile(path, "ShiftingMultiplicity::save_file",
-                   [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+  detail::SaveSetFile(*this, path, "ShiftingMultiplicity::save_file");
 }
-
 ShiftingMultiplicity ShiftingMultiplicity::load_file(const std::string& path) {
-  const std::string bytes = detail::ReadWhole(path, "ShiftingMultiplicity::load_file");
-  return load(bytes.data(), bytes.size());
+  return detail::LoadSetFile<ShiftingMultiplicity>(path, "ShiftingMultiplicity::load_file");
 }
 
 ShiftingAssociation ShiftingAssociation::load(const void* bytes, size_t size) {
