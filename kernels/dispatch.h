@@ -60,8 +60,10 @@ const Kernels* BaseKernelsAt(size_t table_index);
 #define SIMDBLOOM_X(Name, C_NAME) const LayoutKernels* Name##KernelsAt(size_t table_index);
 SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
-// ... and the counting unit's (kernels/counting/kernels.cc), by CountingId.
+// ... and the counting units' (kernels/counting/kernels.cc), by CountingId; the classic counting
+// table comes from kernels/counting/kernels_classic.cc.
 const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id);
+const CountingKernels* CountingClassicKernelsAt(size_t table_index);
 
 // The spatial filter's kernels (kernels/spatial/): entry `table_index` of its per-target table, and
 // the table of the same target as `k` (the reference's for the reference). O(1), thread-safe.

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // doctest main. With SIMDBLOOM_TEST_TARGET=NAME only that target is tested; if this CPU lacks it
 // the run exits 77 (ctest reports "Skipped"), or fails if SIMDBLOOM_TEST_REQUIRE is set.
-#define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
+#include <doctest/doctest.h>  // implemented in doctest_impl.cc
 
 #include <cctype>
 #include <cstdlib>

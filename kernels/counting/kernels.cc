@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The counting filters' per-target compilation unit: their kernel tables (simd/pipeline-inl.h over
-// counting/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
-// read by kernels/dispatch.cc (detail::CountingKernelsAt).
+// The blocked counting filter's per-target compilation unit: its kernel table (simd/pipeline-inl.h
+// over counting/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h)
+// and read by kernels/dispatch.cc (detail::CountingKernelsAt). The classic counting filter's table
+// is compiled beside it, in kernels_classic.cc: two units that a parallel build compiles at once.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif
@@ -19,9 +20,6 @@ namespace HWY_NAMESPACE {
 const detail::CountingKernels* CountingBlockedKernels() {
   return CountingKernelsOf<CountingBlocked>();
 }
-const detail::CountingKernels* CountingClassicKernels() {
-  return CountingKernelsOf<CountingClassic>();
-}
 }  // namespace HWY_NAMESPACE
 }  // namespace simdbloom
 HWY_AFTER_NAMESPACE();
@@ -32,11 +30,10 @@ HWY_AFTER_NAMESPACE();
 
 namespace simdbloom {
 SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingBlockedKernels)
-SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingClassicKernels)
 namespace detail {
 const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id) {
   return id == CountingId::kBlocked ? CountingBlockedKernelsTable[table_index]()
-                                    : CountingClassicKernelsTable[table_index]();
+                                    : CountingClassicKernelsAt(table_index);
 }
 }  // namespace detail
 }  // namespace simdbloom

@@ -6,8 +6,7 @@
 // flags select (SIMDBLOOM_EXPECT_ONE_KEY) and that every single-key insert and query gives the bits
 // and answers of the library's bulk calls and of the inline scalar loops, for every k, on several
 // sizes, for Filter and ScalableFilter.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include <doctest/doctest.h>  // implemented in ../doctest_impl.cc
 
 #include <cstdint>
 #include <cstring>
@@ -107,3 +106,8 @@ TEST_CASE("one_key: scalable chains probe their stages the same way") {
 }
 
 }  // namespace
+
+int main(int argc, char** argv) {
+  doctest::Context context(argc, argv);
+  return context.run();
+}
