@@ -15,7 +15,8 @@ fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-aarch64}
 cmake -S "$src" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/aarch64-linux-gnu.cmake" \
-  -DCMAKE_BUILD_TYPE=Release -DSIMDBLOOM_BUILD_PERF=OFF >/dev/null
+  -DCMAKE_BUILD_TYPE=Release -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_CLI=OFF \
+  -DSIMDBLOOM_INSTALL=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 run() {  # QEMU_CPU value, then the targets that must pass at that width

@@ -12,5 +12,5 @@ cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$
   -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir "$build" --output-on-failure -E '^install\.'
+  ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -E '^install\.'
 echo "sanitizers: ASan and UBSan runs passed"
