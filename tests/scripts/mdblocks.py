@@ -22,10 +22,12 @@ The console and sh blocks of one file run in order in one fresh scratch director
 `simdbloom` first on PATH and tests/data reachable as ./tests/data (doc.<slug>.shell).
   text         output samples, grammars, tables: not code, not run.
 A block of any kind that a test cannot run (it installs packages, takes minutes) carries a marker
-on the line(s) just above its fence: `<!-- run-by: NAME -->`, NAME a ctest test that exists or a
+on the line(s) just above its fence: `<!-- run-by: NAME -->`, NAME a ctest test that exists (in
+this build, or defined by a tests/ CMakeLists.txt for builds that configure it) or a
 file of the tree (e.g. .ci/run) that holds every line of the block (comments aside) or names
 another marker of the block (`<!-- test-command -->`); or `<!-- not-run: REASON -->`. doc.blocks fails on any other fence
-(no language, another language, ~~~ fences) and on a marker that names nothing.
+(no language, another language, ~~~ fences), on a marker that names nothing, and on a relative
+link [text](path#anchor) to a file or heading that does not exist.
 """
 import difflib
 import hashlib
@@ -184,6 +186,57 @@ def cmd_extract(src, out):
     return 0
 
 
+def anchors(text):
+    """GitHub's heading anchors of a markdown text (outside code blocks)."""
+    out, seen, fence = set(), {}, False
+    for line in text.split("\n"):
+        if FENCE.match(line):
+            fence = not fence
+            continue
+        m = None if fence else re.match(r"^#{1,6} +(.*?)\s*#*\s*$", line)
+        if m:
+            a = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            n = seen.get(a, 0)
+            seen[a] = n + 1
+            out.add(a if n == 0 else "%s-%d" % (a, n))
+    return out
+
+
+def link_errors(src, rel):
+    """Relative links [text](path#anchor) that lead nowhere."""
+    with open(os.path.join(src, rel), encoding="utf-8") as f:
+        text = f.read()
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    errors = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose):
+        if re.match(r"^[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        dest = os.path.normpath(os.path.join(os.path.dirname(rel), path)) if path else rel
+        full = os.path.join(src, dest)
+        if not os.path.exists(full):
+            errors.append("%s: link to %s: no such file" % (rel, target))
+        elif anchor and dest.endswith(".md"):
+            with open(full, encoding="utf-8") as f:
+                if anchor not in anchors(f.read()):
+                    errors.append("%s: link to %s: no such heading in %s" % (rel, target, dest))
+    return errors
+
+
+def defined_tests(src):
+    """Names of the tests the CMake files of the tree define literally (add_test(NAME x ...))."""
+    names = set()
+    for root, dirs, files in os.walk(os.path.join(src, "tests")):
+        for f in files:
+            if f == "CMakeLists.txt":
+                with open(os.path.join(root, f), encoding="utf-8") as fh:
+                    names.update(re.findall(r"add_test\(\s*NAME\s+([\w.\-]+)", fh.read()))
+    names.update(re.findall(r"add_test\(\s*NAME\s+([\w.\-]+)",
+                            open(os.path.join(src, "CMakeLists.txt"), encoding="utf-8").read()))
+    return names
+
+
 def ctest_names(ctest, build):
     p = subprocess.run([ctest, "-N", "--test-dir", build], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True)
@@ -195,6 +248,8 @@ def ctest_names(ctest, build):
 def cmd_check(src, out, ctest, build, python_on):
     files, errors = plan(src)
     tests = ctest_names(ctest, build)
+    for rel in files:
+        errors += link_errors(src, rel)
     counts = {}
     for rel, blocks in files.items():
         for b in blocks:
@@ -202,6 +257,11 @@ def cmd_check(src, out, ctest, build, python_on):
             if by is not None:
                 target = os.path.join(src, by)
                 if by in tests:
+                    what = "run-by ctest " + by
+                elif by in defined_tests(src):
+                    # Defined, but not configured in this build (SIMDBLOOM_PYTHON=OFF, ...).
+                    print("note: %s: run by %s, a test this build does not configure" %
+                          (b.where(), by))
                     what = "run-by ctest " + by
                 elif os.path.isfile(target):
                     with open(target, encoding="utf-8", errors="replace") as f:
