@@ -11,7 +11,7 @@ CMake build reads), so a wheel built from it builds the same module.
 To stay cheap (the library is compiled from scratch) the build passes CMAKE_ARGS for one SIMD
 target at -O0, as install.subdir does, and the outer build's compiler launcher (ccache) if any.
 
-Usage: pip_test.py README SOURCE_DIR WORK_DIR [CMAKE_CXX_COMPILER_LAUNCHER]
+Usage: pip_test.py README SOURCE_DIR WORK_DIR CMAKE [CMAKE_CXX_COMPILER_LAUNCHER]
 """
 
 import json
@@ -23,8 +23,8 @@ import sys
 import tarfile
 import time
 
-README, SOURCE, WORK = sys.argv[1:4]
-LAUNCHER = sys.argv[4] if len(sys.argv) > 4 else ""
+README, SOURCE, WORK, CMAKE = sys.argv[1:5]
+LAUNCHER = sys.argv[5] if len(sys.argv) > 5 else ""
 # What setup.py and the sdist need: the build files and the sources of the library and module.
 TREE = ["CMakeLists.txt", "LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
         "cmake", "kernels", "lib"]
@@ -65,7 +65,8 @@ def main():
             shutil.copy2(a, b)
     env = {
         "HOME": home,
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        # This build's cmake first (setup.py runs `cmake`), then the system's tools.
+        "PATH": os.path.dirname(CMAKE) + ":/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
         "PIP_NO_INDEX": "1",            # Debian's packages only: nothing from PyPI
         "PIP_CONFIG_FILE": os.devnull,
