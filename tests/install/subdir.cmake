@@ -14,6 +14,13 @@ function(run)
 endfunction()
 set(common -DSIMDBLOOM_SOURCE_DIR=${SIMDBLOOM_SOURCE_DIR} -DCMAKE_CXX_COMPILER=${CXX}
     -DCMAKE_C_COMPILER=${CC} -DCMAKE_CXX_FLAGS=-Wno-unused -DCMAKE_C_FLAGS=-Wno-unused)
+# The calling build's compiler launcher (ccache): the library is compiled again here.
+if(CXX_LAUNCHER)
+  list(APPEND common "-DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER}")
+endif()
+if(C_LAUNCHER)
+  list(APPEND common "-DCMAKE_C_COMPILER_LAUNCHER=${C_LAUNCHER}")
+endif()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/nobuildtype ${common})
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/debug ${common} -DCMAKE_BUILD_TYPE=Debug
     "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -DHWY_COMPILE_ONLY_STATIC" -DCMAKE_C_FLAGS_DEBUG=-O0)
