@@ -23,8 +23,29 @@
 namespace simdbloom {
 namespace detail {
 
-OneKeyKernels g_one_key;
-static_assert(kNumLayoutSlots <= OneKeyKernels::kSlots, "g_one_key has a slot per layout");
+namespace {
+
+// The scalar loops of the installed header (detail/single_key.hpp) in the kernels' one-key form:
+// what Filter's single-key entry points (below) run where the active target has no one-key kernel.
+bool Block512InsertScalar(uint64_t* block, uint64_t h, uint32_t k) {
+  return Block512Insert(block, h, k);
+}
+bool Block512ContainsScalar(const uint64_t* block, uint64_t h, uint32_t k) {
+  return Block512Contains(block, h, k);
+}
+bool SplitBlock256InsertScalar(uint64_t* block, uint64_t h, uint32_t) {
+  return SplitBlock256Insert(reinterpret_cast<uint8_t*>(block), h);
+}
+bool SplitBlock256ContainsScalar(const uint64_t* block, uint64_t h, uint32_t) {
+  return SplitBlock256Contains(reinterpret_cast<const uint8_t*>(block), h);
+}
+
+}  // namespace
+
+// detail/single_key.hpp's one-key kernels: the scalar loops until the library selects a target
+// (constant-initialized), then the active target's (PublishOneKey).
+OneKeyFns g_one_key_block512 = {{&Block512InsertScalar}, {&Block512ContainsScalar}};
+OneKeyFns g_one_key_split_block256 = {{&SplitBlock256InsertScalar}, {&SplitBlock256ContainsScalar}};
 
 namespace {
 
@@ -119,18 +140,24 @@ std::string KnownNames() {
   return names;
 }
 
-// Points Filter's single-key calls (detail::g_one_key) at target k's one-key kernels. Not in a
-// ThreadSanitizer build: there single-key queries keep the inline path, whose relaxed atomic loads
-// the concurrency tests check against insert_concurrent (the kernels' vector loads race with it by
-// contract, like the bulk query's).
+// Points Filter's single-key calls (g_one_key_*, detail/single_key.hpp) at target k's one-key
+// kernels, or at the scalar loops where it has none. Not in a ThreadSanitizer build: there
+// single-key queries keep the scalar loops, whose relaxed atomic loads the concurrency tests check
+// against insert_concurrent (the kernels' vector loads race with it by contract, like the bulk
+// query's).
 void PublishOneKey(const Kernels* k) {
-  for (int slot = 0; slot < OneKeyKernels::kSlots; ++slot) {
-    const bool has = !SIMDBLOOM_TSAN && k != nullptr && slot < kNumLayoutSlots;
-    g_one_key.insert[slot].store(has ? k->layout[slot].insert_one : nullptr,
-                                 std::memory_order_relaxed);
-    g_one_key.contains[slot].store(has ? k->layout[slot].contains_one : nullptr,
-                                   std::memory_order_relaxed);
-  }
+  const bool use = !SIMDBLOOM_TSAN && k != nullptr;
+  const LayoutKernels* b512 = use ? &k->For(LayoutId::kBlock512) : nullptr;
+  const LayoutKernels* split = use ? &k->For(LayoutId::kSplitBlock256) : nullptr;
+  const auto relaxed = std::memory_order_relaxed;
+  g_one_key_block512.insert.store(
+      b512 && b512->insert_one ? b512->insert_one : &Block512InsertScalar, relaxed);
+  g_one_key_block512.contains.store(
+      b512 && b512->contains_one ? b512->contains_one : &Block512ContainsScalar, relaxed);
+  g_one_key_split_block256.insert.store(
+      split && split->insert_one ? split->insert_one : &SplitBlock256InsertScalar, relaxed);
+  g_one_key_split_block256.contains.store(
+      split && split->contains_one ? split->contains_one : &SplitBlock256ContainsScalar, relaxed);
 }
 
 struct Selection {

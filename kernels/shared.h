@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "simdbloom/detail/probes.hpp"
+
 // Whether this is a ThreadSanitizer build (GCC defines __SANITIZE_THREAD__, clang has the feature).
 #if defined(__SANITIZE_THREAD__)
 #define SIMDBLOOM_TSAN 1
@@ -173,18 +175,9 @@ inline T LoadRelaxed(const T* word) {
   static double DistinctBitsPerKey(uint32_t k, double m);                      \
   static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
 
-// M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection.
-struct Multipliers {
-  uint32_t m[16];
-  constexpr Multipliers() : m() {
-    uint32_t c = 1;
-    for (int t = 0; t < 16; ++t) {
-      c *= 0x9E3779B9u;
-      m[t] = c;
-    }
-  }
-};
-constexpr Multipliers kMultipliers{};
+// M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection, defined
+// once with each layout's probe math in the installed header (simdbloom/detail/probes.hpp).
+inline constexpr const BitMultipliers& kMultipliers = kBitMultipliers;
 
 inline uint64_t LoadU64(const void* p) {
   uint64_t v;
@@ -193,9 +186,7 @@ inline uint64_t LoadU64(const void* p) {
 }
 
 // Block (or word) index of every blocked layout: (hi32(h) * num_blocks) >> 32.
-inline uint64_t BlockIndex(uint64_t h, uint64_t num_blocks) {
-  return ((h >> 32) * num_blocks) >> 32;
-}
+inline uint64_t BlockIndex(uint64_t h, uint64_t num_blocks) { return BlockOf(h, num_blocks); }
 
 // Sets bit `bit` of *word; returns true if it was clear.
 inline bool SetBit(uint64_t* word, uint32_t bit) {

@@ -15,7 +15,10 @@
 #include <xxhash.h>
 
 #include "kernels/reference.h"
+#include "simdbloom/counting.hpp"
+#include "simdbloom/scalable.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 #include "tests/test_util.h"
 
 namespace simdbloom {
@@ -77,6 +80,41 @@ static_assert(kNoSingleKey<const uint64_t*> && kNoSingleKey<uint32_t*> && kNoSin
                   kNoSingleKey<const void*> && kNoSingleKey<std::nullptr_t> &&
                   kNoSingleKey<const uint8_t*>,
               "pointers other than C strings are not keys");
+
+// Every class takes the same key types (simdbloom/detail/keys.hpp): a double or a pointer does not
+// compile, an integer or a string does.
+template <class F, class T, class = void>
+struct CanContainIn : std::false_type {};
+template <class F, class T>
+struct CanContainIn<F, T,
+                    std::void_t<decltype(std::declval<const F&>().contains(std::declval<T>()))>>
+    : std::true_type {};
+template <class F, class T, class = void>
+struct CanHashIn : std::false_type {};
+template <class F, class T>
+struct CanHashIn<F, T, std::void_t<decltype(std::declval<const F&>().hash(std::declval<T>()))>>
+    : std::true_type {};
+template <class T, class = void>
+struct CanClassify : std::false_type {};
+template <class T>
+struct CanClassify<
+    T, std::void_t<decltype(std::declval<const SpatialFilter&>().classify(std::declval<T>()))>>
+    : std::true_type {};
+template <class F>
+constexpr bool kSameKeyRules =
+    CanContainIn<F, uint32_t>::value&& CanContainIn<F, int16_t>::value&&
+        CanContainIn<F, std::string>::value&& CanContainIn<F, const char*>::value&&
+            CanHashIn<F, uint64_t>::value &&
+    !CanContainIn<F, double>::value && !CanContainIn<F, char>::value &&
+    !CanContainIn<F, bool>::value && !CanContainIn<F, const uint64_t*>::value &&
+    !CanContainIn<F, Color>::value && !CanHashIn<F, double>::value && !CanHashIn<F, uint8_t>::value;
+static_assert(kSameKeyRules<CountingFilter> && kSameKeyRules<ScalableFilter>,
+              "CountingFilter and ScalableFilter take Filter's key types");
+static_assert(CanClassify<uint64_t>::value && CanClassify<std::string_view>::value &&
+                  !CanClassify<double>::value && !CanClassify<uint8_t>::value &&
+                  !CanClassify<const int*>::value && CanHashIn<SpatialFilter, int>::value &&
+                  !CanHashIn<SpatialFilter, double>::value,
+              "SpatialFilter takes Filter's key types");
 
 // Keys (the bulk calls' argument) from containers and pointer + count of every element type.
 static_assert(std::is_convertible<std::vector<uint64_t>, Keys>::value &&
@@ -311,16 +349,26 @@ TEST_CASE("api: the single-key path equals libxxhash and the reference on every 
                         {Layout::kSplitBlock256, 8, 8},
                         {Layout::kClassic, 1, 32},
                         {Layout::kShifting, 1, 16}};
-  // The single-key calls follow the active target: the inline scalar path, or the target's one-key
-  // kernels (block512 and split_block256 on x86 AVX2 and up, detail::g_one_key).
+  // The single-key calls follow the active target: the scalar loops, or the target's one-key
+  // kernels (block512 and split_block256 on x86 AVX2 and up, detail::g_one_key_*; never null).
+  set_target("reference");
+  const detail::OneKeyFns* fns[] = {&detail::g_one_key_block512, &detail::g_one_key_split_block256};
+  detail::InsertOneFn scalar_insert[2];
+  detail::ContainsOneFn scalar_contains[2];
+  for (int l = 0; l < 2; ++l) {
+    scalar_insert[l] = fns[l]->insert.load();
+    scalar_contains[l] = fns[l]->contains.load();
+    REQUIRE((scalar_insert[l] != nullptr));
+    REQUIRE((scalar_contains[l] != nullptr));
+  }
+  reset_target();
   test::ForEachApiTarget([&](const std::string& target) {
     // AVX2, AVX3, AVX3_ZEN4, ... (every x86 target from AVX2 up is named AVX*).
     const bool wide_x86 = target.rfind("AVX", 0) == 0;
-    for (Layout l : {Layout::kBlock512, Layout::kSplitBlock256}) {
-      CHECK((detail::OneKeyInsert(static_cast<uint8_t>(l)) != nullptr) == wide_x86);
-      CHECK((detail::OneKeyContains(static_cast<uint8_t>(l)) != nullptr) == wide_x86);
+    for (int l = 0; l < 2; ++l) {
+      CHECK((fns[l]->insert.load() != scalar_insert[l]) == wide_x86);
+      CHECK((fns[l]->contains.load() != scalar_contains[l]) == wide_x86);
     }
-    CHECK(!detail::OneKeyContains(static_cast<uint8_t>(Layout::kRegister64)));
     for (const Case& c : cases) {
       for (uint32_t k = c.k_min; k <= c.k_max; ++k) {
         for (uint64_t bits : {uint64_t{512}, uint64_t{3} * 4096 + 64, uint64_t{1} << 17}) {

@@ -8,14 +8,11 @@
 namespace simdbloom {
 namespace ref {
 
-// Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26.
+// Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26 (the installed header's
+// probe math, simdbloom/detail/probes.hpp).
 inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit) {
-  const uint32_t a = static_cast<uint32_t>(h);
-  const uint32_t w0 = static_cast<uint32_t>(h >> 32) & 7;
-  const uint32_t w = (w0 + i) & 7;
-  const uint32_t r = i >> 3;
-  *word = w;
-  *bit = (a * detail::kMultipliers.m[8 * r + w]) >> 26;
+  *word = detail::Block512Word(h, i);
+  *bit = detail::Block512Bit(h, i);
 }
 
 }  // namespace ref

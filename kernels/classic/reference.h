@@ -8,13 +8,10 @@
 namespace simdbloom {
 namespace ref {
 
-// g_{i+1} = g_i + rotl(h, 32).
-inline uint64_t ClassicStep(uint64_t h) { return (h << 32) | (h >> 32); }
-
-// floor(g * m / 2^64), m = 512 * num_blocks bits.
-inline uint64_t ClassicBit(uint64_t g, uint64_t num_blocks) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(g) * (num_blocks * 512)) >> 64);
-}
+// g_{i+1} = g_i + rotl(h, 32); bit floor(g * m / 2^64), m = 512 * num_blocks bits
+// (simdbloom/detail/probes.hpp).
+using detail::ClassicBit;
+using detail::ClassicStep;
 
 }  // namespace ref
 

@@ -8,13 +8,9 @@
 namespace simdbloom {
 namespace ref {
 
-// The key's word mask: bit lo32(a * M[i]) >> 26 for every probe i < k.
-inline uint64_t Register64Mask(uint64_t h, uint32_t k) {
-  const uint32_t a = static_cast<uint32_t>(h);
-  uint64_t mask = 0;
-  for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << ((a * detail::kMultipliers.m[i]) >> 26);
-  return mask;
-}
+// The key's word mask: bit lo32(a * M[i]) >> 26 for every probe i < k
+// (simdbloom/detail/probes.hpp).
+inline uint64_t Register64Mask(uint64_t h, uint32_t k) { return detail::Register64Mask(h, k); }
 
 }  // namespace ref
 

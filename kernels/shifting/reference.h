@@ -8,21 +8,14 @@
 namespace simdbloom {
 namespace ref {
 
-// The key's offset o(e) in 1..63: 1 + ((lo32(a * M[8]) * 63) >> 32).
-inline uint32_t ShiftingOffset(uint64_t h) {
-  const uint32_t a = static_cast<uint32_t>(h);
-  return 1 + static_cast<uint32_t>((uint64_t{a * detail::kMultipliers.m[8]} * 63) >> 32);
-}
+// The key's offset o(e) in 1..63: 1 + ((lo32(a * M[8]) * 63) >> 32) (simdbloom/detail/probes.hpp).
+using detail::ShiftingOffset;
 
 // Word w = (w0 + i) mod 8 of pair i and its mask: bit lo32(a * M[w]) >> 26, and the same bit
 // rotated left by o if the pair has two bits (2i + 1 < k).
 inline void ShiftingPair(uint64_t h, uint32_t i, uint32_t k, uint32_t* word, uint64_t* mask) {
-  const uint32_t a = static_cast<uint32_t>(h);
-  const uint32_t w = (static_cast<uint32_t>(h >> 32) + i) & 7;
-  const uint32_t b = (a * detail::kMultipliers.m[w]) >> 26;
-  *word = w;
-  *mask = uint64_t{1} << b;
-  if (2 * i + 1 < k) *mask |= uint64_t{1} << ((b + ShiftingOffset(h)) & 63);
+  *word = detail::ShiftingWord(h, i);
+  *mask = detail::ShiftingPairMask(h, i, k);
 }
 
 }  // namespace ref

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// split_block256's literal model (spec.h; Parquet's split block Bloom filter).
+// split_block256's literal model (spec.h; Parquet's split block Bloom filter; the bit of each
+// word: simdbloom/detail/probes.hpp).
 #ifndef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
 #define SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
 
@@ -10,10 +11,9 @@ namespace detail {
 
 inline bool SplitBlock256Spec::RefInsert(uint64_t* words, const Params& p, uint64_t h) {
   uint32_t* block = reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
-  const uint32_t key = static_cast<uint32_t>(h);
   bool changed = false;
-  for (int i = 0; i < 8; ++i) {
-    const uint32_t bit = uint32_t{1} << ((key * kSalt[i]) >> 27);
+  for (uint32_t i = 0; i < 8; ++i) {
+    const uint32_t bit = uint32_t{1} << SplitBlock256Bit(h, i);
     changed |= (block[i] & bit) == 0;
     block[i] |= bit;
   }
@@ -23,20 +23,18 @@ inline bool SplitBlock256Spec::RefInsert(uint64_t* words, const Params& p, uint6
 inline bool SplitBlock256Spec::RefContains(const uint64_t* words, const Params& p, uint64_t h) {
   const uint32_t* block =
       reinterpret_cast<const uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
-  const uint32_t key = static_cast<uint32_t>(h);
-  for (int i = 0; i < 8; ++i) {
-    if (((LoadRelaxed(block + i) >> ((key * kSalt[i]) >> 27)) & 1) == 0) return false;
+  for (uint32_t i = 0; i < 8; ++i) {
+    if (((LoadRelaxed(block + i) >> SplitBlock256Bit(h, i)) & 1) == 0) return false;
   }
   return true;
 }
 
 inline bool SplitBlock256Spec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
   uint64_t* block = words + 4 * BlockIndex(h, p.num_blocks);  // 32 bytes: four u64 words
-  const uint32_t key = static_cast<uint32_t>(h);
   uint64_t clear = 0;
-  for (int i = 0; i < 4; ++i) {  // u32 word 2i is the low half of u64 word i (little-endian)
-    const uint64_t lo = uint64_t{1} << ((key * kSalt[2 * i]) >> 27);
-    const uint64_t hi = uint64_t{1} << ((key * kSalt[2 * i + 1]) >> 27);
+  for (uint32_t i = 0; i < 4; ++i) {  // u32 word 2i is the low half of u64 word i (little-endian)
+    const uint64_t lo = uint64_t{1} << SplitBlock256Bit(h, 2 * i);
+    const uint64_t hi = uint64_t{1} << SplitBlock256Bit(h, 2 * i + 1);
     clear |= AtomicOr(block + i, lo | hi << 32);
   }
   return clear != 0;

@@ -25,8 +25,8 @@ struct SplitBlock256Spec {
   static constexpr bool kXxh64 = true;
   // Parquet's split block Bloom filter: 32-byte blocks of eight u32 words; word i of block
   // hi32(h) * num_blocks >> 32 gets bit (lo32(h) * kSalt[i]) >> 27. k is always 8.
-  static constexpr uint32_t kSalt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
-                                        0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+  // (Parquet's salts, defined once in simdbloom/detail/probes.hpp.)
+  static constexpr const uint32_t (&kSalt)[8] = kSplitSalt;
   SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
 };
 

@@ -101,19 +101,19 @@ class CountingFilter {
   // ---- Single keys (integer keys and byte strings as Filter; O(k), no allocation) ----
   // insert: true if one of the key's counters was 0 (the key was surely new). Throws
   // Error(kReadOnly) on a view.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   bool insert(T key) {
     return insert_hash(hash(key));
   }
   bool insert(std::string_view key) { return insert_hash(hash(key)); }
   // remove: true if the key was removed; false if one of its counters was 0 (it was not in the
   // filter: nothing changed). See "Removing" above. Throws Error(kReadOnly) on a view.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   bool remove(T key) {
     return remove_hash(hash(key));
   }
   bool remove(std::string_view key) { return remove_hash(hash(key)); }
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   bool contains(T key) const {
     return contains_hash(hash(key));
   }
@@ -121,18 +121,18 @@ class CountingFilter {
   // The smallest of the key's counters, 0..15: 0 means absent; otherwise an upper bound of how
   // many times the key is in the filter (inserts minus removes), exact unless other keys share all
   // its counters; 15 means "15 or more".
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   uint32_t count(T key) const {
     return count_hash(hash(key));
   }
   uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool insert(const T& not_a_key_type) = delete;
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool remove(const T& not_a_key_type) = delete;
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool contains(const T& not_a_key_type) const = delete;
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   uint32_t count(const T& not_a_key_type) const = delete;
 
   // The same for a value of hash().
@@ -143,7 +143,7 @@ class CountingFilter {
 
   // XXH3 of the key's bytes with this filter's seed: equal to Filter::hash of the plain filter
   // to_filter() returns. O(1) (strings O(size)).
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   uint64_t hash(T key) const noexcept {
     return detail::HashIntKey(*this, key, seed_);
   }

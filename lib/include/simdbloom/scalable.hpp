@@ -78,7 +78,7 @@ class ScalableFilter {
   // size or rate is beyond what Filter::create allows); the chain is then unchanged and the key not
   // inserted.
   // (`OneKey` selects the caller's probe path, as in Filter: leave it defaulted.)
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
+  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   bool insert(T key) {
     return insert_hash<OneKey>(hash(key));
   }
@@ -88,7 +88,7 @@ class ScalableFilter {
   }
   // contains: whether any stage may hold the key, newest (largest) stage first. O(k) per stage
   // queried, one hash per key, no allocation.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
+  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   bool contains(T key) const {
     return contains_hash<OneKey>(hash(key));
   }
@@ -96,9 +96,9 @@ class ScalableFilter {
   bool contains(std::string_view key) const {
     return contains_hash<OneKey>(hash(key));
   }
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool insert(const T& not_a_key_type) = delete;
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool contains(const T& not_a_key_type) const = delete;
 
   // A value of hash() (the stages' layout hash with the chain's seed, as Filter::hash).
@@ -119,7 +119,7 @@ class ScalableFilter {
   }
   // The hash every stage computes for `key`: equal to Filter::hash of a filter of the same
   // layout and seed. O(1) (strings O(size)), no allocation.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   uint64_t hash(T key) const noexcept {
     return detail::HashIntKey(*this, key, seed_, layout_ == Layout::kSplitBlock256);
   }
@@ -158,23 +158,23 @@ class ScalableFilter {
   uint64_t refine(Keys keys, uint32_t* selection, size_t count) const;
 
   // The same, spelled with a pointer and a count.
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert(const T* keys, size_t count) {
     return insert(Keys(keys, count));
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert(const T* keys, size_t count, uint8_t* fresh) {
     return insert(Keys(keys, count), fresh);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t contains(const T* keys, size_t count, uint8_t* out) const {
     return contains(Keys(keys, count), out);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t contains_bitmap(const T* keys, size_t count, uint8_t* bitmap) const {
     return contains_bitmap(Keys(keys, count), bitmap);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t select(const T* keys, size_t count, uint32_t* selection) const {
     return select(Keys(keys, count), selection);
   }

@@ -31,6 +31,7 @@
 #pragma GCC visibility push(default)
 #endif
 
+#include "simdbloom/detail/keys.hpp"
 #include "simdbloom/detail/single_key.hpp"
 
 namespace simdbloom {
@@ -114,44 +115,8 @@ class Span {
 Span<const Layout> layouts() noexcept;
 
 // ---- Which C++ types are keys ----
-// A key of integer type T is hashed as its sizeof(T) little-endian bytes, in single-key and bulk
-// calls alike; signed and unsigned types of one width hash alike. Accepted: integers of 2, 4 and 8
-// bytes (int16_t/uint16_t, int/unsigned, int32_t, long, long long, int64_t, size_t, ...). Not
-// keys (a call with them does not compile): bool, character types (char, signed/unsigned char,
-// hence int8_t/uint8_t, wchar_t, char16_t, char32_t), floating point, enums and pointers other
-// than C strings; pass such values' bytes as a std::string_view if they are meant as keys.
-// Byte strings (std::string_view, std::string, C strings) hash over their bytes.
-namespace detail {
-template <class T>
-struct IsCharType
-    : std::integral_constant<
-          bool, std::is_same<T, char>::value || std::is_same<T, signed char>::value ||
-                    std::is_same<T, unsigned char>::value || std::is_same<T, wchar_t>::value ||
-                    std::is_same<T, char16_t>::value ||
-#if defined(__cpp_char8_t)
-                    std::is_same<T, char8_t>::value ||
-#endif
-                    std::is_same<T, char32_t>::value> {
-};
-// An integer key type (cv-unqualified).
-template <class T>
-constexpr bool kIsIntKey =
-    std::is_integral<T>::value && !std::is_same<T, bool>::value && !IsCharType<T>::value &&
-    (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
-// A C string: pointer to (const) char.
-template <class T>
-constexpr bool kIsCString = std::is_pointer<T>::value&&
-    std::is_same<std::remove_cv_t<std::remove_pointer_t<T>>, char>::value;
-// Types that look like a key but are not one (the single-key calls are deleted for them).
-template <class T>
-constexpr bool kIsRejectedKey =
-    (std::is_arithmetic<T>::value && !kIsIntKey<T>) || std::is_enum<T>::value
-    || std::is_null_pointer<T>::value || (std::is_pointer<T>::value && !kIsCString<T>);
-// Element types of the arrays bulk calls take: integer keys and byte strings.
-template <class T>
-constexpr bool kIsElement =
-    kIsIntKey<T> || std::is_same<T, std::string_view>::value || std::is_same<T, std::string>::value;
-}  // namespace detail
+// One set of rules for every class (Filter, ScalableFilter, CountingFilter, SpatialFilter):
+// simdbloom/detail/keys.hpp says which types are keys and how each is hashed.
 
 // ---- Key shapes for bulk calls (all read in place, never copied) ----
 // A key's hash covers its bytes, whatever shape carries it: a u64 key is its 8 little-endian
@@ -232,21 +197,21 @@ class Keys {
         stride_(keys.stride) {}
   // `count` keys at `keys`: 8-byte integers are hashed as u64 keys, 4-byte as u32 keys, 2-byte as
   // 2-byte records, strings over their bytes.
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   Keys(const T* keys, size_t count) noexcept
       : kind_(KindOf<T>()),
         ptr_(keys),
         size_(count),
         width_(sizeof(T) == 2 ? 2 : 0),
         stride_(sizeof(T) == 2 ? 2 : 0) {}
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   Keys(Span<const T> keys) noexcept : Keys(keys.data(), keys.size()) {}
-  template <class T, size_t N, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, size_t N, class = detail::KeyElement<T>>
   Keys(const T (&array)[N]) noexcept : Keys(static_cast<const T*>(array), N) {}
   template <class Container,
             class T = std::remove_cv_t<
                 std::remove_pointer_t<decltype(std::declval<const Container&>().data())>>,
-            class = std::enable_if_t<detail::kIsElement<T>>,
+            class = detail::KeyElement<T>,
             class = decltype(std::declval<const Container&>().size())>
   Keys(const Container& c) noexcept : Keys(static_cast<const T*>(c.data()), c.size()) {}
 
@@ -383,7 +348,7 @@ class Filter {
   // inline scalar; classic out of line (its k cache misses dwarf a call). About 1-3 ns in cache
   // (perf/README.md), one cache miss out of it. Same bits and answers as the bulk calls on every
   // path. (`OneKey` selects that path: leave it defaulted.)
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
+  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool insert(T key) {
     // The default layout first, with one test for its hash and its probe (the switches of hash()
     // and insert_hash() cost a caller's loop about 10% of a key).
@@ -394,7 +359,7 @@ class Filter {
     }
     return insert_hash<OneKey>(hash(key));
   }
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0, class OneKey = detail::OneKey>
+  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(T key) const {
     if (sizeof(T) >= 4 && layout_ == Layout::kBlock512 && words_ != nullptr) {
       const uint64_t h = hash_xxh3(key);
@@ -407,20 +372,20 @@ class Filter {
   // Not keys: bool, characters, floating point, enums, pointers other than C strings (a pointer
   // and a count is the bulk call insert(ptr, n)). Pass the value's bytes as std::string_view if
   // it is meant as a key.
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool insert(const T& not_a_key_type) = delete;
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool contains(const T& not_a_key_type) const = delete;
 
   // Prefetches the cache line(s) a later insert or contains of `key` touches (classic: its k
   // lines), so a caller who knows the next keys (a packet ring, a request queue) can overlap their
   // cache misses: prefetch(next) ... contains(current). Never changes results; O(1) (classic O(k)).
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   SIMDBLOOM_INLINE void prefetch(T key) const noexcept {
     prefetch_hash(hash(key));
   }
   void prefetch(std::string_view key) const noexcept { prefetch_hash(hash(key)); }
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   void prefetch(const T& not_a_key_type) const = delete;
 
   // A value of hash(): no hashing.
@@ -486,23 +451,13 @@ class Filter {
   }
   // The layout's hash of a key with this filter's seed (XXH64 for split_block256, XXH3 otherwise);
   // equal across filters of the same hash family and seed. O(1), inline (strings: O(size)).
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   SIMDBLOOM_INLINE uint64_t hash(T key) const noexcept {
-    const bool xxh64 = layout_ == Layout::kSplitBlock256;
-    if constexpr (sizeof(T) == 8) {
-      const auto k = static_cast<uint64_t>(key);
-      return xxh64 ? detail::Xxh64U64(k, seed_) : detail::Xxh3U64Flip(k, xxh3_bitflip_);
-    } else if constexpr (sizeof(T) == 4) {
-      const auto k = static_cast<uint32_t>(key);
-      return xxh64 ? detail::Xxh64U32(k, seed_) : detail::Xxh3U32Flip(k, xxh3_bitflip_);
-    } else {
-      const auto v = static_cast<uint16_t>(key);
-      const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
-      return hash(std::string_view(bytes, 2));
-    }
+    return detail::HashIntKeyFlip(*this, key, seed_, xxh3_bitflip_,
+                                  layout_ == Layout::kSplitBlock256);
   }
   uint64_t hash(std::string_view key) const noexcept;
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   uint64_t hash(const T& not_a_key_type) const = delete;
 
  private:
@@ -556,12 +511,12 @@ class Filter {
   // iff one of its bits was clear when this call set it; if two threads insert the same key at
   // once, at least one of them reports it new. Cost: as insert, plus one atomic RMW per word
   // touched (8 for block512 and shifting, 1 register64, 4 split_block256, k classic).
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   bool insert_concurrent(T key) {
     return insert_hash_concurrent(hash(key));
   }
   bool insert_concurrent(std::string_view key) { return insert_hash_concurrent(hash(key)); }
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   bool insert_concurrent(const T& not_a_key_type) = delete;
   bool insert_hash_concurrent(uint64_t hash);
   uint64_t insert_concurrent(Keys keys);
@@ -607,39 +562,39 @@ class Filter {
 
   // The bulk calls spelled with a pointer and a count: `count` keys of an element type (integer
   // keys, std::string_view, std::string) at `keys`, as Keys(keys, count).
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert(const T* keys, size_t count) {
     return insert(Keys(keys, count));
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert(const T* keys, size_t count, uint8_t* fresh) {
     return insert(Keys(keys, count), fresh);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert_concurrent(const T* keys, size_t count) {
     return insert_concurrent(Keys(keys, count));
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert_concurrent(const T* keys, size_t count, uint8_t* fresh) {
     return insert_concurrent(Keys(keys, count), fresh);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t contains(const T* keys, size_t count, uint8_t* out) const {
     return contains(Keys(keys, count), out);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t contains_bitmap(const T* keys, size_t count, uint8_t* bitmap) const {
     return contains_bitmap(Keys(keys, count), bitmap);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t select(const T* keys, size_t count, uint32_t* selection) const {
     return select(Keys(keys, count), selection);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t refine(const T* keys, size_t count, uint32_t* selection, size_t selected) const {
     return refine(Keys(keys, count), selection, selected);
   }
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   void hash(const T* keys, size_t count, uint64_t* out) const {
     hash(Keys(keys, count), out);
   }

@@ -106,18 +106,18 @@ class SpatialFilter {
   // ahead at the distance measured for the filter's size); no allocation; O(n k), about one
   // cache miss per key out of cache.
   uint64_t insert(uint16_t label, Keys keys);
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t insert(uint16_t label, const T* keys, size_t count) {
     return insert(label, Keys(keys, count));
   }
   // One key (an integer key type or a byte string, as Filter). Same rules; O(k).
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   uint64_t insert(uint16_t label, T key) {
     return insert_hash(label, hash(key));
   }
   uint64_t insert(uint16_t label, std::string_view key) { return insert_hash(label, hash(key)); }
   uint64_t insert(uint16_t label, const char* key) { return insert(label, std::string_view(key)); }
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   uint64_t insert(uint16_t label, const T& not_a_key_type) = delete;
   uint64_t insert_hash(uint16_t label, uint64_t hash);
 
@@ -129,24 +129,24 @@ class SpatialFilter {
   // target (results equal the reference's on every target); no allocation; O(n k), about one
   // cache miss per key out of cache. Errors as insert's (before anything is written).
   uint64_t classify(Keys keys, uint16_t* labels) const;
-  template <class T, class = std::enable_if_t<detail::kIsElement<T>>>
+  template <class T, class = detail::KeyElement<T>>
   uint64_t classify(const T* keys, size_t count, uint16_t* labels) const {
     return classify(Keys(keys, count), labels);
   }
   // One key; O(k), no allocation.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   uint16_t classify(T key) const {
     return classify_hash(hash(key));
   }
   uint16_t classify(std::string_view key) const { return classify_hash(hash(key)); }
   uint16_t classify(const char* key) const { return classify(std::string_view(key)); }
-  template <class T, std::enable_if_t<detail::kIsRejectedKey<T>, int> = 0>
+  template <class T, detail::NotAKey<T> = 0>
   uint16_t classify(const T& not_a_key_type) const = delete;
   uint16_t classify_hash(uint64_t hash) const;
 
   // The hash insert and classify compute first (XXH3 of the key's little-endian bytes with the
   // filter's seed, as Filter's block512): pass such values as Prehashed keys to hash once.
-  template <class T, std::enable_if_t<detail::kIsIntKey<T>, int> = 0>
+  template <class T, detail::IntKey<T> = 0>
   uint64_t hash(T key) const noexcept {
     return detail::HashIntKey(*this, key, seed_);
   }

@@ -9,9 +9,10 @@
 //       for all probes at once), tested with one ternary-logic op and a mask test;
 //   __AVX2__ (-march=x86-64-v3, or native on AVX2 machines): the same in two 256-bit halves;
 //   __ARM_NEON on AArch64: the same in four 128-bit quarters;
-//   otherwise (baseline x86-64, other targets, ThreadSanitizer builds): the library's one-key
-//       kernel of the active SIMD target through detail::g_one_key when there is one (x86 with
-//       AVX2 at run time), else the inline scalar loops of single_key.hpp.
+//   otherwise (baseline x86-64, other targets, ThreadSanitizer builds): block512 and split_block256
+//       by one indirect call to the library's one-key kernel (single_key.hpp's g_one_key_*): the
+//       active SIMD target's where it has one (x86 with AVX2 at run time), else the scalar loops
+//       of single_key.hpp; register64 by the inline scalar loop.
 // Each choice lives in its own inline namespace (one_key_avx512, one_key_avx2, one_key_neon,
 // one_key_portable) and Filter's inline single-key members take the namespace's `OneKey` type as a
 // defaulted template argument, so two translation units built with different flags instantiate
@@ -310,8 +311,8 @@ struct OneKey {
 #else
 inline namespace one_key_portable {
 
-// Baseline: the active target's one-key kernel from the library (one indirect call: on x86 with
-// AVX2 at run time it still beats the scalar loops by about 2.5x), else the inline scalar loops.
+// Baseline: one indirect call to the active target's one-key kernel in the library (on x86 with
+// AVX2 at run time it still beats the inline scalar loops by about 2.5x).
 struct OneKey {
   static constexpr const char* kName = "portable";
   static constexpr bool kUsesLibraryKernels = true;
@@ -319,24 +320,16 @@ struct OneKey {
     return detail::Register64Mask(h, k);
   }
   SIMDBLOOM_INLINE static bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
-    if (const auto one = OneKeyContains(kOneKeyBlock512)) return one(block, h, k);
-    return detail::Block512Contains(block, h, k);
+    return Block512ContainsOne(block, h, k);
   }
   SIMDBLOOM_INLINE static bool Block512Insert(uint64_t* block, uint64_t h, uint32_t k) {
-    if (const auto one = OneKeyInsert(kOneKeyBlock512)) return one(block, h, k);
-    return detail::Block512Insert(block, h, k);
+    return Block512InsertOne(block, h, k);
   }
   SIMDBLOOM_INLINE static bool SplitBlock256Contains(const uint8_t* block, uint64_t h) {
-    if (const auto one = OneKeyContains(kOneKeySplitBlock256)) {
-      return one(reinterpret_cast<const uint64_t*>(block), h, 8);
-    }
-    return detail::SplitBlock256Contains(block, h);
+    return SplitBlock256ContainsOne(block, h);
   }
   SIMDBLOOM_INLINE static bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
-    if (const auto one = OneKeyInsert(kOneKeySplitBlock256)) {
-      return one(reinterpret_cast<uint64_t*>(block), h, 8);
-    }
-    return detail::SplitBlock256Insert(block, h);
+    return SplitBlock256InsertOne(block, h);
   }
 };
 

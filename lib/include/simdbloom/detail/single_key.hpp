@@ -8,10 +8,11 @@
 // times the probe itself. Here the hash of a 4- or 8-byte key is a dozen instructions, the block
 // is located with one multiply, and the probes of block512 / split_block256 / register64 are
 // tested branch-free (build the block's masks, compare once). classic (k random lines) stays out
-// of line: its k cache misses dwarf a call. On x86 AVX2 and up, block512 and split_block256 go
-// one step further through g_one_key (below): the hash stays inline, and one call to the active
-// target's one-key kernel builds every word's mask in a vector or two (about 2x fewer cycles than
-// a multiply, shift and load per probe, the call included).
+// of line: its k cache misses dwarf a call. In code compiled for baseline x86-64, block512 and
+// split_block256 go one step further through the library's one-key entry points (below): the
+// hash stays inline, and one call reaches the active target's one-key kernel, which builds every
+// word's mask in a vector or two on AVX2 and up (about 2x fewer cycles than a multiply, shift and
+// load per probe, the call included). The probe math itself is probes.hpp's.
 #ifndef SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
 #define SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
 
@@ -19,6 +20,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+
+#include "simdbloom/detail/probes.hpp"
 
 // Forces inlining of the few-instruction single-key path (GCC at -O2 otherwise keeps
 // Filter::contains_hash out of line), and unrolls its fixed 8-word loops.
@@ -110,25 +113,6 @@ SIMDBLOOM_INLINE uint64_t Xxh64U32(uint32_t key, uint64_t seed) {
   return Xxh64Avalanche(h);
 }
 
-// The hash of an integer key (1, 2, 4 or 8 bytes) as the kinds without Filter's cached bitflip
-// compute it (CountingFilter, SpatialFilter, ScalableFilter): XXH3 (XXH64 where xxh64) of the
-// key's 8 or 4 little-endian bytes with `seed`; 1- and 2-byte keys as the 2 little-endian bytes of
-// their uint16_t value, through filter.hash(std::string_view) (the kind's byte-string hash).
-template <class T, class F>
-uint64_t HashIntKey(const F& filter, T key, uint64_t seed, bool xxh64 = false) noexcept {
-  if constexpr (sizeof(T) == 8) {
-    const auto k = static_cast<uint64_t>(key);
-    return xxh64 ? Xxh64U64(k, seed) : Xxh3U64(k, seed);
-  } else if constexpr (sizeof(T) == 4) {
-    const auto k = static_cast<uint32_t>(key);
-    return xxh64 ? Xxh64U32(k, seed) : Xxh3U32(k, seed);
-  } else {
-    const auto v = static_cast<uint16_t>(key);
-    const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
-    return filter.hash(std::string_view(bytes, 2));
-  }
-}
-
 // ---- Probes (lib/FORMAT.md) ----
 
 // Words are read with relaxed atomic loads (a plain load on x86 and Arm): queries may run while
@@ -140,49 +124,23 @@ SIMDBLOOM_INLINE uint32_t LoadWord32(const uint32_t* p) {
   return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-// Block (or word) of a hash in every blocked layout: (hi32(h) * num_blocks) >> 32.
-SIMDBLOOM_INLINE uint64_t BlockOf(uint64_t h, uint64_t num_blocks) {
-  return ((h >> 32) * num_blocks) >> 32;
-}
-
-// M[t] = 0x9E3779B9^(t+1) mod 2^32: bit selection of block512 and register64.
-struct BitMultipliers {
-  uint32_t m[16];
-  constexpr BitMultipliers() : m() {
-    uint32_t c = 1;
-    for (int t = 0; t < 16; ++t) {
-      c *= 0x9E3779B9u;
-      m[t] = c;
-    }
-  }
-};
-constexpr BitMultipliers kBitMultipliers{};
-
-// The eight salts of Parquet's split block Bloom filter.
-constexpr uint32_t kSplitSalt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
-                                    0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
-
 // block512, k <= 16: probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of word w = (w0 + i) & 7,
 // r = i >> 3 (a = lo32(h), w0 = hi32(h) & 7). All k probes are tested, without an early exit
 // (the first clear bit of an absent key is unpredictable); the loop runs k times for every key of
 // a filter, which the branch predictor learns. (Masks for all 8 words, branch-free, were slower:
 // 8 variable shifts through CL on baseline x86-64.)
 SIMDBLOOM_INLINE bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
-  const uint32_t a = static_cast<uint32_t>(h), w0 = static_cast<uint32_t>(h >> 32);
   uint64_t missing = 0;
   for (uint32_t i = 0; i < k; ++i) {
-    const uint32_t w = (w0 + i) & 7;
-    missing |= ~LoadWord(block + w) >> ((a * kBitMultipliers.m[(i & 8) + w]) >> 26);
+    missing |= ~LoadWord(block + Block512Word(h, i)) >> Block512Bit(h, i);
   }
   return (missing & 1) == 0;
 }
 // Sets the probes; returns true iff one of them was clear.
 SIMDBLOOM_INLINE bool Block512Insert(uint64_t* block, uint64_t h, uint32_t k) {
-  const uint32_t a = static_cast<uint32_t>(h), w0 = static_cast<uint32_t>(h >> 32);
   uint64_t missing = 0;
   for (uint32_t i = 0; i < k; ++i) {
-    const uint32_t w = (w0 + i) & 7;
-    const uint32_t bit = (a * kBitMultipliers.m[(i & 8) + w]) >> 26;
+    const uint32_t w = Block512Word(h, i), bit = Block512Bit(h, i);
     const uint64_t old = block[w];
     missing |= ~old >> bit;
     block[w] = old | (uint64_t{1} << bit);
@@ -190,33 +148,25 @@ SIMDBLOOM_INLINE bool Block512Insert(uint64_t* block, uint64_t h, uint32_t k) {
   return (missing & 1) != 0;
 }
 
-// register64: probe i (< k) sets bit lo32(a * M[i]) >> 26 of the key's word.
-SIMDBLOOM_INLINE uint64_t Register64Mask(uint64_t h, uint32_t k) {
-  const uint32_t a = static_cast<uint32_t>(h);
-  uint64_t mask = 0;
-  for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << ((a * kBitMultipliers.m[i]) >> 26);
-  return mask;
-}
+// register64: Register64Mask (probes.hpp) ORed into / tested against the key's word.
 
 // split_block256 (Parquet): 32-bit word i of the block gets bit (lo32(h) * salt[i]) >> 27.
 SIMDBLOOM_INLINE bool SplitBlock256Contains(const uint8_t* block, uint64_t h) {
-  const uint32_t key = static_cast<uint32_t>(h);
   const uint32_t* words = reinterpret_cast<const uint32_t*>(block);  // 32-byte aligned
   uint32_t missing = 0;
   SIMDBLOOM_UNROLL8
-  for (int i = 0; i < 8; ++i) {
-    missing |= (uint32_t{1} << ((key * kSplitSalt[i]) >> 27)) & ~LoadWord32(words + i);
+  for (uint32_t i = 0; i < 8; ++i) {
+    missing |= (uint32_t{1} << SplitBlock256Bit(h, i)) & ~LoadWord32(words + i);
   }
   return missing == 0;
 }
 SIMDBLOOM_INLINE bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
-  const uint32_t key = static_cast<uint32_t>(h);
   uint32_t missing = 0;
   SIMDBLOOM_UNROLL8
-  for (int i = 0; i < 8; ++i) {
+  for (uint32_t i = 0; i < 8; ++i) {
     uint32_t word;
     std::memcpy(&word, block + 4 * i, 4);
-    const uint32_t bit = uint32_t{1} << ((key * kSplitSalt[i]) >> 27);
+    const uint32_t bit = uint32_t{1} << SplitBlock256Bit(h, i);
     missing |= bit & ~word;
     word |= bit;
     std::memcpy(block + 4 * i, &word, 4);
@@ -224,29 +174,36 @@ SIMDBLOOM_INLINE bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
   return missing != 0;
 }
 
-// The active SIMD target's one-key kernels, by layout id (simdbloom::Layout's value); null where
-// the inline scalar path above is as fast (narrow targets, the reference, layouts without one). On
-// x86 AVX2/AVX-512, block512's 8 probe masks are a few vector instructions where the scalar path
-// needs a multiply, a shift and a load per probe: one indirect call still wins (perf/, section
-// single). Set by the library when it starts and by set_target/reset_target (kernels/dispatch.cc),
-// read with relaxed loads: only which code computes the same bits depends on it, never a result.
+// The library's one-key kernels for code compiled for baseline x86-64 (one_key.hpp's portable
+// path): per layout, the active SIMD target's (on x86 AVX2 and AVX-512, block512's 8 probe masks
+// are a few vector instructions where the scalar loops above need a multiply, a shift and a load
+// per probe: one indirect call still wins; perf/README.md, section single), or the scalar loops
+// above where the target has none: never null. Set by the library (kernels/dispatch.cc) when it
+// selects a target and by set_target/reset_target; read with relaxed loads: only which code
+// computes the same bits depends on them, never a result. One named entry per layout that has
+// one: no layout count or slot array in this header.
 using InsertOneFn = bool (*)(uint64_t* block, uint64_t h, uint32_t k);
 using ContainsOneFn = bool (*)(const uint64_t* block, uint64_t h, uint32_t k);
-struct OneKeyKernels {
-  static constexpr int kSlots = 8;
-  std::atomic<InsertOneFn> insert[kSlots];
-  std::atomic<ContainsOneFn> contains[kSlots];
+struct OneKeyFns {
+  std::atomic<InsertOneFn> insert;
+  std::atomic<ContainsOneFn> contains;
 };
-extern OneKeyKernels g_one_key;  // zero-initialized: the inline path until the library starts
+extern OneKeyFns g_one_key_block512;
+extern OneKeyFns g_one_key_split_block256;
 
-// Their slots (simdbloom::Layout's values).
-constexpr uint8_t kOneKeyBlock512 = 1, kOneKeySplitBlock256 = 3;
-
-SIMDBLOOM_INLINE InsertOneFn OneKeyInsert(uint8_t layout) {
-  return g_one_key.insert[layout].load(std::memory_order_relaxed);
+SIMDBLOOM_INLINE bool Block512InsertOne(uint64_t* block, uint64_t h, uint32_t k) {
+  return g_one_key_block512.insert.load(std::memory_order_relaxed)(block, h, k);
 }
-SIMDBLOOM_INLINE ContainsOneFn OneKeyContains(uint8_t layout) {
-  return g_one_key.contains[layout].load(std::memory_order_relaxed);
+SIMDBLOOM_INLINE bool Block512ContainsOne(const uint64_t* block, uint64_t h, uint32_t k) {
+  return g_one_key_block512.contains.load(std::memory_order_relaxed)(block, h, k);
+}
+SIMDBLOOM_INLINE bool SplitBlock256InsertOne(uint8_t* block, uint64_t h) {
+  return g_one_key_split_block256.insert.load(std::memory_order_relaxed)(
+      reinterpret_cast<uint64_t*>(block), h, 8);
+}
+SIMDBLOOM_INLINE bool SplitBlock256ContainsOne(const uint8_t* block, uint64_t h) {
+  return g_one_key_split_block256.contains.load(std::memory_order_relaxed)(
+      reinterpret_cast<const uint64_t*>(block), h, 8);
 }
 
 // Layouts without an inline path (classic: k lines anywhere, whose misses dwarf a call; and any
