@@ -20,6 +20,7 @@ seconds=${2:-60}
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 flags="$flags -fsanitize=fuzzer-no-link"
 CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DSIMDBLOOM_BUILD_TESTS=OFF \
   -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_INSTALL=OFF -DSIMDBLOOM_BUILD_SHARED=OFF \
   -DSIMDBLOOM_BUILD_CLI=OFF -DSIMDBLOOM_DISABLED_TARGETS="HWY_SSSE3;HWY_SSE4;HWY_AVX3" \

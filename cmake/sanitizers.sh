@@ -3,11 +3,14 @@
 # Builds the library and the whole test suite with AddressSanitizer and UndefinedBehaviorSanitizer
 # (gcc) and runs every test but the install check (install.*: they link uninstrumented consumers).
 #   cmake/sanitizers.sh [build-dir]
+# -O1 -g1: the sanitizers' recommended level with line tables for their reports; -O2 -g compiled
+# the kernels 2.3x slower (UBSan's checks in the inlined pipelines).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-asan}
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$flags" \
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
