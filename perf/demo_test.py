@@ -158,7 +158,14 @@ def main():
 
     # Summary and time.
     summary = out[out.index("== Summary"):].splitlines()
-    bullets = [l for l in summary if l.startswith("- ")]
+    bullets = []  # each with its continuation lines (indented by 2)
+    for l in summary[1:-1]:
+        check(len(l) <= 100, "summary line longer than 100 columns: " + l)
+        if l.startswith("- "):
+            bullets.append(l[2:])
+        else:
+            check(l.startswith("  ") and bullets, "summary line: " + l)
+            bullets[-1] += " " + l.strip()
     check(len(bullets) == 6, "summary bullets: %d" % len(bullets))
     check(any("False positives" in b and "No inserted key was ever missed" in b
               for b in bullets), "summary: false positives")
