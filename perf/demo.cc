@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -349,7 +350,22 @@ bool WritePlot(const std::string& path, const Sweep& s, const Caches& c, const D
       Fmt("%zu u64 keys per call, k for a %g%% false-positive rate; dashed: the memory reference "
           "(random read-modify-write for insert, read for contains), 2 MiB pages",
           z.keys, 100 * fpp);
-  return WriteSvgPlot(path, title, subtitle, panels, marks);
+  // How it was made: the load average when the run started (other work on the machine weighs on
+  // every figure) and the date.
+  std::string load = "unknown";
+  {
+    std::ifstream in("/proc/loadavg");
+    double a = 0, b = 0, c = 0;
+    if (in >> a >> b >> c) load = Fmt("%.2f %.2f %.2f", a, b, c);
+  }
+  char date[32] = "unknown";
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const std::string desc =
+      Fmt("Drawn by simdbloom-bench (the default run) on %s; load average (1, 5, 15 min) when the "
+          "plot was written: %s. Each point: the median of %d rounds of 3 repetitions.",
+          date, load.c_str(), z.rounds);
+  return WriteSvgPlot(path, title, subtitle, desc, panels, marks);
 }
 
 // ---- 3. False positives ----

@@ -56,7 +56,8 @@ std::string Num(double v) {
 }  // namespace
 
 bool WriteSvgPlot(const std::string& path, const std::string& title, const std::string& subtitle,
-                  const std::vector<PlotPanel>& panels, const std::vector<PlotMark>& marks) {
+                  const std::string& desc, const std::vector<PlotPanel>& panels,
+                  const std::vector<PlotMark>& marks) {
   double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
   for (const PlotPanel& p : panels) {
     for (const PlotSeries& s : p.series) {
@@ -91,6 +92,7 @@ bool WriteSvgPlot(const std::string& path, const std::string& title, const std::
          Num(height) + "\" viewBox=\"0 0 " + Num(width) + " " + Num(height) +
          "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg += "<title>" + Escape(title) + "</title>\n";
+  svg += "<desc>" + Escape(desc) + "</desc>\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg += "<text x=\"" + Num(width / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" " +
          "font-weight=\"bold\">" + Escape(title) + "</text>\n";

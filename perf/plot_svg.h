@@ -29,10 +29,12 @@ struct PlotMark {  // a vertical line at x, labelled (a cache size)
 };
 
 // Writes the chart to `path`. Returns false if the file cannot be written. The SVG is one <svg>
-// element with a <title>, one <g class="panel"> per panel holding one <polyline class="series"
+// element with a <title>, a <desc> (`desc`: how the figures were made), one <g class="panel"> per
+// panel holding one <polyline class="series"
 // data-name="..."> per series with at least two points, and the legend.
 bool WriteSvgPlot(const std::string& path, const std::string& title, const std::string& subtitle,
-                  const std::vector<PlotPanel>& panels, const std::vector<PlotMark>& marks);
+                  const std::string& desc, const std::vector<PlotPanel>& panels,
+                  const std::vector<PlotMark>& marks);
 
 }  // namespace sbbench
 
