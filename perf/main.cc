@@ -3,9 +3,9 @@
 // This file is the driver: the options, which sections run, and the plain-words summary at the
 // end. Each section is a file of its own, with what it measures and how at its top.
 //
-// With no option it runs the demo (demo.cc, about 90 s): the headline figures in five short
-// tables, a plot of ns/key against filter size (sizes.svg next to the binary, --plot FILE), and
-// a plain-words summary. --quick runs the demo at tiny sizes (a test of its structure).
+// With no option it runs the demo (demo.cc, about 40 s on 2 cores): the headline figures in five
+// short tables, a plot of ns/key against filter size (sizes.svg next to the binary, --plot FILE),
+// and a plain-words summary. --quick runs the demo at tiny sizes (a test of its structure).
 //
 // --full runs the complete benchmark (about 10 minutes), the sections below; so do --json, --only
 // NAME and the options that size its sections (--keys, --fpr-keys, --mem-keys, --shape-keys,
@@ -47,7 +47,7 @@ namespace sbbench {
 namespace {
 
 const char kUsage[] =
-    "usage: simdbloom-bench [--quick] [--plot FILE]     the demo (about 90 s)\n"
+    "usage: simdbloom-bench [--quick] [--plot FILE]     the demo (about 40 s on 2 cores)\n"
     "       simdbloom-bench --full [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
     " [--single-keys N[,N...]]"
