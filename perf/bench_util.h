@@ -32,6 +32,12 @@ inline const std::vector<Layout> kLayouts = [] {
 }();
 
 struct Options {
+  // The default run (demo.cc): a two-minute tour of the headline figures, and the plot. --full (or
+  // --json, --only, or an option that sizes a section of the full run) turns it off.
+  bool demo = true;
+  bool quick = false;     // --quick: the default run at tiny sizes (tests its structure)
+  std::string plot_path;  // --plot FILE: the SVG (the CSV beside it); default next to the binary
+  bool min_seconds_set = false;
   bool json = false;
   std::vector<size_t> keys = {100000, 10000000};
   double fpp = 0.01;
@@ -63,6 +69,7 @@ void ScalableSection(const Options& o);  // scalable.cc, opt-in
 void CountingSection(const Options& o);
 void ShiftingSection(const Options& o);
 void SpatialSection(const Options& o);
+void DemoRun(const Options& o);  // demo.cc: the default run, with its own summary
 
 // ---- The plain-words summary: headline figures, printed at the end of a table run ----
 void AddSummary(std::string line);

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom-bench: the main demo and benchmark, on built-in data, in one process and one run.
 // This file is the driver: the options, which sections run, and the plain-words summary at the
-// end. Each section is a file of its own, with what it measures and how at its top:
+// end. Each section is a file of its own, with what it measures and how at its top.
+//
+// With no option it runs the demo (demo.cc, about 40 s on 2 cores): the headline figures in five
+// short tables, a plot of ns/key against filter size (sizes.svg next to the binary, --plot FILE),
+// and a plain-words summary. --quick runs the demo at tiny sizes (a test of its structure).
+//
+// --full runs the complete benchmark (about 10 minutes), the sections below; so do --json, --only
+// NAME and the options that size its sections (--keys, --fpr-keys, --mem-keys, --shape-keys,
+// --calib-keys, --single-keys):
 //
 // 1. speed.cc   bulk insert/contains of u64 keys, every layout, the scalar reference and every
 //               SIMD target this CPU runs: ns/key, speed-up, bits/key, k, measured FPR.
@@ -39,15 +47,19 @@ namespace sbbench {
 namespace {
 
 const char kUsage[] =
-    "usage: simdbloom-bench [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
+    "usage: simdbloom-bench [--quick] [--plot FILE]     the demo (about 40 s on 2 cores)\n"
+    "       simdbloom-bench --full [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
     " [--single-keys N[,N...]]"
     " [--only "
-    "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n";
+    "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n"
+    "  (no option: the demo; --full: every section of the full benchmark, about 10 minutes;\n"
+    "   --json, --only and the size options imply --full; --fpp and --min-seconds apply to both)\n";
 
 enum class Parse { kRun, kHelp, kBad };
 
 Parse ParseArgs(int argc, char** argv, Options* o) {
+  bool full = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* name) -> std::string {
@@ -60,11 +72,21 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
     };
     if (a == "--help" || a == "-h") {
       return Parse::kHelp;
+    } else if (a == "--full") {
+      full = true;
+    } else if (a == "--quick") {
+      o->quick = true;
+    } else if (a == "--plot") {
+      o->plot_path = value("--plot");
+      if (o->plot_path.empty()) return Parse::kBad;
     } else if (a == "--json") {
       o->json = true;
+      full = true;
     } else if (a == "--keys" || a == "--calib-keys" || a == "--single-keys") {
-      std::vector<size_t>& keys =
-          a == "--keys" ? o->keys : a == "--calib-keys" ? o->calib_keys : o->single_keys;
+      full = true;
+      std::vector<size_t>& keys = a == "--keys"         ? o->keys
+                                  : a == "--calib-keys" ? o->calib_keys
+                                                        : o->single_keys;
       keys.clear();
       const std::string list = value(a.c_str());
       for (size_t pos = 0; pos <= list.size();) {
@@ -79,13 +101,18 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->fpp = std::atof(value("--fpp").c_str());
     } else if (a == "--min-seconds") {
       o->min_seconds = std::atof(value("--min-seconds").c_str());
+      o->min_seconds_set = true;
     } else if (a == "--fpr-keys") {
+      full = true;
       o->fpr_keys = static_cast<size_t>(std::atof(value("--fpr-keys").c_str()));
     } else if (a == "--mem-keys") {
+      full = true;
       o->mem_keys = static_cast<size_t>(std::atof(value("--mem-keys").c_str()));
     } else if (a == "--shape-keys") {
+      full = true;
       o->shape_keys = static_cast<size_t>(std::atof(value("--shape-keys").c_str()));
     } else if (a == "--only") {
+      full = true;
       const std::string what = value("--only");
       if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
           what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
@@ -110,7 +137,10 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
   }
   const bool valid = !o->keys.empty() && !o->calib_keys.empty() && o->fpp > 0 && o->fpp < 1 &&
                      o->fpr_keys >= 1000 && o->mem_keys >= 1000 && o->shape_keys >= 1000 &&
-                     o->shape_keys < (uint64_t{1} << 32);
+                     o->shape_keys < (uint64_t{1} << 32) && o->min_seconds >= 0 &&
+                     // --quick and --plot belong to the demo.
+                     !(full && (o->quick || !o->plot_path.empty()));
+  o->demo = !full;
   return valid ? Parse::kRun : Parse::kBad;
 }
 
@@ -137,6 +167,10 @@ int Main(int argc, char** argv) {
       return 2;
   }
   try {
+    if (o.demo) {
+      DemoRun(o);
+      return 0;
+    }
     if (!o.json) std::printf("simdbloom %s\n", simdbloom::version());
     if (o.speed) SpeedSection(o);
     if (o.fpr) FprSection(o);

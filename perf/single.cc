@@ -20,15 +20,9 @@
 #include "single_isa.h"
 
 namespace sbbench {
-namespace {
 
-struct Level {
-  const char* name;  // the caller's flags
-  SingleLoopsFn fn;
-};
-
-std::vector<Level> Levels() {
-  std::vector<Level> levels = {{"baseline", &SingleLoopsBaseline}};
+std::vector<CallerLevel> CallerLevels() {
+  std::vector<CallerLevel> levels = {{"baseline", &SingleLoopsBaseline}};
 #if defined(SIMDBLOOM_PERF_X86_LEVELS)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -42,6 +36,8 @@ std::vector<Level> Levels() {
 #endif
   return levels;
 }
+
+namespace {
 
 // Best ns/key of 5 passes of run().
 template <class Run>
@@ -58,7 +54,7 @@ double Best5(size_t n, Run&& run) {
 }  // namespace
 
 void SingleSection(const Options& o) {
-  const std::vector<Level> levels = Levels();
+  const std::vector<CallerLevel> levels = CallerLevels();
   if (!o.json) {
     std::printf(
         "\n== Single keys: one key per call, u64 keys, fpp %g; ns per key, best of 5 "
@@ -84,7 +80,7 @@ void SingleSection(const Options& o) {
         f.insert(keys);
       });
       const double bulk_con = Best5(n, [&] { f.contains(keys, out.data()); });
-      for (const Level& level : levels) {
+      for (const CallerLevel& level : levels) {
         SingleLoopTimes t{};
         uint64_t sink = 0;
         const char* path = level.fn(f, keys.data(), absent.data(), n, 5, &Now, &t, &sink);

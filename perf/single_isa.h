@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "simdbloom/simdbloom.hpp"
 
@@ -35,6 +36,14 @@ const char* SingleLoopsV4(simdbloom::Filter& f, const uint64_t* keys, const uint
                           size_t n, int reps, double (*now)(), SingleLoopTimes* out,
                           uint64_t* sink);
 #endif
+
+// A caller level: the flags a copy of the loops was compiled with, and that copy.
+struct CallerLevel {
+  const char* name;  // "baseline", "x86-64-v3", "x86-64-v4"
+  SingleLoopsFn fn;
+};
+// The levels this CPU runs, baseline first (single.cc).
+std::vector<CallerLevel> CallerLevels();
 
 }  // namespace sbbench
 
