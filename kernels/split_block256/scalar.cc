@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// split_block256's literal model (spec.h; Parquet's split block Bloom filter).
-#ifndef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
-#define SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
-
+// split_block256's scalar one-key code (spec.h; Parquet's split block Bloom filter).
+// Production code: the library's out-of-line single-key path (LayoutInfo::scalar_*, registry.h)
+// and the model the oracle (kernels/reference.cc) applies key by key. Plain C++, no target flags.
 #include "kernels/split_block256/spec.h"
 
 namespace simdbloom {
 namespace detail {
 
-inline bool SplitBlock256Spec::RefInsert(uint64_t* words, const Params& p, uint64_t h) {
+bool SplitBlock256Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
   uint32_t* block = reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
   const uint32_t key = static_cast<uint32_t>(h);
   bool changed = false;
@@ -20,7 +19,7 @@ inline bool SplitBlock256Spec::RefInsert(uint64_t* words, const Params& p, uint6
   return changed;
 }
 
-inline bool SplitBlock256Spec::RefContains(const uint64_t* words, const Params& p, uint64_t h) {
+bool SplitBlock256Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
   const uint32_t* block =
       reinterpret_cast<const uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
   const uint32_t key = static_cast<uint32_t>(h);
@@ -30,7 +29,7 @@ inline bool SplitBlock256Spec::RefContains(const uint64_t* words, const Params& 
   return true;
 }
 
-inline bool SplitBlock256Spec::RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
+bool SplitBlock256Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
   uint64_t* block = words + 4 * BlockIndex(h, p.num_blocks);  // 32 bytes: four u64 words
   const uint32_t key = static_cast<uint32_t>(h);
   uint64_t clear = 0;
@@ -44,5 +43,3 @@ inline bool SplitBlock256Spec::RefInsertAtomic(uint64_t* words, const Params& p,
 
 }  // namespace detail
 }  // namespace simdbloom
-
-#endif  // SIMDBLOOM_KERNELS_SPLIT_BLOCK256_REFERENCE_H_
