@@ -4,7 +4,12 @@
 
 #include <cstring>
 
+#include "kernels/block512/scalar.h"
+#include "kernels/classic/scalar.h"
 #include "kernels/counting/reference.h"
+#include "kernels/register64/scalar.h"
+#include "kernels/shifting/scalar.h"
+#include "kernels/split_block256/scalar.h"
 
 namespace simdbloom {
 namespace ref {
@@ -53,39 +58,38 @@ void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed,
   for (size_t i = 0; i < n; ++i) out[i] = HashOfKey(xxh64, keys, i, seed);
 }
 
-// The layout's one-key code (Spec::Scalar*, kernels/<layout>/scalar.cc) is called directly, not
-// through the registry's function pointers.
-template <class Spec>
+// The layout's one-key code (<Name>Scalar, kernels/<layout>/scalar.h) is inlined: the reference
+// target runs at the speed of plain scalar code, not through the registry's function pointers.
+template <class Spec, class Scalar>
 uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                 uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new = Spec::ScalarInsert(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool is_new = Scalar::Insert(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
   return changed;
 }
 
-template <class Spec>
+template <class Spec, class Scalar>
 uint64_t InsertAtomic(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                       uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new =
-        Spec::ScalarInsertAtomic(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool is_new = Scalar::InsertAtomic(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
   return changed;
 }
 
-template <class Spec>
+template <class Spec, class Scalar>
 uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool hit = Spec::ScalarContains(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool hit = Scalar::Contains(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
     switch (result) {
       case detail::ResultKind::kBytes:
         static_cast<uint8_t*>(out)[i] = hit;
@@ -107,9 +111,9 @@ uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys
   return hits;
 }
 
-template <class Spec>
+template <class Spec, class Scalar>
 constexpr detail::LayoutKernels For() {
-  return {&Insert<Spec>, &InsertAtomic<Spec>, &Contains<Spec>};
+  return {&Insert<Spec, Scalar>, &InsertAtomic<Spec, Scalar>, &Contains<Spec, Scalar>};
 }
 
 }  // namespace
@@ -131,7 +135,7 @@ const Kernels& Reference() {
                  &ref::AndWords,
                  {}};
 #define SIMDBLOOM_X(Name, C_NAME) \
-  t.layout[static_cast<int>(LayoutId::k##Name)] = ref::For<Name##Spec>();
+  t.layout[static_cast<int>(LayoutId::k##Name)] = ref::For<Name##Spec, Name##Scalar>();
     SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
     for (CountingId id : {CountingId::kBlocked, CountingId::kClassic})

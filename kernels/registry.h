@@ -2,8 +2,9 @@
 // The layouts, declared once. A layout is a folder kernels/<name>/ holding
 //   spec.h       its constants (struct <Name>Spec: name, format id, block bits, k range, hash
 //                family) and how its probes map to bits;
-//   scalar.cc    its one-key code, plain C++ (the library's out-of-line single-key path, and the
-//                model the oracle, kernels/reference.cc, applies key by key);
+//   scalar.h     its one-key code, plain C++ (struct <Name>Scalar: the model the oracle,
+//                kernels/reference.cc, applies key by key), and scalar.cc the same out of line
+//                (<Name>Spec::Scalar*: the library's out-of-line single-key path);
 //   model.cc     its false-positive model (sizing), distinct bits per key (approximate count) and
 //                expected false-positive rate of a bit array;
 //   kernel-inl.h its Highway kernel (struct <Name> in the tiled pipeline, simd/pipeline-inl.h);

@@ -157,9 +157,9 @@ inline T LoadRelaxed(const T* word) {
 }
 
 // The functions every layout's spec struct declares (kernels/<layout>/spec.h) and its folder
-// defines: scalar.cc the one-key code (production: the library's out-of-line single-key path; the
-// oracle applies it key by key), model.cc the false-positive model and statistics (FORMAT.md),
-// kernels.cc the per-target kernel tables.
+// defines: scalar.cc the one-key code of scalar.h out of line (production: the library's
+// out-of-line single-key path; the oracle applies it key by key), model.cc the false-positive model
+// and statistics (FORMAT.md), kernels.cc the per-target kernel tables.
 //   ScalarInsert: sets the probes of hash h; true if one was clear. ScalarContains: every probe
 //     set. ScalarInsertAtomic: ScalarInsert with each word ORed atomically (AtomicOr), safe against
 //     concurrent writers; true if a probe was clear when it was set.

@@ -1,44 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// block512's scalar one-key code (spec.h): one key at a time, probe by probe.
-// Production code: the library's out-of-line single-key path (LayoutInfo::scalar_*, registry.h)
-// and the model the oracle (kernels/reference.cc) applies key by key. Plain C++, no target flags.
-#include "kernels/block512/spec.h"
+// Block512Spec's one-key functions (spec.h) out of line: the code of scalar.h, compiled once, whose
+// addresses the registry's LayoutInfo holds (the library's out-of-line single-key path).
+#include "kernels/block512/scalar.h"
 
 namespace simdbloom {
 namespace detail {
 
 bool Block512Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
-  bool changed = false;
-  for (uint32_t i = 0; i < p.k; ++i) {
-    uint32_t w, b;
-    Block512Probe(h, i, &w, &b);
-    changed |= SetBit(&block[w], b);
-  }
-  return changed;
+  return Block512Scalar::Insert(words, p, h);
 }
-
 bool Block512Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  const uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
-  for (uint32_t i = 0; i < p.k; ++i) {
-    uint32_t w, b;
-    Block512Probe(h, i, &w, &b);
-    if (((LoadRelaxed(block + w) >> b) & 1) == 0) return false;
-  }
-  return true;
+  return Block512Scalar::Contains(words, p, h);
 }
-
 bool Block512Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
-  uint64_t mask[8] = {};
-  for (uint32_t i = 0; i < p.k; ++i) {
-    uint32_t w, b;
-    Block512Probe(h, i, &w, &b);
-    mask[w] |= uint64_t{1} << b;
-  }
-  uint64_t clear = 0;
-  for (int w = 0; w < 8; ++w) clear |= AtomicOr(block + w, mask[w]);
-  return clear != 0;
+  return Block512Scalar::InsertAtomic(words, p, h);
 }
 
 }  // namespace detail

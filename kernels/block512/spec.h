@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The block512 layout's specification: its constants, and the functions its folder defines
-// (scalar.cc: its one-key code, the library's out-of-line single-key path and the oracle's model;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
 // model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
@@ -26,7 +27,7 @@ struct Block512Spec {
   static constexpr bool kXxh64 = false;
   // Probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of u64 word w = (w0 + i) mod 8 of block
   // hi32(h) * num_blocks >> 32, with a = lo32(h), w0 = hi32(h) mod 8, r = i / 8.
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
 
 // Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26.

@@ -1,42 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// classic's scalar one-key code (spec.h): k bits anywhere in the array by double hashing.
-// Production code: the library's out-of-line single-key path (LayoutInfo::scalar_*, registry.h)
-// and the model the oracle (kernels/reference.cc) applies key by key. Plain C++, no target flags.
-#include "kernels/classic/spec.h"
-#include "kernels/scalar/probes.h"
+// ClassicSpec's one-key functions (spec.h) out of line: the code of scalar.h, compiled once, whose
+// addresses the registry's LayoutInfo holds (the library's out-of-line single-key path).
+#include "kernels/classic/scalar.h"
 
 namespace simdbloom {
 namespace detail {
 
 bool ClassicSpec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  const uint64_t step = scalar::ClassicStep(h);
-  uint64_t g = h;
-  bool changed = false;
-  for (uint32_t i = 0; i < p.k; ++i, g += step) {
-    const uint64_t bit = scalar::ClassicBit(g, p.num_blocks);
-    changed |= SetBit(&words[bit >> 6], static_cast<uint32_t>(bit & 63));
-  }
-  return changed;
+  return ClassicScalar::Insert(words, p, h);
 }
-
 bool ClassicSpec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  const uint64_t step = scalar::ClassicStep(h);
-  uint64_t g = h;
-  for (uint32_t i = 0; i < p.k; ++i, g += step) {
-    const uint64_t bit = scalar::ClassicBit(g, p.num_blocks);
-    if (((LoadRelaxed(words + (bit >> 6)) >> (bit & 63)) & 1) == 0) return false;
-  }
-  return true;
+  return ClassicScalar::Contains(words, p, h);
 }
-
 bool ClassicSpec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  const uint64_t step = scalar::ClassicStep(h);
-  uint64_t g = h, clear = 0;
-  for (uint32_t i = 0; i < p.k; ++i, g += step) {
-    const uint64_t bit = scalar::ClassicBit(g, p.num_blocks);
-    clear |= AtomicOr(words + (bit >> 6), uint64_t{1} << (bit & 63));
-  }
-  return clear != 0;
+  return ClassicScalar::InsertAtomic(words, p, h);
 }
 
 }  // namespace detail

@@ -1,28 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// register64's scalar one-key code (spec.h): one u64 word per key.
-// Production code: the library's out-of-line single-key path (LayoutInfo::scalar_*, registry.h)
-// and the model the oracle (kernels/reference.cc) applies key by key. Plain C++, no target flags.
-#include "kernels/register64/spec.h"
-#include "kernels/scalar/probes.h"
+// Register64Spec's one-key functions (spec.h) out of line: the code of scalar.h, compiled once,
+// whose addresses the registry's LayoutInfo holds (the library's out-of-line single-key path).
+#include "kernels/register64/scalar.h"
 
 namespace simdbloom {
 namespace detail {
 
 bool Register64Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  uint64_t& word = words[BlockIndex(h, p.num_blocks)];
-  const uint64_t mask = scalar::Register64Mask(h, p.k);
-  const bool changed = (word & mask) != mask;
-  word |= mask;
-  return changed;
+  return Register64Scalar::Insert(words, p, h);
 }
-
 bool Register64Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  const uint64_t mask = scalar::Register64Mask(h, p.k);
-  return (LoadRelaxed(words + BlockIndex(h, p.num_blocks)) & mask) == mask;
+  return Register64Scalar::Contains(words, p, h);
 }
-
 bool Register64Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  return AtomicOr(words + BlockIndex(h, p.num_blocks), scalar::Register64Mask(h, p.k)) != 0;
+  return Register64Scalar::InsertAtomic(words, p, h);
 }
 
 }  // namespace detail

@@ -1,46 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// shifting's scalar one-key code (spec.h): one key at a time, pair by pair.
-// Production code: the library's out-of-line single-key path (LayoutInfo::scalar_*, registry.h)
-// and the model the oracle (kernels/reference.cc) applies key by key. Plain C++, no target flags.
-#include "kernels/shifting/spec.h"
+// ShiftingSpec's one-key functions (spec.h) out of line: the code of scalar.h, compiled once, whose
+// addresses the registry's LayoutInfo holds (the library's out-of-line single-key path).
+#include "kernels/shifting/scalar.h"
 
 namespace simdbloom {
 namespace detail {
 
 bool ShiftingSpec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
-  bool changed = false;
-  for (uint32_t i = 0; 2 * i < p.k; ++i) {
-    uint32_t w;
-    uint64_t mask;
-    ShiftingPair(h, i, p.k, &w, &mask);
-    changed |= (block[w] & mask) != mask;
-    block[w] |= mask;
-  }
-  return changed;
+  return ShiftingScalar::Insert(words, p, h);
 }
-
 bool ShiftingSpec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  const uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
-  for (uint32_t i = 0; 2 * i < p.k; ++i) {
-    uint32_t w;
-    uint64_t mask;
-    ShiftingPair(h, i, p.k, &w, &mask);
-    if ((LoadRelaxed(block + w) & mask) != mask) return false;
-  }
-  return true;
+  return ShiftingScalar::Contains(words, p, h);
 }
-
 bool ShiftingSpec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  uint64_t* block = words + 8 * BlockIndex(h, p.num_blocks);
-  uint64_t clear = 0;
-  for (uint32_t i = 0; 2 * i < p.k; ++i) {
-    uint32_t w;
-    uint64_t mask;
-    ShiftingPair(h, i, p.k, &w, &mask);
-    clear |= AtomicOr(block + w, mask);
-  }
-  return clear != 0;
+  return ShiftingScalar::InsertAtomic(words, p, h);
 }
 
 }  // namespace detail

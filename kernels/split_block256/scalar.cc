@@ -1,44 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// split_block256's scalar one-key code (spec.h; Parquet's split block Bloom filter).
-// Production code: the library's out-of-line single-key path (LayoutInfo::scalar_*, registry.h)
-// and the model the oracle (kernels/reference.cc) applies key by key. Plain C++, no target flags.
-#include "kernels/split_block256/spec.h"
+// SplitBlock256Spec's one-key functions (spec.h) out of line: the code of scalar.h, compiled once,
+// whose addresses the registry's LayoutInfo holds (the library's out-of-line single-key path).
+#include "kernels/split_block256/scalar.h"
 
 namespace simdbloom {
 namespace detail {
 
 bool SplitBlock256Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  uint32_t* block = reinterpret_cast<uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
-  const uint32_t key = static_cast<uint32_t>(h);
-  bool changed = false;
-  for (int i = 0; i < 8; ++i) {
-    const uint32_t bit = uint32_t{1} << ((key * kSalt[i]) >> 27);
-    changed |= (block[i] & bit) == 0;
-    block[i] |= bit;
-  }
-  return changed;
+  return SplitBlock256Scalar::Insert(words, p, h);
 }
-
 bool SplitBlock256Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  const uint32_t* block =
-      reinterpret_cast<const uint32_t*>(words) + 8 * BlockIndex(h, p.num_blocks);
-  const uint32_t key = static_cast<uint32_t>(h);
-  for (int i = 0; i < 8; ++i) {
-    if (((LoadRelaxed(block + i) >> ((key * kSalt[i]) >> 27)) & 1) == 0) return false;
-  }
-  return true;
+  return SplitBlock256Scalar::Contains(words, p, h);
 }
-
 bool SplitBlock256Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  uint64_t* block = words + 4 * BlockIndex(h, p.num_blocks);  // 32 bytes: four u64 words
-  const uint32_t key = static_cast<uint32_t>(h);
-  uint64_t clear = 0;
-  for (int i = 0; i < 4; ++i) {  // u32 word 2i is the low half of u64 word i (little-endian)
-    const uint64_t lo = uint64_t{1} << ((key * kSalt[2 * i]) >> 27);
-    const uint64_t hi = uint64_t{1} << ((key * kSalt[2 * i + 1]) >> 27);
-    clear |= AtomicOr(block + i, lo | hi << 32);
-  }
-  return clear != 0;
+  return SplitBlock256Scalar::InsertAtomic(words, p, h);
 }
 
 }  // namespace detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The split_block256 layout's specification: its constants, and the functions its folder defines
-// (scalar.cc: its one-key code, the library's out-of-line single-key path and the oracle's model;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
 // model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
@@ -28,7 +29,7 @@ struct SplitBlock256Spec {
   // hi32(h) * num_blocks >> 32 gets bit (lo32(h) * kSalt[i]) >> 27. k is always 8.
   static constexpr uint32_t kSalt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
                                         0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
 
 }  // namespace detail
