@@ -8,6 +8,7 @@
 #include "kernels/classic/scalar.h"
 #include "kernels/counting/reference.h"
 #include "kernels/register64/scalar.h"
+#include "kernels/scalar/hash_inline.h"
 #include "kernels/shifting/scalar.h"
 #include "kernels/split_block256/scalar.h"
 
@@ -19,11 +20,11 @@ using detail::LayoutId;
 using detail::Params;
 
 void HashU64Bulk(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  for (size_t i = 0; i < n; ++i) out[i] = HashU64(LoadU64(keys + i), seed);
+  for (size_t i = 0; i < n; ++i) out[i] = scalar::inlined::HashU64(LoadU64(keys + i), seed);
 }
 
 void HashU64Xxh64Bulk(const uint64_t* keys, size_t n, uint64_t seed, uint64_t* out) {
-  for (size_t i = 0; i < n; ++i) out[i] = HashU64Xxh64(LoadU64(keys + i), seed);
+  for (size_t i = 0; i < n; ++i) out[i] = scalar::inlined::HashU64Xxh64(LoadU64(keys + i), seed);
 }
 
 void BlockIndexBulk(const uint64_t* hashes, size_t n, uint64_t num_blocks, uint64_t* out) {
@@ -42,7 +43,7 @@ void HashU32Bulk(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* out) {
   for (size_t i = 0; i < n; ++i) {
     uint32_t key;
     std::memcpy(&key, keys + i, 4);
-    out[i] = HashU32(key, seed);
+    out[i] = scalar::inlined::HashU32(key, seed);
   }
 }
 
@@ -50,22 +51,24 @@ void HashU32Xxh64Bulk(const uint32_t* keys, size_t n, uint64_t seed, uint64_t* o
   for (size_t i = 0; i < n; ++i) {
     uint32_t key;
     std::memcpy(&key, keys + i, 4);
-    out[i] = HashU32Xxh64(key, seed);
+    out[i] = scalar::inlined::HashU32Xxh64(key, seed);
   }
 }
 
 void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed, uint64_t* out) {
-  for (size_t i = 0; i < n; ++i) out[i] = HashOfKey(xxh64, keys, i, seed);
+  for (size_t i = 0; i < n; ++i) out[i] = scalar::inlined::HashOfKey(xxh64, keys, i, seed);
 }
 
-// The layout's one-key code (<Name>Scalar, kernels/<layout>/scalar.h) is inlined: the reference
-// target runs at the speed of plain scalar code, not through the registry's function pointers.
+// The layout's one-key code (<Name>Scalar, kernels/<layout>/scalar.h) and the hashes
+// (kernels/scalar/hash_inline.h) are inlined: the reference target runs at the speed of plain
+// scalar code, not through the registry's function pointers.
 template <class Spec, class Scalar>
 uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                 uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new = Scalar::Insert(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool is_new =
+        Scalar::Insert(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
@@ -77,7 +80,8 @@ uint64_t InsertAtomic(uint64_t* words, Params p, const detail::KeySource& keys, 
                       uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new = Scalar::InsertAtomic(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool is_new =
+        Scalar::InsertAtomic(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
@@ -89,7 +93,8 @@ uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool hit = Scalar::Contains(words, p, HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool hit =
+        Scalar::Contains(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
     switch (result) {
       case detail::ResultKind::kBytes:
         static_cast<uint8_t*>(out)[i] = hit;
