@@ -11,10 +11,10 @@
 #define HWY_TARGET_INCLUDE "kernels/common.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/dispatch.h"
 #include "kernels/simd/hash-inl.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/sources-inl.h"
+#include "kernels/table.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {

@@ -15,9 +15,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/cpu.h"
-#include "kernels/reference.h"
 #include "kernels/simd/export.h"
-#include "kernels/spatial/reference.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -75,7 +73,7 @@ struct TargetTable {
 Kernels KernelsAt(size_t index) {
   Kernels k = *BaseKernelsAt(index);
 #define SIMDBLOOM_X(Name, C_NAME) \
-  k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##KernelsAt(index);
+  k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##Spec::KernelsAt(index);
   SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
   for (CountingId id : {CountingId::kBlocked, CountingId::kClassic})
@@ -208,14 +206,12 @@ std::vector<const Kernels*> Available() {
   for (const TargetTable& t : Compiled()) {
     if ((t.hwy_target & supported) != 0 && &t.kernels != best) all.push_back(&t.kernels);
   }
-  all.push_back(&ref::Kernels());
+  all.push_back(&Reference());
   return all;
 }
 
-const Kernels& Reference() { return ref::Kernels(); }
-
 const SpatialKernels& SpatialKernelsFor(const Kernels& k) {
-  if (k.hwy_target == 0) return ref::SpatialKernelsRef();
+  if (k.hwy_target == 0) return SpatialReference();
   return *SpatialKernelsAt(TableIndex(k.hwy_target));
 }
 

@@ -2,13 +2,16 @@
 // The layouts, declared once. A layout is a folder kernels/<name>/ holding
 //   spec.h       its constants (struct <Name>Spec: name, format id, block bits, k range, hash
 //                family) and how its probes map to bits;
-//   reference.h  its literal model of one key (the oracle the SIMD kernels are tested against);
+//   scalar.h     its one-key code, plain C++ (struct <Name>Scalar: the model the oracle,
+//                kernels/reference.cc, applies key by key), and scalar.cc the same out of line
+//                (<Name>Spec::Scalar*: the library's out-of-line single-key path);
 //   model.cc     its false-positive model (sizing), distinct bits per key (approximate count) and
 //                expected false-positive rate of a bit array;
 //   kernel-inl.h its Highway kernel (struct <Name> in the tiled pipeline, simd/pipeline-inl.h);
 //   kernels.cc   its per-target compilation unit (exports the kernel table of each target);
-// and one entry below (its reference.h included, its name in the list). From the list come the
-// LayoutId enum, the layout table the library core reads (names, sizes, k ranges, hash family,
+// and one entry below (its spec.h included, its name in the list). The registry includes the
+// specs only (tests/scripts/check_includes.py checks the layering of kernels/). From the list come
+// the LayoutId enum, the layout table the library core reads (names, sizes, k ranges, hash family,
 // models), the reference's dispatch, every target's kernel table, the static_asserts on the
 // public enum and the C constants, and the layout lists of the tests and the bench.
 #ifndef SIMDBLOOM_KERNELS_REGISTRY_H_
@@ -16,11 +19,11 @@
 
 #include <cstdint>
 
-#include "kernels/block512/reference.h"
-#include "kernels/classic/reference.h"
-#include "kernels/register64/reference.h"
-#include "kernels/shifting/reference.h"
-#include "kernels/split_block256/reference.h"
+#include "kernels/block512/spec.h"
+#include "kernels/classic/spec.h"
+#include "kernels/register64/spec.h"
+#include "kernels/shifting/spec.h"
+#include "kernels/split_block256/spec.h"
 
 // X(Name, C_NAME): kernels/<folder>/, struct <Name>Spec, kernel struct <Name>, simdbloom::Layout::
 // k<Name> and the C constant SIMDBLOOM_<C_NAME> (both checked against <Name>Spec::kFormatId).
@@ -48,9 +51,10 @@ struct LayoutInfo {
   uint32_t block_bits;
   uint32_t min_k, max_k;
   bool xxh64;
-  bool (*ref_insert)(uint64_t* words, const Params& p, uint64_t h);
-  bool (*ref_contains)(const uint64_t* words, const Params& p, uint64_t h);
-  bool (*ref_insert_atomic)(uint64_t* words, const Params& p, uint64_t h);
+  // The layout's scalar one-key code (<Name>Spec::Scalar*, kernels/<layout>/scalar.cc).
+  bool (*scalar_insert)(uint64_t* words, const Params& p, uint64_t h);
+  bool (*scalar_contains)(const uint64_t* words, const Params& p, uint64_t h);
+  bool (*scalar_insert_atomic)(uint64_t* words, const Params& p, uint64_t h);
   double (*model_fpr)(uint32_t k, double n, uint64_t num_blocks);
   double (*distinct_bits_per_key)(uint32_t k, double m);
   double (*expected_fpp)(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
@@ -64,9 +68,9 @@ constexpr LayoutInfo kLayoutInfos[] = {
    Name##Spec::kMinK,               \
    Name##Spec::kMaxK,               \
    Name##Spec::kXxh64,              \
-   &Name##Spec::RefInsert,          \
-   &Name##Spec::RefContains,        \
-   &Name##Spec::RefInsertAtomic,    \
+   &Name##Spec::ScalarInsert,       \
+   &Name##Spec::ScalarContains,     \
+   &Name##Spec::ScalarInsertAtomic, \
    &Name##Spec::ModelFpr,           \
    &Name##Spec::DistinctBitsPerKey, \
    &Name##Spec::ExpectedFpp},

@@ -150,30 +150,34 @@ struct ReadRaceScopeIf<false> {
 };
 
 // Reads a word that a concurrent AtomicOr may be writing (relaxed: a plain load on every supported
-// CPU, but defined behaviour and visible to ThreadSanitizer as such). Every RefContains reads
-// through it, because ref_contains is also the single-key query path of layouts without an inline
-// one.
+// CPU, but defined behaviour and visible to ThreadSanitizer as such). Every ScalarContains
+// reads through it, because scalar_contains is also the single-key query path of layouts without an
+// inline one.
 template <typename T>
 inline T LoadRelaxed(const T* word) {
   return __atomic_load_n(word, __ATOMIC_RELAXED);
 }
 
 // The functions every layout's spec struct declares (kernels/<layout>/spec.h) and its folder
-// defines: reference.h the literal model (the oracle every SIMD kernel is tested against),
-// model.cc the false-positive model and statistics (FORMAT.md).
-//   RefInsert: sets the probes of hash h; true if one was clear. RefContains: every probe set.
-//   RefInsertAtomic: RefInsert with each word ORed atomically (AtomicOr), safe against concurrent
-//     writers; true if a probe was clear when it was set.
+// defines: scalar.cc the one-key code of scalar.h out of line (production: the library's
+// out-of-line single-key path; the oracle applies it key by key), model.cc the false-positive model
+// and statistics (FORMAT.md), kernels.cc the per-target kernel tables.
+//   ScalarInsert: sets the probes of hash h; true if one was clear. ScalarContains: every probe
+//     set. ScalarInsertAtomic: ScalarInsert with each word ORed atomically (AtomicOr), safe against
+//     concurrent writers; true if a probe was clear when it was set.
 //   ModelFpr: predicted false-positive rate with n distinct keys in num_blocks blocks, k probes.
 //   DistinctBitsPerKey: expected distinct bits one key sets in an array of m bits.
 //   ExpectedFpp: false-positive rate of the bit array at `bytes` for a random absent key.
-#define SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS                                        \
-  static bool RefInsert(uint64_t* words, const Params& p, uint64_t h);         \
-  static bool RefContains(const uint64_t* words, const Params& p, uint64_t h); \
-  static bool RefInsertAtomic(uint64_t* words, const Params& p, uint64_t h);   \
-  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);           \
-  static double DistinctBitsPerKey(uint32_t k, double m);                      \
-  static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k);
+//   KernelsAt: entry `table_index` of the layout's per-target table (kernels/simd/export.h), read
+//     by kernels/dispatch.cc.
+#define SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS                                             \
+  static bool ScalarInsert(uint64_t* words, const Params& p, uint64_t h);           \
+  static bool ScalarContains(const uint64_t* words, const Params& p, uint64_t h);   \
+  static bool ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h);     \
+  static double ModelFpr(uint32_t k, double n, uint64_t num_blocks);                \
+  static double DistinctBitsPerKey(uint32_t k, double m);                           \
+  static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k); \
+  static const LayoutKernels* KernelsAt(size_t table_index);
 
 // M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection, defined
 // once with each layout's probe math in the installed header (simdbloom/detail/probes.hpp).

@@ -20,7 +20,6 @@
 #include <xxhash.h>
 
 #include "kernels/dispatch.h"
-#include "kernels/reference.h"
 #include "lib/key_source.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"

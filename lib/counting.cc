@@ -12,10 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/counting/reference.h"
+#include "kernels/counting/scalar.h"
 #include "kernels/counting/spec.h"
 #include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/scalar/hash.h"
+#include "kernels/scalar/probes.h"
 #include "lib/file_io.h"
 #include "lib/key_source.h"
 #include "lib/layout.h"
@@ -87,7 +88,7 @@ struct Header {
 // Validates the 64 header bytes field by field (FORMAT.md order); nothing is allocated.
 Header DecodeHeader(const uint8_t* h) {
   if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic (not a counting filter)");
-  if (ref::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
+  if (scalar::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
   if (GetU32(h + 8) != kVersion) Bad("unknown version " + std::to_string(GetU32(h + 8)));
   if (GetU32(h + 12) != kHeaderSize) Bad("bad header size");
   Header r;
@@ -184,7 +185,7 @@ void CountingFilter::CheckWritable(const char* who) const {
 }
 
 uint64_t CountingFilter::hash(std::string_view key) const noexcept {
-  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+  return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
 }
 
 // ---- Single keys ----
@@ -200,7 +201,7 @@ inline BlockedKey LocateBlocked(const uint64_t* counters, uint64_t num_blocks, u
                                 uint64_t h) {
   BlockedKey key;
   key.w = const_cast<uint64_t*>(counters) + 4 * detail::BlockIndex(h, 2 * num_blocks);
-  const uint64_t mask = ref::Register64Mask(h, k);
+  const uint64_t mask = scalar::Register64Mask(h, k);
   for (int q = 0; q < 4; ++q) key.ones[q] = detail::SpreadToNibbles(mask >> (16 * q));
   return key;
 }
@@ -224,7 +225,8 @@ bool CountingFilter::insert_hash(uint64_t h) {
     for (int q = 0; q < 4; ++q) key.w[q] += key.ones[q] & ~detail::FullNibbles(key.w[q]);
     return fresh;
   }
-  return ref::CountingInsert(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+  return scalar::CountingInsert(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_),
+                                h);
 }
 
 bool CountingFilter::remove_hash(uint64_t h) {
@@ -237,8 +239,8 @@ bool CountingFilter::remove_hash(uint64_t h) {
       for (int q = 0; q < 4; ++q) key.w[q] -= key.ones[q] & ~detail::FullNibbles(key.w[q]);
     }
   } else {
-    removed =
-        ref::CountingRemove(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+    removed = scalar::CountingRemove(CountingId::kClassic, Counters(),
+                                     ParamsOf(num_blocks_, k_, seed_), h);
   }
   present_ -= removed;
   return removed;
@@ -250,7 +252,7 @@ namespace {
 // single-key counts).
 uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k, uint64_t h) {
   const uint64_t* w = counters + 4 * detail::BlockIndex(h, 2 * num_blocks);
-  uint64_t mask = ref::Register64Mask(h, k);
+  uint64_t mask = scalar::Register64Mask(h, k);
   uint32_t m = detail::CountingSpec::kMaxCount;
   while (mask != 0) {
     const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(mask));
@@ -265,14 +267,14 @@ uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
 bool CountingFilter::contains_hash(uint64_t h) const {
   if (Counters() == nullptr) Invalid("CountingFilter::contains: the filter was moved from");
   if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h) != 0;
-  return ref::CountingCount(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_),
-                            h) != 0;
+  return scalar::CountingCount(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_),
+                               h) != 0;
 }
 
 uint32_t CountingFilter::count_hash(uint64_t h) const {
   if (Counters() == nullptr) Invalid("CountingFilter::count: the filter was moved from");
   if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h);
-  return ref::CountingCount(IdOf(layout_), Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+  return scalar::CountingCount(IdOf(layout_), Counters(), ParamsOf(num_blocks_, k_, seed_), h);
 }
 
 // ---- Bulk ----
@@ -416,8 +418,8 @@ void CountingFilter::save(std::ostream& out) const {
   PutU64(h + 24, num_blocks_);
   PutU64(h + 32, seed_);
   PutU64(h + 40, present_);
-  PutU64(h + 48, ref::Checksum(data(), size_bytes()));
-  PutU64(h + 56, ref::Checksum(h, 56));
+  PutU64(h + 48, scalar::Checksum(data(), size_bytes()));
+  PutU64(h + 56, scalar::Checksum(h, 56));
   out.write(reinterpret_cast<const char*>(h), kHeaderSize);
   out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
   if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save: write failed");
@@ -435,7 +437,7 @@ CountingFilter CountingFilter::load(const uint8_t* data, size_t size) {
     Bad("payload is " + std::to_string(size - kHeaderSize) + " bytes, the header says " +
         std::to_string(h.payload_bytes));
   }
-  if (ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+  if (scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
     Bad("payload checksum mismatch");
   }
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
@@ -480,7 +482,7 @@ CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verif
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data);
   if (size - kHeaderSize != h.payload_bytes) Bad("payload size does not match the header");
-  if (verify_checksum && ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+  if (verify_checksum && scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
     Bad("payload checksum mismatch");
   }
   detail::Active();

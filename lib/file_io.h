@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "kernels/reference.h"
+#include "kernels/scalar/hash.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -42,7 +42,7 @@ inline uint64_t GetU64(const uint8_t* p) {
 constexpr uint32_t kFileHeaderSize = 64;
 
 // The start of a 64-byte file header (Filter, SpatialFilter, ScalableFilter): the magic at 0, the
-// format version at 8, the header checksum at 56 (ref::Checksum of bytes 0..55; with
+// format version at 8, the header checksum at 56 (scalar::Checksum of bytes 0..55; with
 // `header_checksum` false the caller checks a checksum of its own later, as ScalableFilter's covers
 // its stage table), the header size at 12, in this order. `bad` throws Error(kFormat) with the
 // kind's message prefix ("not a valid simdbloom filter: "); the texts after it are shared.
@@ -54,7 +54,7 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
     bad("format version " + std::to_string(found) + " (this library reads version " +
         std::to_string(version) + ")");
   }
-  if (header_checksum && ref::Checksum(h, 56) != GetU64(h + 56)) bad("header checksum mismatch");
+  if (header_checksum && scalar::Checksum(h, 56) != GetU64(h + 56)) bad("header checksum mismatch");
   if (GetU32(h + 12) != kFileHeaderSize) bad("header size " + std::to_string(GetU32(h + 12)));
 }
 
@@ -140,7 +140,7 @@ namespace detail {
 constexpr uint64_t kPayloadPiece = uint64_t{4} << 20;
 
 // Reads the `size` payload bytes that follow in `in` into the `size` writable bytes dest() returns,
-// calling dest() (which allocates them) only once every byte has arrived and their ref::Checksum
+// calling dest() (which allocates them) only once every byte has arrived and their scalar::Checksum
 // equals `checksum`.
 // - A seekable stream (a file) is measured first: fewer bytes than claimed is truncated, nothing
 //   read. It is then read in kPayloadPiece pieces through one buffer to check the checksum, and
@@ -184,7 +184,7 @@ void ReadPayload(std::istream& in, uint64_t size, uint64_t checksum, const BadFn
     if (available < size) truncated(available);
     {
       std::unique_ptr<char[]> piece(new char[std::max<uint64_t>(1, std::min(kPayloadPiece, size))]);
-      ref::ChecksumStream sum;
+      scalar::ChecksumStream sum;
       read_pieces(piece.get(), false, [&](const char* p, uint64_t n) { sum.Update(p, n); });
       if (sum.Digest() != checksum) bad("payload checksum mismatch");
     }
@@ -192,11 +192,11 @@ void ReadPayload(std::istream& in, uint64_t size, uint64_t checksum, const BadFn
     if (!in) bad("stream cannot be measured");
     char* dst = reinterpret_cast<char*>(dest());
     read_pieces(dst, true, [](const char*, uint64_t) {});
-    if (ref::Checksum(dst, size) != checksum) bad("payload checksum mismatch");
+    if (scalar::Checksum(dst, size) != checksum) bad("payload checksum mismatch");
     return;
   }
   std::vector<std::unique_ptr<char[]>> pieces;
-  ref::ChecksumStream sum;
+  scalar::ChecksumStream sum;
   for (uint64_t got = 0; got < size;) {
     const uint64_t want = std::min(kPayloadPiece, size - got);
     std::unique_ptr<char[]> piece(new char[want]);

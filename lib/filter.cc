@@ -8,7 +8,8 @@
 #include <utility>
 
 #include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/scalar/hash.h"
+#include "kernels/scalar/probes.h"
 #include "lib/layout.h"
 #include "lib/memory.h"
 #include "simdbloom/simdbloom.hpp"
@@ -157,13 +158,14 @@ void Filter::clear() {
 }
 
 uint64_t Filter::hash(std::string_view key) const noexcept {
-  return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
+  return scalar::HashBytes(detail::InfoOf(detail::IdOf(layout_)).xxh64, key.data(), key.size(),
+                           seed_);
 }
 
 bool detail::InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
                                  uint64_t h) noexcept {
   const detail::Params p{num_blocks, k, 0};
-  return detail::FindLayout(layout)->ref_insert(words, p, h);
+  return detail::FindLayout(layout)->scalar_insert(words, p, h);
 }
 
 bool detail::ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks,
@@ -171,25 +173,25 @@ bool detail::ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
   if (layout == static_cast<uint8_t>(Layout::kClassic)) {
     // All k probes, no early exit: an absent key's first clear bit is unpredictable, and the k
     // loads overlap anyway.
-    const uint64_t step = ref::ClassicStep(h);
+    const uint64_t step = scalar::ClassicStep(h);
     uint64_t g = h, hit = 1;
     for (uint32_t i = 0; i < k; ++i, g += step) {
-      const uint64_t bit = ref::ClassicBit(g, num_blocks);
+      const uint64_t bit = scalar::ClassicBit(g, num_blocks);
       hit &= detail::LoadWord(words + (bit >> 6)) >> (bit & 63);
     }
     return (hit & 1) != 0;
   }
   const detail::Params p{num_blocks, k, 0};
-  return detail::FindLayout(layout)->ref_contains(words, p, h);
+  return detail::FindLayout(layout)->scalar_contains(words, p, h);
 }
 
 void detail::PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks,
                                    uint32_t k, uint64_t h) noexcept {
   if (layout == static_cast<uint8_t>(Layout::kClassic)) {
-    const uint64_t step = ref::ClassicStep(h);
+    const uint64_t step = scalar::ClassicStep(h);
     uint64_t g = h;
     for (uint32_t i = 0; i < k; ++i, g += step) {
-      __builtin_prefetch(words + (ref::ClassicBit(g, num_blocks) >> 6));
+      __builtin_prefetch(words + (scalar::ClassicBit(g, num_blocks) >> 6));
     }
   } else if (layout == static_cast<uint8_t>(Layout::kShifting)) {
     __builtin_prefetch(words + 8 * detail::BlockIndex(h, num_blocks));
@@ -200,7 +202,7 @@ bool Filter::insert_hash_concurrent(uint64_t hash) {
   if (!owned_ || words_ == nullptr) CheckWritable("insert_concurrent");  // throws
   __atomic_fetch_add(&inserted_, 1, __ATOMIC_RELAXED);
   const detail::Params p{num_blocks_, k_, seed_};
-  return detail::InfoOf(layout_)->ref_insert_atomic(words_, p, hash);
+  return detail::InfoOf(layout_)->scalar_insert_atomic(words_, p, hash);
 }
 
 bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }

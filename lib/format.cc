@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/reference.h"
+#include "kernels/scalar/hash.h"
 #include "lib/file_io.h"
 #include "lib/key_source.h"
 #include "lib/layout.h"
@@ -66,7 +66,7 @@ void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
   PutU64(h + 32, f.seed());
   PutU64(h + 40, f.inserted_count());
   PutU64(h + 48, checksum);
-  PutU64(h + 56, ref::Checksum(h, 56));
+  PutU64(h + 56, scalar::Checksum(h, 56));
 }
 
 // Validates the 64 header bytes (not the payload); `available` = bytes that follow the header.
@@ -241,7 +241,7 @@ void PutVarint(std::vector<uint8_t>* out, uint64_t v) {
 void Filter::save(std::ostream& out) const {
   CheckNotMovedFrom("save");
   uint8_t header[kHeaderSize];
-  EncodeHeader(*this, ref::Checksum(data(), size_bytes()), header);
+  EncodeHeader(*this, scalar::Checksum(data(), size_bytes()), header);
   out.write(reinterpret_cast<const char*>(header), kHeaderSize);
   out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
   if (!out) throw Error(ErrorCode::kIo, "save: the stream failed while writing");
@@ -256,7 +256,7 @@ Filter Filter::load(const uint8_t* data, size_t size) {
   detail::CheckExtent("load", "bytes", data, size, 1);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
-  if (ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+  if (scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
     Bad("payload checksum mismatch");
   }
   Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed);
@@ -307,7 +307,7 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
   detail::CheckExtent("view", "bytes", data, size, 1);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
-  if (verify_checksum && ref::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
+  if (verify_checksum && scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
     Bad("payload checksum mismatch");
   }
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here, at construction

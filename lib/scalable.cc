@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/reference.h"
+#include "kernels/scalar/hash.h"
 #include "lib/file_io.h"
 #include "lib/key_source.h"
 #include "lib/layout.h"
@@ -129,7 +129,7 @@ ChainHeader DecodePrefix(const uint8_t* h, uint64_t available) {
   ChainHeader c;
   c.stages = DecodeFixed(h);
   const size_t table_end = kHeaderSize + kEntrySize * c.stages;
-  if (ref::Checksum(h, table_end) != GetU64(h + table_end)) Bad("header checksum mismatch");
+  if (scalar::Checksum(h, table_end) != GetU64(h + table_end)) Bad("header checksum mismatch");
   c.layout = static_cast<Layout>(h[16]);
   c.initial = GetU64(h + 24);
   c.fpp = GetF64(h + 32);
@@ -281,7 +281,8 @@ void ScalableFilter::AddStage() {
 }
 
 uint64_t ScalableFilter::hash(std::string_view key) const noexcept {
-  return ref::HashBytes(detail::IdOf(layout_), key.data(), key.size(), seed_);
+  return scalar::HashBytes(detail::InfoOf(detail::IdOf(layout_)).xxh64, key.data(), key.size(),
+                           seed_);
 }
 
 // ---- Insert ----
@@ -660,7 +661,7 @@ std::vector<uint8_t> EncodePrefix(const ScalableFilter& s) {
     PutU64(&h[kHeaderSize + kEntrySize * i + 8], s.stage(i).serialized_size());
   }
   const size_t table_end = kHeaderSize + kEntrySize * n;
-  PutU64(&h[table_end], ref::Checksum(h.data(), table_end));
+  PutU64(&h[table_end], scalar::Checksum(h.data(), table_end));
   return h;
 }
 
@@ -805,7 +806,7 @@ ScalableFilter ScalableFilter::load(std::istream& in) {
           " bytes)");
     }
     // A header that is not a filter's is refused with Filter::load's reason, before its payload.
-    if (ref::Checksum(stage_header, 56) != GetU64(stage_header + 56)) {
+    if (scalar::Checksum(stage_header, 56) != GetU64(stage_header + 56)) {
       ScalableAccess::Adopt(&s, c, i, stage_header, kHeaderSize);
     }
     staged.clear();

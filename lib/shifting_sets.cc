@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
-#include "kernels/reference.h"
+#include "kernels/scalar/hash.h"
 #include "kernels/shared.h"
 #include "kernels/shifting/sets.h"
 #include "lib/file_io.h"
@@ -91,8 +91,8 @@ std::string Save(const char magic[8], uint32_t max_count, const ShiftingBlocks& 
   PutU64(h + 40, items);
   uint8_t* body = h + kHeader;
   for (uint64_t i = 0; i < b.num_blocks() * 8; ++i) PutU64(body + 8 * i, b.words()[i]);
-  PutU64(h + 48, ref::Checksum(body, payload));
-  PutU64(h + 56, ref::Checksum(h, 56));
+  PutU64(h + 48, scalar::Checksum(body, payload));
+  PutU64(h + 56, scalar::Checksum(h, 56));
   return out;
 }
 
@@ -111,13 +111,13 @@ Parsed Parse(const char magic[8], const char* what, const void* bytes, size_t si
   if (size < kHeader) return bad("truncated header");
   if (std::memcmp(h, magic, 8) != 0) return bad("bad magic");
   if (GetU32(h + 8) != kVersion) return bad("unknown version " + std::to_string(GetU32(h + 8)));
-  if (ref::Checksum(h, 56) != GetU64(h + 56)) return bad("header checksum mismatch");
+  if (scalar::Checksum(h, 56) != GetU64(h + 56)) return bad("header checksum mismatch");
   if (GetU32(h + 12) != kHeader) return bad("bad header size");
   if (GetU32(h + 20) != 0) return bad("reserved bytes not zero");
   Parsed p{GetU32(h + 16), GetU64(h + 24), GetU64(h + 32), GetU64(h + 40), h + kHeader};
   if (p.num_blocks == 0 || p.num_blocks > kMaxSetBlocks) return bad("bad block count");
   if (size - kHeader != p.num_blocks * 64) return bad("size does not match the block count");
-  if (ref::Checksum(p.payload, size - kHeader) != GetU64(h + 48)) {
+  if (scalar::Checksum(p.payload, size - kHeader) != GetU64(h + 48)) {
     return bad("payload checksum mismatch");
   }
   return p;
@@ -145,7 +145,7 @@ ShiftingBlocks::ShiftingBlocks(uint64_t num_blocks, uint64_t seed)
 
 uint64_t ShiftingBlocks::hash(uint64_t key) const noexcept { return Xxh3U64(key, seed_); }
 uint64_t ShiftingBlocks::hash(std::string_view key) const noexcept {
-  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+  return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
 }
 
 void ShiftingBlocks::set(uint64_t h, uint32_t o) noexcept {
@@ -450,7 +450,7 @@ std::string ReadWhole(const std::string& path, const std::string& who) {
     bytes.resize(static_cast<size_t>(in.gcount()));
     if (in.bad()) throw Error(ErrorCode::kIo, "read error");
     const auto* h = reinterpret_cast<const uint8_t*>(bytes.data());
-    if (bytes.size() < kHeader || ref::Checksum(h, 56) != GetU64(h + 56)) return bytes;
+    if (bytes.size() < kHeader || scalar::Checksum(h, 56) != GetU64(h + 56)) return bytes;
     const uint64_t num_blocks = GetU64(h + 24);
     if (num_blocks == 0 || num_blocks > kMaxSetBlocks) return bytes;
     const uint64_t size = num_blocks * 64;

@@ -22,8 +22,8 @@
 #include <xxhash.h>
 
 #include "kernels/dispatch.h"
-#include "kernels/reference.h"
-#include "kernels/spatial/reference.h"
+#include "kernels/scalar/hash.h"
+#include "kernels/spatial/scalar.h"
 #include "kernels/spatial/spec.h"
 #include "lib/file_io.h"
 #include "lib/key_source.h"
@@ -290,7 +290,7 @@ double SpatialFilter::predicted_fpp(uint64_t n) const {
 }
 
 uint64_t SpatialFilter::hash(std::string_view key) const noexcept {
-  return ref::HashBytesXxh3(key.data(), key.size(), seed_);
+  return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
 }
 
 // ---- Insert and classify ----
@@ -309,7 +309,7 @@ void SpatialFilter::CheckLabel(const char* who, uint16_t label) const {
 
 uint64_t SpatialFilter::insert_hash(uint16_t label, uint64_t hash) {
   CheckLabel("SpatialFilter::insert", label);
-  const uint64_t raised = ref::SpatialInsertHash(cells_, ParamsOf(*this), hash, label);
+  const uint64_t raised = scalar::SpatialInsertHash(cells_, ParamsOf(*this), hash, label);
   current_ = label;
   members_[label - 1] += 1;
   written_[label - 1] += raised;
@@ -340,7 +340,7 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
 
 uint16_t SpatialFilter::classify_hash(uint64_t hash) const {
   if (cells_ == nullptr) Invalid("SpatialFilter::classify: the filter was moved from");
-  return static_cast<uint16_t>(ref::SpatialClassifyHash(cells_, ParamsOf(*this), hash));
+  return static_cast<uint16_t>(scalar::SpatialClassifyHash(cells_, ParamsOf(*this), hash));
 }
 
 uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
@@ -399,7 +399,7 @@ SpatialStats SpatialFilter::stats(bool measure) const {
   for (uint64_t b = 0; b < num_blocks_; ++b) {
     int d = 0;
     for (uint32_t c = 0; c < 64; ++c) {
-      cells[c] = ref::SpatialGetCell(cells_, p, 64 * b + c);
+      cells[c] = scalar::SpatialGetCell(cells_, p, 64 * b + c);
       ++hist[cells[c]];
       if (cells[c] != 0) distinct[d++] = cells[c];
     }
@@ -456,7 +456,7 @@ void EncodeHeader(const SpatialFilter& f, uint64_t checksum, uint8_t* h) {
   PutU32(h + 40, f.num_areas());
   PutU32(h + 44, f.current_label());
   PutU64(h + 48, checksum);
-  PutU64(h + 56, ref::Checksum(h, 56));
+  PutU64(h + 56, scalar::Checksum(h, 56));
 }
 
 std::vector<uint8_t> AreaTable(const SpatialFilter& f, const std::vector<uint64_t>& written) {
@@ -496,7 +496,7 @@ SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
   const uint8_t* payload = data + kHeaderSize;
-  if (ref::Checksum(payload, h.cell_bytes_total + h.table_bytes) != h.checksum) {
+  if (scalar::Checksum(payload, h.cell_bytes_total + h.table_bytes) != h.checksum) {
     Bad("payload checksum mismatch");
   }
   const uint8_t* table = payload + h.cell_bytes_total;
@@ -515,7 +515,7 @@ SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
   const detail::SpatialParams p{h.num_blocks, h.k, h.cell_bytes};
   const uint64_t n_cells = h.num_blocks * SpatialSpec::kCellsPerBlock;
   for (uint64_t c = 0; c < n_cells; ++c) {
-    if (ref::SpatialGetCell(payload, p, c) > h.current) {
+    if (scalar::SpatialGetCell(payload, p, c) > h.current) {
       Bad("cell " + std::to_string(c) + " holds a label above the highest label inserted");
     }
   }

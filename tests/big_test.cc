@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/reference.h"
+#include "kernels/scalar/probes.h"
 #include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 #include "tests/test_util.h"
@@ -20,8 +21,8 @@ namespace {
 uint64_t HighestBit(Layout layout, const detail::Params& p, uint64_t h) {
   if (layout == Layout::kClassic) {
     uint64_t top = 0, g = h;
-    for (uint32_t i = 0; i < p.k; ++i, g += ref::ClassicStep(h)) {
-      const uint64_t b = ref::ClassicBit(g, p.num_blocks);
+    for (uint32_t i = 0; i < p.k; ++i, g += scalar::ClassicStep(h)) {
+      const uint64_t b = scalar::ClassicBit(g, p.num_blocks);
       top = b > top ? b : top;
     }
     return top;

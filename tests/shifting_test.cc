@@ -38,7 +38,7 @@ TEST_CASE("shifting: a key sets k bits as ceil(k/2) pairs, o(e) apart inside one
       const uint64_t* words = reinterpret_cast<const uint64_t*>(f.data());
       const uint64_t block = ((h >> 32) * 5) >> 32;
       const uint32_t w0 = static_cast<uint32_t>(h >> 32) & 7;
-      const uint32_t o = ref::ShiftingOffset(h);
+      const uint32_t o = detail::ShiftingOffset(h);
       REQUIRE(o >= 1);
       REQUIRE(o <= 63);
       ++offset_seen[o];

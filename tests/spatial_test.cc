@@ -17,7 +17,6 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
-#include "kernels/spatial/reference.h"
 #include "tests/test_util.h"
 
 namespace simdbloom {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // block512's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
 // block512/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
-// read by kernels/dispatch.cc (detail::Block512KernelsAt). One unit per layout, so they build in
+// read by kernels/dispatch.cc (Block512Spec::KernelsAt). One unit per layout, so they build in
 // parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
@@ -23,13 +23,12 @@ const detail::LayoutKernels* Block512Kernels() { return LayoutKernelsOf<Block512
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "kernels/dispatch.h"
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
 SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, Block512Kernels)
 namespace detail {
-const LayoutKernels* Block512KernelsAt(size_t table_index) {
+const LayoutKernels* Block512Spec::KernelsAt(size_t table_index) {
   return Block512KernelsTable[table_index]();
 }
 }  // namespace detail

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The block512 layout's specification: its constants, and the functions its folder defines
-// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
+// model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
 #ifndef SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_
@@ -25,8 +27,15 @@ struct Block512Spec {
   static constexpr bool kXxh64 = false;
   // Probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of u64 word w = (w0 + i) mod 8 of block
   // hi32(h) * num_blocks >> 32, with a = lo32(h), w0 = hi32(h) mod 8, r = i / 8.
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
+
+// Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26 (the installed header's
+// probe math, simdbloom/detail/probes.hpp).
+inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit) {
+  *word = Block512Word(h, i);
+  *bit = Block512Bit(h, i);
+}
 
 }  // namespace detail
 }  // namespace simdbloom

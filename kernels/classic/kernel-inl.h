@@ -16,50 +16,27 @@
 #include "kernels/classic/spec.h"
 #include "kernels/shared.h"
 #include "kernels/simd/ops-inl.h"
+#include "kernels/simd/probes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// floor(g * 512 * num_blocks / 2^64) = (hi32(g) * nb + ((lo32(g) * nb) >> 32)) >> 23, exact for
-// nb < 2^32 (the sum stays below 2^64).
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE V ClassicBitV(D d, V g, V nb) {
-  const V lo = hn::And(g, hn::Set(d, uint64_t{0xFFFFFFFFu}));
-  const V sum = hn::Add(MulU32ToU64(d, hn::ShiftRight<32>(g), nb),
-                        hn::ShiftRight<32>(MulU32ToU64(d, lo, nb)));
-  return hn::ShiftRight<23>(sum);
-}
-
 // classic in the tiled pipeline (simd/pipeline-inl.h): all k bit positions of a tile's keys are
-// computed N keys per vector before any is touched; an insert prefetches every probe's line, a
-// query the first p.query_prefetch_probes; queries gather where gathers are native.
+// computed N keys per vector before any is touched (ClassicPositions, simd/probes-inl.h); an insert
+// prefetches every probe's line, a query the first p.query_prefetch_probes; queries gather where
+// gathers are native.
 struct Classic {
   static constexpr bool kXxh64 = detail::ClassicSpec::kXxh64;
-  // Keys per tile: positions of up to 32 probes per key fit a 16 KiB stack buffer.
-  static constexpr size_t kTileKeys = 64;
-  static constexpr uint32_t kMaxProbes = 32;
-  struct State {
-    explicit State(const detail::Params&) {}
-  };
-  struct Tile {
-    HWY_ALIGN uint64_t bit[kMaxProbes * kTileKeys];  // bit[i * kTileKeys + j]: probe i of key j
-  };
+  static constexpr size_t kTileKeys = ClassicPositions::kTileKeys;
+  static constexpr uint32_t kMaxProbes = ClassicPositions::kMaxProbes;
+  using State = ClassicPositions::State;
+  using Tile = ClassicPositions::Tile;
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
                                 size_t j0, size_t j1, Tile& tile) {
-    const hn::ScalableTag<uint64_t> d;
-    const auto nb = hn::Set(d, p.num_blocks);
-    const uint32_t k = p.k;
-    ForEachHashVector(d, hashes, j0, j1, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
-      const auto step = hn::RotateRight<32>(h);
-      auto g = h;
-      for (uint32_t i = 0; i < k; ++i) {
-        hn::Store(ClassicBitV(d, g, nb), d, tile.bit + i * kTileKeys + j);
-        g = hn::Add(g, step);
-      }
-    });
+    ClassicPositions::Locate(p, hashes, j0, j1, tile);
   }
 
   template <detail::Op kOp>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The classic layout's specification: its constants, and the functions its folder defines
-// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
+// model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
 #ifndef SIMDBLOOM_KERNELS_CLASSIC_SPEC_H_
@@ -25,7 +27,7 @@ struct ClassicSpec {
   static constexpr bool kXxh64 = false;
   // k bits anywhere in the m = 512 * num_blocks bits: probe i is bit floor(g_i * m / 2^64),
   // g_i = h + i * rotl(h, 32) mod 2^64 (double hashing in 64-bit fixed point).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
 
 }  // namespace detail

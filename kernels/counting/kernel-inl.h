@@ -13,12 +13,11 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/classic/kernel-inl.h"
 #include "kernels/counting/spec.h"
-#include "kernels/register64/kernel-inl.h"
 #include "kernels/shared.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/pipeline-inl.h"
+#include "kernels/simd/probes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
@@ -143,18 +142,19 @@ struct CountingBlocked {
   }
 };
 
-// The classic counting filter: classic's k positions (Classic::Locate, vectorized over keys) index
+// The classic counting filter: classic's k positions (ClassicPositions::Locate, simd/probes-inl.h,
+// vectorized over keys) index
 // counters; each key is applied scalar, probe by probe, its repeated positions counted once.
 struct CountingClassic {
   static constexpr bool kXxh64 = false;
-  static constexpr size_t kTileKeys = Classic::kTileKeys;
-  static constexpr uint32_t kMaxProbes = Classic::kMaxProbes;
-  using State = Classic::State;
-  using Tile = Classic::Tile;
+  static constexpr size_t kTileKeys = ClassicPositions::kTileKeys;
+  static constexpr uint32_t kMaxProbes = ClassicPositions::kMaxProbes;
+  using State = ClassicPositions::State;
+  using Tile = ClassicPositions::Tile;
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
                                 size_t j0, size_t j1, Tile& tile) {
-    Classic::Locate(p, hashes, j0, j1, tile);
+    ClassicPositions::Locate(p, hashes, j0, j1, tile);
   }
 
   // Counter b is nibble b of the array: byte b / 2.

@@ -25,7 +25,6 @@ const detail::CountingKernels* CountingBlockedKernels() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "kernels/dispatch.h"
 #include "kernels/simd/export.h"
 
 namespace simdbloom {

@@ -24,7 +24,6 @@ const detail::CountingKernels* CountingClassicKernels() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "kernels/dispatch.h"
 #include "kernels/simd/export.h"
 
 namespace simdbloom {

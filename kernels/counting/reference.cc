@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reference target's counting kernels: kernels/counting/reference.h applied key by key.
+// The reference target's counting kernels: the scalar cell code (scalar.h) applied key by key.
 #include "kernels/counting/reference.h"
 
-#include "kernels/reference.h"
+#include "kernels/counting/scalar.h"
+#include "kernels/scalar/hash.h"
 
 namespace simdbloom {
 namespace ref {
@@ -16,7 +17,8 @@ template <CountingId kId>
 uint64_t Insert(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* fresh) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool f = CountingInsert(kId, counters, p, HashOfKey(false, keys, i, p.seed));
+    const bool f =
+        scalar::CountingInsert(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed));
     if (fresh != nullptr) fresh[i] = f;
     total += f;
   }
@@ -27,7 +29,8 @@ template <CountingId kId>
 uint64_t Remove(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* removed) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool r = CountingRemove(kId, counters, p, HashOfKey(false, keys, i, p.seed));
+    const bool r =
+        scalar::CountingRemove(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed));
     if (removed != nullptr) removed[i] = r;
     total += r;
   }
@@ -39,7 +42,8 @@ uint64_t Contains(const uint64_t* counters, Params p, const KeySource& keys, siz
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool hit = CountingCount(kId, counters, p, HashOfKey(false, keys, i, p.seed)) != 0;
+    const bool hit =
+        scalar::CountingCount(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed)) != 0;
     switch (result) {
       case detail::ResultKind::kBytes:
         static_cast<uint8_t*>(out)[i] = hit;
@@ -66,8 +70,8 @@ template <CountingId kId>
 uint64_t Count(const uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* out) {
   uint64_t sum = 0;
   for (size_t i = 0; i < n; ++i) {
-    out[i] =
-        static_cast<uint8_t>(CountingCount(kId, counters, p, HashOfKey(false, keys, i, p.seed)));
+    out[i] = static_cast<uint8_t>(
+        scalar::CountingCount(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed)));
     sum += out[i];
   }
   return sum;

@@ -65,6 +65,12 @@ struct CountingKernels {
                     uint8_t* out);
 };
 
+// Entry `table_index` of the per-target tables (kernels/simd/export.h) of geometry `id`: the
+// blocked one from kernels/counting/kernels.cc, the classic one from kernels_classic.cc (also
+// CountingClassicKernelsAt). Read by kernels/dispatch.cc.
+const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id);
+const CountingKernels* CountingClassicKernelsAt(size_t table_index);
+
 // ---- SWAR helpers on u64 words of 16 nibbles (shared by the library's single-key path) ----
 constexpr uint64_t kNibbleLow = 0x1111111111111111ull;
 

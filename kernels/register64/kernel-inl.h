@@ -16,25 +16,12 @@
 #include "kernels/register64/spec.h"
 #include "kernels/shared.h"
 #include "kernels/simd/ops-inl.h"
+#include "kernels/simd/probes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// Word index and mask of N keys: word (hi32(h) * num_words) >> 32, mask bits lo32(a * M[i]) >> 26.
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE V Register64MaskV(D d, V h, uint32_t k) {
-  const V a = hn::And(h, hn::Set(d, uint64_t{0xFFFFFFFFu}));
-  const V one = hn::Set(d, uint64_t{1});
-  const V low6 = hn::Set(d, uint64_t{63});
-  V mask = hn::Zero(d);
-  for (uint32_t i = 0; i < k; ++i) {
-    const V prod = MulU32ToU64(d, a, hn::Set(d, uint64_t{detail::kMultipliers.m[i]}));
-    mask = hn::Or(mask, ShlVar(one, hn::And(hn::ShiftRight<26>(prod), low6)));
-  }
-  return mask;
-}
 
 // register64 in the tiled pipeline (simd/pipeline-inl.h): word indices and masks of a tile are
 // computed N keys per vector; insert ORs word by word (in key order), a query gathers N words at a

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The register64 layout's specification: its constants, and the functions its folder defines
-// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
+// model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
 #ifndef SIMDBLOOM_KERNELS_REGISTER64_SPEC_H_
@@ -24,7 +26,7 @@ struct Register64Spec {
   // Hash family: XXH64 if true, else XXH3 (both over the key's bytes, with the filter's seed).
   static constexpr bool kXxh64 = false;
   // One u64 word per key, word hi32(h) * num_words >> 32; probe i sets bit lo32(a * M[i]) >> 26.
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
 
 }  // namespace detail

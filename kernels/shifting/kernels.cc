@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // shifting's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
 // shifting/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h) and
-// read by kernels/dispatch.cc (detail::ShiftingKernelsAt). One unit per layout, so they build in
+// read by kernels/dispatch.cc (ShiftingSpec::KernelsAt). One unit per layout, so they build in
 // parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
@@ -23,13 +23,12 @@ const detail::LayoutKernels* ShiftingKernels() { return LayoutKernelsOf<Shifting
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "kernels/dispatch.h"
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
 SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, ShiftingKernels)
 namespace detail {
-const LayoutKernels* ShiftingKernelsAt(size_t table_index) {
+const LayoutKernels* ShiftingSpec::KernelsAt(size_t table_index) {
   return ShiftingKernelsTable[table_index]();
 }
 }  // namespace detail

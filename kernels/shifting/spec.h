@@ -2,7 +2,9 @@
 // The shifting layout's specification (ShBF_M, the membership form of the shifting Bloom filter of
 // Yang, Liu, Shahzad et al., "A Shifting Bloom Filter Framework for Set Queries", VLDB 2016),
 // fitted to the cache-line design: its constants, and the functions its folder defines
-// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
+// model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
 //
@@ -37,8 +39,17 @@ struct ShiftingSpec {
   // Pair i < ceil(k/2) of hash h sets bit b = lo32(a * M[w]) >> 26 of u64 word w = (w0 + i) mod 8
   // of block hi32(h) * num_blocks >> 32, and (if 2i + 1 < k) bit (b + o) mod 64 of the same word,
   // with a = lo32(h), w0 = hi32(h) mod 8, o = 1 + ((lo32(a * M[8]) * 63) >> 32).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
+
+// The key's offset o(e) in 1..63: 1 + ((lo32(a * M[8]) * 63) >> 32): detail::ShiftingOffset of
+// the installed header's probe math (simdbloom/detail/probes.hpp).
+// Word w = (w0 + i) mod 8 of pair i and its mask: bit lo32(a * M[w]) >> 26, and the same bit
+// rotated left by o if the pair has two bits (2i + 1 < k).
+inline void ShiftingPair(uint64_t h, uint32_t i, uint32_t k, uint32_t* word, uint64_t* mask) {
+  *word = ShiftingWord(h, i);
+  *mask = ShiftingPairMask(h, i, k);
+}
 
 }  // namespace detail
 }  // namespace simdbloom

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The spatial Bloom filter's cell geometry (Calderoni, Palmieri, Maio 2015; lib/FORMAT.md,
 // "Spatial filter"): constants, the kernel interface and the probe -> cell mapping shared by the
-// reference (reference.h), the Highway kernel (kernel-inl.h, kernels.cc) and the model (model.cc).
-// Not a Filter layout: a SpatialFilter has its own class, file magic and kernel table.
+// scalar cell code (scalar.h), the Highway kernel (kernel-inl.h, kernels.cc) and the model
+// (model.cc). Not a Filter layout: a SpatialFilter has its own class, file magic and kernel table.
 #ifndef SIMDBLOOM_KERNELS_SPATIAL_SPEC_H_
 #define SIMDBLOOM_KERNELS_SPATIAL_SPEC_H_
 
@@ -60,6 +60,11 @@ struct SpatialKernels {
   uint64_t (*classify)(const void* cells, SpatialParams p, const KeySource& keys, size_t n,
                        uint16_t* labels);
 };
+// Entry `table_index` of the per-target table (kernels/spatial/kernels.cc, kernels/simd/export.h),
+// read by kernels/dispatch.cc.
+const SpatialKernels* SpatialKernelsAt(size_t table_index);
+// The "reference" target's table: the scalar cell code (scalar.h) key by key (reference.cc).
+const SpatialKernels& SpatialReference();
 
 // Probe i (< k) of hash h: group (w0 + i) mod 8 with w0 = hi32(h) mod 8; within the group, cell
 // lo32(lo32(h) * M[group]) >> 29 (M of kernels/shared.h). Returns the cell's index in its block.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // split_block256's per-target compilation unit: its kernel table (simd/pipeline-inl.h over
 // split_block256/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h)
-// and read by kernels/dispatch.cc (detail::SplitBlock256KernelsAt). One unit per layout, so they
+// and read by kernels/dispatch.cc (SplitBlock256Spec::KernelsAt). One unit per layout, so they
 // build in parallel.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
@@ -23,13 +23,12 @@ const detail::LayoutKernels* SplitBlock256Kernels() { return LayoutKernelsOf<Spl
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "kernels/dispatch.h"
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
 SIMDBLOOM_EXPORT_TABLE(const detail::LayoutKernels*, SplitBlock256Kernels)
 namespace detail {
-const LayoutKernels* SplitBlock256KernelsAt(size_t table_index) {
+const LayoutKernels* SplitBlock256Spec::KernelsAt(size_t table_index) {
   return SplitBlock256KernelsTable[table_index]();
 }
 }  // namespace detail

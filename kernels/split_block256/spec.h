@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The split_block256 layout's specification: its constants, and the functions its folder defines
-// (reference.h: the literal model of one key; model.cc: the false-positive model and statistics;
+// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
+// oracle's model;
+// model.cc: the false-positive model and statistics;
 // kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
 // kernels/registry.h. lib/FORMAT.md specifies the bits.
 #ifndef SIMDBLOOM_KERNELS_SPLIT_BLOCK256_SPEC_H_
@@ -27,7 +29,7 @@ struct SplitBlock256Spec {
   // hi32(h) * num_blocks >> 32 gets bit (lo32(h) * kSalt[i]) >> 27. k is always 8.
   // (Parquet's salts, defined once in simdbloom/detail/probes.hpp.)
   static constexpr const uint32_t (&kSalt)[8] = kSplitSalt;
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in reference.h and model.cc (kernels/shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
 };
 
 }  // namespace detail

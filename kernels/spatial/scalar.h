@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// The spatial filter's literal model (spec.h): one key at a time, cell by cell. The oracle the
-// Highway kernels are tested against, and the "reference" target's spatial kernels.
-#ifndef SIMDBLOOM_KERNELS_SPATIAL_REFERENCE_H_
-#define SIMDBLOOM_KERNELS_SPATIAL_REFERENCE_H_
+// The spatial filter's scalar cell code (spec.h): one key at a time, cell by cell. Production: the
+// library's single-key calls and file checks (lib/spatial.cc); the oracle (reference.cc) applies it
+// key by key as the "reference" target's spatial kernels, which the Highway kernels are tested
+// against. Plain C++, no target flags.
+#ifndef SIMDBLOOM_KERNELS_SPATIAL_SCALAR_H_
+#define SIMDBLOOM_KERNELS_SPATIAL_SCALAR_H_
 
-#include <cstring>
+#include <cstdint>
 
 #include "kernels/spatial/spec.h"
 
 namespace simdbloom {
-namespace ref {
+namespace scalar {
 
 // Cell `c` of block `b`: little-endian u8 or u16 at cell index 64 b + c of the array.
 inline uint32_t SpatialGetCell(const void* cells, const detail::SpatialParams& p, uint64_t index) {
@@ -54,10 +56,7 @@ inline uint32_t SpatialClassifyHash(const void* cells, const detail::SpatialPara
   return label;
 }
 
-// The reference target's spatial kernels (loops over the two functions above).
-const detail::SpatialKernels& SpatialKernelsRef();
-
-}  // namespace ref
+}  // namespace scalar
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_KERNELS_SPATIAL_REFERENCE_H_
+#endif  // SIMDBLOOM_KERNELS_SPATIAL_SCALAR_H_
