@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Section "calibration": does the prefetch distance the library measures at first use
-// (lib/prefetch.cc) find the best one? For block512 filters of --calib-keys u64 keys (default
+// (lib/core/prefetch.cc) find the best one? For block512 filters of --calib-keys u64 keys (default
 // 1e6, 1e7, 1e8), bulk insert and contains are timed at every forced distance of a sweep, and
 // with the library's own choice; each row gives the chosen distance, its time against the best of
 // the sweep (goal: within 5%), and what the measurement cost on first use.
 //
-// Reaches past the public API like memory.cc (the distance is not part of it): lib/layout.h's
+// Reaches past the public API like memory.cc (the distance is not part of it): lib/core/layout.h's
 // detail::PrefetchDistance, SetPrefetchOverride and ResetPrefetchCalibration.
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bench_util.h"
-#include "lib/layout.h"
+#include "lib/core/prefetch.h"
 
 namespace sbbench {
 
@@ -60,7 +60,7 @@ void CalibrationSection(const Options& o) {
     for (int op = 0; op < 2; ++op) {
       const char* name = op == 0 ? "insert" : "contains";
       // The library's first large call on the size class tunes its distance on its own keys
-      // (lib/layout.h, DistanceTuner): timed apart, then every later call uses the result.
+      // (lib/core/layout.h, DistanceTuner): timed apart, then every later call uses the result.
       sd::ResetPrefetchCalibration();
       const uint32_t first_use = sd::PrefetchDistance(f);
       const double first_ns = once(op, -1);

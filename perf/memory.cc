@@ -13,16 +13,18 @@
 //
 // This is the one file of the benchmark that reaches past the public API: the page size of a
 // filter and its prefetch distance are not part of it, so it includes the library's internal
-// lib/layout.h for simdbloom::detail::SetHugePages and simdbloom::detail::SetPrefetchOverride
+// lib/core/layout.h for simdbloom::detail::SetHugePages and simdbloom::detail::SetPrefetchOverride
 // (benchmark-only, process-wide knobs). perf/CMakeLists.txt gives only this file the project root
 // on its include path.
+#include "lib/core/memory.h"
+
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench_util.h"
-#include "lib/layout.h"
+#include "lib/core/prefetch.h"
 
 namespace sbbench {
 

@@ -10,7 +10,7 @@
 
 #include "kernels/reference.h"
 #include "kernels/scalar/probes.h"
-#include "lib/layout.h"
+#include "lib/core/layout.h"
 #include "simdbloom/simdbloom.hpp"
 #include "tests/test_util.h"
 

@@ -276,7 +276,7 @@ struct Strings {
 };
 
 TEST_CASE("concurrency: string batches across threads, each part several hashing chunks") {
-  // 3 parts of >= 32768 keys (lib/bulk.cc runs a part per thread only from there) and an odd
+  // 3 parts of >= 32768 keys (lib/core/bulk.cc runs a part per thread only from there) and an odd
   // tail, into a filter past 1 MiB (prefetched): Threads forms of insert (private copies and,
   // with fresh flags, atomic ORs) and of every result form against one thread.
   const size_t n = 3 * 32768 + 13;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The prefetch distance bulk calls use (lib/prefetch.cc): measured once per layout, size class and
-// target on the machine, chosen among the candidates, cached, overridable, never measured on a
+// The prefetch distance bulk calls use (lib/core/prefetch.cc): measured once per layout, size class
+// and target on the machine, chosen among the candidates, cached, overridable, never measured on a
 // view, and never a cause of different bytes or results.
+#include "lib/core/prefetch.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 #include "tests/test_util.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Saves never destroy what they replace (lib/file_io.h, WriteFileAtomically): for every kind of
+// Saves never destroy what they replace (lib/formats/file_io.h, WriteFileAtomically): for every kind of
 // filter, a save that fails part-way (RLIMIT_FSIZE with SIGXFSZ ignored: the write fails with
 // EFBIG, as on a full disk) leaves the old file byte-identical and no temporary beside it; a view
 // saved onto the file it maps keeps working; links, permission bits and FIFOs are handled.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ScalableFilter (lib/scalable.cc): growth to 1000x the initial capacity with the measured
+// ScalableFilter (lib/kinds/scalable.cc): growth to 1000x the initial capacity with the measured
 // false-positive rate at every decade within the requested one (fixed seeds, binomial bounds),
 // stage capacities never exceeded, bulk calls equal to the single-key path for every key shape
 // and result form on every target, persistence (byte-identical round trips, every truncation,
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "kernels/reference.h"
-#include "lib/layout.h"
+#include "lib/core/key_source.h"
 #include "simdbloom/simdbloom.hpp"
 #include "tests/test_util.h"
 

@@ -162,7 +162,7 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
 }
 
 TEST_CASE("shapes: string batches of several hashing chunks (4096 keys), every form and flag") {
-  // Byte strings are hashed a chunk at a time before the kernels run (lib/bulk.cc); a batch of
+  // Byte strings are hashed a chunk at a time before the kernels run (lib/core/bulk.cc); a batch of
   // 3 chunks and an odd tail checks every result form, the per-key new flags with repeats that
   // cross chunks, and insert_concurrent, against the single-key path (one thread: the parallel
   // forms are in tests/concurrency_test.cc, which does not run under qemu).

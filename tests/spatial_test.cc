@@ -146,7 +146,7 @@ TEST_CASE("equivalence: SpatialFilter gives the same cells and labels on every t
 
 TEST_CASE("spatial: string batches over several hashing chunks equal one key at a time") {
   // Byte strings of more than 1024 keys are hashed 4096 at a time before the kernels run
-  // (lib/key_source.h): 3 chunks and an odd tail, each chunk's labels at its own offset.
+  // (lib/core/key_source.h): 3 chunks and an odd tail, each chunk's labels at its own offset.
   constexpr size_t n = 3 * 4096 + 123;
   std::vector<std::string> strings;
   for (size_t i = 0; i < n; ++i) strings.push_back("spatial-chunk-" + std::to_string(i * 7919));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The counting filters' scalar cell code (spec.h, lib/FORMAT.md "Counting filters"): one key at a
 // time, counter by counter, over register64's and classic's probe positions (kernels/scalar/
-// probes.h). Production: the library's single-key calls (lib/counting.cc); the oracle
+// probes.h). Production: the library's single-key calls (lib/kinds/counting.cc); the oracle
 // (reference.cc) applies it key by key as the "reference" target's counting kernels, which the
 // Highway kernels are tested against. Plain C++, no target flags.
 #ifndef SIMDBLOOM_KERNELS_COUNTING_SCALAR_H_

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The candidates kernel of the shifting set filters (ShBF_A, ShBF_x; lib/shifting_sets.cc,
+// The candidates kernel of the shifting set filters (ShBF_A, ShBF_x; lib/kinds/shifting_sets.cc,
 // lib/FORMAT.md "Shifting set filters"), compiled per target by kernels/shifting/sets_kernels.cc.
 #ifndef SIMDBLOOM_KERNELS_SHIFTING_SETS_H_
 #define SIMDBLOOM_KERNELS_SHIFTING_SETS_H_

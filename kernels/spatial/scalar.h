@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The spatial filter's scalar cell code (spec.h): one key at a time, cell by cell. Production: the
-// library's single-key calls and file checks (lib/spatial.cc); the oracle (reference.cc) applies it
+// library's single-key calls and file checks (lib/kinds/spatial.cc); the oracle (reference.cc) applies it
 // key by key as the "reference" target's spatial kernels, which the Highway kernels are tested
 // against. Plain C++, no target flags.
 #ifndef SIMDBLOOM_KERNELS_SPATIAL_SCALAR_H_

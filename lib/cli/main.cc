@@ -32,7 +32,7 @@
 #include "lib/cli/output.h"
 #include "lib/cli/parquet_footer.h"
 #include "lib/cli/progress.h"
-#include "lib/file_io.h"
+#include "lib/formats/file_io.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "lib/cli/error.h"
-#include "lib/file_io.h"
+#include "lib/formats/file_io.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

@@ -118,7 +118,7 @@ def self_test(graph):
         ("kernels/reference.h", "kernels/dispatch.h", "includes back up"),
         ("kernels/counting/kernel-inl.h", "kernels/classic/kernel-inl.h", "another kind's file"),
         ("kernels/registry.h", "kernels/classic/kernel-inl.h", "spec.h only"),
-        ("lib/filter.cc", "kernels/reference.h", "only the oracle"),
+        ("lib/core/filter.cc", "kernels/reference.h", "only the oracle"),
         ("kernels/dispatch.cc", "kernels/counting/reference.h", "only the oracle"),
         ("lib/include/simdbloom/simdbloom.hpp", "kernels/shared.h", "installed header"),
     ]

@@ -39,7 +39,7 @@ namespace detail {
 struct FreeDeleter {
   void operator()(void* p) const noexcept;
 };
-// The bit array and hashing both set filters share (lib/shifting_sets.cc).
+// The bit array and hashing both set filters share (lib/kinds/shifting_sets.cc).
 class ShiftingBlocks {
  public:
   ShiftingBlocks() = default;

@@ -636,7 +636,7 @@ class Filter {
   size_t serialized_size() const noexcept { return 64 + size_bytes(); }
   // Writes the filter. Cost: a checksum pass and a write of serialized_size() bytes. Throws
   // Error(kIo) if the stream or file fails, naming the path and the reason; save_file replaces
-  // `path` atomically (lib/file_io.h has every rule): the bytes go to a temporary file in its
+  // `path` atomically (lib/formats/file_io.h has every rule): the bytes go to a temporary file in its
   // directory, fsync'ed and renamed over it, so on any failure (a full disk, a write error, a kill)
   // the old file stays byte-identical, and a process that maps the old file keeps its bytes;
   // symbolic links are followed; a device or FIFO (/dev/stdout) is written in place. Needs write

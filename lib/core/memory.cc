@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Filter storage: zeroed, aligned, huge pages for large filters (lib/memory.h), and the
-// process-wide huge-page switch (detail::SetHugePages, lib/layout.h).
-#include "lib/memory.h"
+// Filter storage: zeroed, aligned, huge pages for large filters (lib/core/memory.h), and the
+// process-wide huge-page switch (detail::SetHugePages, lib/core/layout.h).
+#include "lib/core/memory.h"
 
 #include <sys/mman.h>
 
@@ -11,7 +11,6 @@
 #include <cstring>
 #include <string>
 
-#include "lib/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "kernels/scalar/hash.h"
-#include "lib/file_io.h"
-#include "lib/key_source.h"
-#include "lib/layout.h"
+#include "lib/core/filter_access.h"
+#include "lib/core/key_source.h"
+#include "lib/core/layout.h"
+#include "lib/formats/file_io.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

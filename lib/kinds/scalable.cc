@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "kernels/scalar/hash.h"
-#include "lib/file_io.h"
-#include "lib/key_source.h"
-#include "lib/layout.h"
+#include "lib/core/key_source.h"
+#include "lib/core/layout.h"
+#include "lib/formats/file_io.h"
 
 namespace simdbloom {
 namespace {
@@ -291,7 +291,7 @@ uint64_t ScalableFilter::InsertImpl(const Keys& keys, uint8_t* fresh) {
   CheckUsable("insert");
   const size_t n = keys.size();
   if (n == 0) return 0;
-  detail::ValidateBulkKeys("ScalableFilter::insert", keys);  // before anything is written
+  detail::ValidateKeys("ScalableFilter::insert", keys);  // before anything is written
   if (fresh != nullptr) detail::CheckExtent("ScalableFilter::insert", "fresh bytes", fresh, n, 1);
   uint64_t total = 0;
   size_t done = 0;
@@ -400,7 +400,7 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
 template <class Emit>
 uint64_t ScalableFilter::QueryTiles(const char* who, const Keys& keys, Emit&& emit) const {
   const size_t n = keys.size();
-  detail::ValidateBulkKeys(who, keys);
+  detail::ValidateKeys(who, keys);
   const bool prehashed = keys.kind() == Keys::Kind::kPrehashed;
   alignas(64) uint64_t hashes[kTile];
   alignas(64) uint8_t hit[kTile];
@@ -492,7 +492,7 @@ uint64_t ScalableFilter::refine(Keys keys, uint32_t* selection, size_t count) co
               std::to_string(keys.size()));
     }
   }
-  detail::ValidateBulkKeys("ScalableFilter::refine", keys);
+  detail::ValidateKeys("ScalableFilter::refine", keys);
   alignas(64) uint8_t hit[kTile];
   size_t kept = 0;
   for (size_t base = 0; base < count; base += kTile) {

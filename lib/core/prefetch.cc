@@ -16,6 +16,8 @@
 // zero the filter. Queries only read, so measuring on the caller's filter is safe even while
 // other threads insert into it. Only timing depends on the choice, never a filter's bytes or a
 // result. perf/calibration.cc checks the choice against a full sweep.
+#include "lib/core/prefetch.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -25,7 +27,7 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
-#include "lib/layout.h"
+#include "lib/core/layout.h"
 
 namespace simdbloom {
 namespace detail {

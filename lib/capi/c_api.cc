@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "kernels/registry.h"
-#include "lib/key_source.h"
+#include "lib/core/key_source.h"
 #include "simdbloom/simdbloom.h"
 #include "simdbloom/simdbloom.hpp"
 

@@ -13,9 +13,9 @@
 #include "kernels/scalar/hash.h"
 #include "kernels/shared.h"
 #include "kernels/shifting/sets.h"
-#include "lib/file_io.h"
-#include "lib/key_source.h"
-#include "lib/memory.h"
+#include "lib/core/key_source.h"
+#include "lib/core/memory.h"
+#include "lib/formats/file_io.h"
 #include "simdbloom/shifting.hpp"
 
 namespace simdbloom {
@@ -137,8 +137,8 @@ void FreeDeleter::operator()(void* p) const noexcept { std::free(p); }
 ShiftingBlocks::ShiftingBlocks(uint64_t num_blocks, uint64_t seed)
     : num_blocks_(num_blocks), seed_(seed) {
   if (num_blocks == 0 || num_blocks > kMaxSetBlocks) Invalid("shifting: bad block count");
-  // As Filter's words: huge pages from 2 MiB on (lib/memory.h), so random access to a DRAM-sized
-  // filter mostly avoids page walks.
+  // As Filter's words: huge pages from 2 MiB on (lib/core/memory.h), so random access to a
+  // DRAM-sized filter mostly avoids page walks.
   void* p = AllocateZeroed(num_blocks * 64, "shifting filter", "shifting: ");
   words_.reset(static_cast<uint64_t*>(p));
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Internal (not installed): turning a public Keys into the kernels' KeySource, shared by the bulk
-// calls of every filter kind (lib/bulk.cc defines these).
-#ifndef SIMDBLOOM_LIB_KEY_SOURCE_H_
-#define SIMDBLOOM_LIB_KEY_SOURCE_H_
+// calls of every filter kind (lib/core/key_source.cc defines these): the one key check, sources,
+// slices, hashing any shape.
+#ifndef SIMDBLOOM_LIB_CORE_KEY_SOURCE_H_
+#define SIMDBLOOM_LIB_CORE_KEY_SOURCE_H_
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/dispatch.h"
 #include "kernels/registry.h"
 #include "kernels/shared.h"
 #include "simdbloom/simdbloom.hpp"
@@ -46,6 +48,15 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
 // The KeySource over `keys` (n > 0, already validated), hashed as layout `id` hashes (XXH3 or
 // XXH64) with `seed`. `hasher` must outlive the source.
 KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* hasher);
+
+// Keys [begin, begin + count) of `keys`, in the same shape. O(1).
+Keys SliceKeys(const Keys& keys, size_t begin, size_t count);
+
+// out[j] = XXH3_64bits_withSeed(bytes of key begin + j, seed) for j < m (Prehashed keys are
+// copied), on `kernels`' target (u64/u32 keys vectorized, byte strings scalar): for the kinds that
+// hash first (SpatialFilter). Keys must have passed ValidateKeys. No allocation.
+void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_t begin, size_t m,
+                  uint64_t* out);
 
 // Byte-string keys (kHashFn sources without a selection vector) are hashed kStringChunk keys at a
 // time into a buffer on the stack, and each chunk's hashes then go through the kernels as
@@ -91,4 +102,4 @@ uint64_t OverHashedChunks(const KeySource& src, size_t n, const Run& run) {
 }  // namespace detail
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_LIB_KEY_SOURCE_H_
+#endif  // SIMDBLOOM_LIB_CORE_KEY_SOURCE_H_

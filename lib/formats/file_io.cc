@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one save routine of every filter kind, the C API, Python and the command line (file_io.h):
 // a file is replaced by a rename, never rewritten in place.
-#include "lib/file_io.h"
+#include "lib/formats/file_io.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,9 +17,11 @@
 #include "kernels/dispatch.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/scalar/probes.h"
-#include "lib/file_io.h"
-#include "lib/key_source.h"
-#include "lib/layout.h"
+#include "lib/core/filter_access.h"
+#include "lib/core/key_source.h"
+#include "lib/core/layout.h"
+#include "lib/core/prefetch.h"
+#include "lib/formats/file_io.h"
 
 namespace simdbloom {
 namespace {

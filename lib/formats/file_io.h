@@ -3,8 +3,8 @@
 // shifting set filters share: little-endian fields (FORMAT.md: every integer is little-endian,
 // whatever the host), the checks a 64-byte header starts with, and files opened for
 // save_file/load_file with the same errors.
-#ifndef SIMDBLOOM_LIB_FILE_IO_H_
-#define SIMDBLOOM_LIB_FILE_IO_H_
+#ifndef SIMDBLOOM_LIB_FORMATS_FILE_IO_H_
+#define SIMDBLOOM_LIB_FORMATS_FILE_IO_H_
 
 #include <sys/stat.h>
 
@@ -221,4 +221,4 @@ void ReadPayload(std::istream& in, uint64_t size, uint64_t checksum, const BadFn
 }  // namespace detail
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_LIB_FILE_IO_H_
+#endif  // SIMDBLOOM_LIB_FORMATS_FILE_IO_H_

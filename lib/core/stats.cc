@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "kernels/model.h"
-#include "lib/layout.h"
+#include "lib/core/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/layout.h"
+#include "lib/core/layout.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "lib/core/layout.h"
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -25,11 +27,10 @@
 #include "kernels/scalar/hash.h"
 #include "kernels/spatial/scalar.h"
 #include "kernels/spatial/spec.h"
-#include "lib/file_io.h"
-#include "lib/key_source.h"
-#include "lib/keys.h"
-#include "lib/layout.h"
-#include "lib/memory.h"
+#include "lib/core/key_source.h"
+#include "lib/core/memory.h"
+#include "lib/core/prefetch.h"
+#include "lib/formats/file_io.h"
 
 namespace simdbloom {
 namespace {
@@ -44,7 +45,7 @@ using detail::SpatialSpec;
 
 constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
 
-// ---- Prefetch distance, measured on this machine (as lib/prefetch.cc does for Filter) ----
+// ---- Prefetch distance, measured on this machine (as lib/core/prefetch.cc does for Filter) ----
 // Filters of 1 MiB and more are prefetched some keys ahead; how far is measured by the first bulk
 // call on a filter of a new size class (power of two of bytes) for its cell width and the active
 // target: the classify kernel on that filter's cells, a fresh set of random hashes per run, each
@@ -104,7 +105,7 @@ void CheckGeometry(const char* who, uint64_t num_blocks, uint32_t k, uint32_t nu
   }
 }
 
-// Zeroed, 64-byte aligned (huge pages from 2 MiB on, as Filter's words: lib/memory.h).
+// Zeroed, 64-byte aligned (huge pages from 2 MiB on, as Filter's words: lib/core/memory.h).
 uint8_t* AllocateCells(uint64_t bytes) {
   return static_cast<uint8_t*>(detail::AllocateZeroed(bytes, "spatial filter"));
 }
@@ -319,7 +320,7 @@ uint64_t SpatialFilter::insert_hash(uint16_t label, uint64_t hash) {
 uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   const char* who = "SpatialFilter::insert";
   CheckLabel(who, label);
-  detail::CheckKeys(who, keys);
+  detail::ValidateKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
   const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
@@ -348,7 +349,7 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   if (cells_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (keys.size() == 0) return 0;
   if (labels == nullptr) Invalid(std::string(who) + ": null labels with non-zero size");
-  detail::CheckKeys(who, keys);
+  detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "labels", labels, keys.size(), 2);
   const detail::Kernels& kernels = detail::Active();
   const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);

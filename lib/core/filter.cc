@@ -10,8 +10,9 @@
 #include "kernels/dispatch.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/scalar/probes.h"
-#include "lib/layout.h"
-#include "lib/memory.h"
+#include "lib/core/filter_access.h"
+#include "lib/core/layout.h"
+#include "lib/core/memory.h"
 #include "simdbloom/simdbloom.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -24,7 +25,7 @@ namespace {
 using detail::Invalid;
 
 // Zeroed, 64-byte aligned, rounded up to whole cache lines; huge pages from 2 MiB on
-// (lib/memory.h).
+// (lib/core/memory.h).
 uint64_t* AllocateWords(uint64_t bytes) {
   return static_cast<uint64_t*>(detail::AllocateZeroed(bytes, "filter"));
 }

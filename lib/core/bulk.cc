@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bulk calls: argument checks, the key shapes the kernels do not hash themselves (byte strings,
-// Arrow arrays, fixed-width records: inlined scalar XXH3/XXH64, a tile at a time), result forms,
-// and the parallel forms. Prefetch distances: lib/prefetch.cc.
+// Filter's bulk calls: the kernels' driver over a key source (lib/core/key_source.cc), in pieces
+// for the prefetch tuner (lib/core/prefetch.cc); result forms; the parallel forms.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -20,257 +19,14 @@
 #include <xxhash.h>
 
 #include "kernels/dispatch.h"
-#include "lib/key_source.h"
-#include "lib/layout.h"
+#include "lib/core/filter_access.h"
+#include "lib/core/key_source.h"
+#include "lib/core/layout.h"
+#include "lib/core/prefetch.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
 namespace detail {
-namespace {
-
-// Hashes byte-string shapes for the kernels' KeySource::hash_fn: libxxhash's XXH3 (XXH64 for
-// layouts whose spec says kXxh64) inlined into one loop per shape and hash, so a key costs no call
-// and no per-key choice of hash (13-byte records: 2.2 -> 1.5 ns/key hashing alone).
-// (StringHasher: lib/key_source.h.)
-
-// The seed is copied to a local and the loop specialised on `sel`: reloading the seed after each
-// store to out[] (which may alias it for all the compiler knows) and a per-key test of sel cost
-// 36-byte UUIDs 6.0 -> 4.7 ns/key (Zen 5), within 10% of a bare XXH3 loop.
-template <bool kXxh64, class Bytes>
-inline void HashRun(const StringHasher& h, const uint32_t* sel, size_t begin, size_t m,
-                    uint64_t* __restrict out, const Bytes& bytes) {
-  const uint64_t seed = h.seed;
-  auto one = [&](size_t at) {
-    size_t size;
-    const void* p = bytes(at, &size);
-    return kXxh64 ? XXH64(p, size, seed) : XXH3_64bits_withSeed(p, size, seed);
-  };
-  if (sel == nullptr) {
-    for (size_t j = 0; j < m; ++j) out[j] = one(begin + j);
-  } else {
-    for (size_t j = 0; j < m; ++j) out[j] = one(sel[begin + j]);
-  }
-}
-
-template <class Offset, bool kXxh64>
-void HashBinary(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const Offset* offsets = static_cast<const Offset*>(h.keys.keys());
-  const uint8_t* data = h.keys.data();
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
-    Offset lo, hi;
-    std::memcpy(&lo, offsets + at, sizeof(Offset));
-    std::memcpy(&hi, offsets + at + 1, sizeof(Offset));
-    *size = static_cast<size_t>(hi - lo);
-    return data + lo;
-  });
-}
-
-template <bool kXxh64>
-void HashStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const std::string_view* keys = static_cast<const std::string_view*>(h.keys.keys());
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
-    *size = keys[at].size();
-    return static_cast<const void*>(keys[at].data());
-  });
-}
-
-template <bool kXxh64>
-void HashStdStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const std::string* keys = static_cast<const std::string*>(h.keys.keys());
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
-    *size = keys[at].size();
-    return static_cast<const void*>(keys[at].data());
-  });
-}
-
-template <bool kXxh64>
-void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const uint8_t* data = static_cast<const uint8_t*>(h.keys.keys());
-  const size_t width = h.keys.width(), stride = h.keys.stride();
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
-    *size = width;
-    return static_cast<const void*>(data + at * stride);
-  });
-}
-
-// "0x..." for messages.
-std::string Address(const void* p) {
-  char text[2 + 2 * sizeof(uintptr_t) + 1];
-  std::snprintf(text, sizeof(text), "0x%jx",
-                static_cast<uintmax_t>(reinterpret_cast<uintptr_t>(p)));
-  return text;
-}
-
-// Throws unless `count` entries of `size` bytes from p fit the address space; `what` names them.
-void CheckArray(const char* who, const char* what, const void* p, size_t count, size_t size) {
-  if (count > SIZE_MAX / size || !FitsAddressSpace(p, uint64_t{count} * size)) {
-    Invalid(std::string(who) + ": " + std::to_string(count) + " " + what +
-            (size == 1 ? std::string() : " of " + std::to_string(size) + " bytes") + " at " +
-            Address(p) + " pass the end of the address space");
-  }
-}
-
-// Offsets must start >= 0 and never decrease. The check is a branch-free reduction over blocks of
-// offsets (the compiler vectorizes it); only a failing block is searched for the index to report.
-// A separate pass over the offsets either way, so the bulk calls validate once per call, not once
-// per thread or step (10M UUIDs: the second pass cost ~1 ns/key).
-template <class Offset>
-void CheckOffsets(const char* who, const Keys& keys) {
-  if (keys.keys() == nullptr) Invalid(std::string(who) + ": null Arrow offsets");
-  const Offset* offsets = static_cast<const Offset*>(keys.keys());
-  auto at = [offsets](size_t i) {
-    Offset v;
-    std::memcpy(&v, offsets + i, sizeof(Offset));
-    return v;
-  };
-  const Offset first = at(0);
-  if (first < 0) Invalid(std::string(who) + ": negative Arrow offset at 0");
-  const size_t n = keys.size();
-  constexpr size_t kBlock = 1024;
-  for (size_t b = 1; b <= n; b += kBlock) {
-    const size_t e = std::min(n + 1, b + kBlock);
-    bool bad = false;
-    for (size_t i = b; i < e; ++i) bad |= at(i) < at(i - 1);
-    if (bad) {
-      for (size_t i = b; i < e; ++i) {
-        if (at(i) < at(i - 1)) {
-          Invalid(std::string(who) + ": Arrow offsets decrease at " + std::to_string(i));
-        }
-      }
-    }
-  }
-  if (keys.data() == nullptr && at(n) != first) {
-    Invalid(std::string(who) + ": null Arrow data with non-empty keys");
-  }
-  // The last offset is the largest: the keys span data[0 .. at(n)).
-  const uint64_t end = static_cast<uint64_t>(at(n));
-  const size_t declared = keys.data_size();
-  if (declared != 0 && end > declared) {
-    size_t i = 0;
-    while (static_cast<uint64_t>(at(i)) <= declared) ++i;
-    Invalid(std::string(who) + ": Arrow offsets[" + std::to_string(i) +
-            "] = " + std::to_string(at(i)) + " passes the data's size, " +
-            std::to_string(declared) + " bytes");
-  }
-  if (!FitsAddressSpace(keys.data(), end)) {
-    Invalid(std::string(who) + ": Arrow offsets[" + std::to_string(n) + "] = " +
-            std::to_string(end) + " bytes from the data pointer pass the end of the address space");
-  }
-}
-
-}  // namespace
-
-// Declared in lib/key_source.h.
-void ValidateKeys(const char* who, const Keys& keys) {
-  const size_t n = keys.size();
-  if (n == 0) return;  // nothing is read
-  switch (keys.kind()) {
-    case Keys::Kind::kU64:
-    case Keys::Kind::kU32:
-    case Keys::Kind::kPrehashed:
-    case Keys::Kind::kStrings:
-    case Keys::Kind::kStdStrings:
-      if (keys.keys() == nullptr) Invalid(std::string(who) + ": null keys with non-zero size");
-      break;
-    case Keys::Kind::kBinary32:
-    case Keys::Kind::kBinary64:
-    case Keys::Kind::kFixedWidth:
-      break;
-  }
-  switch (keys.kind()) {
-    case Keys::Kind::kU64:
-    case Keys::Kind::kPrehashed:
-      CheckArray(who, "keys", keys.keys(), n, 8);
-      break;
-    case Keys::Kind::kU32:
-      CheckArray(who, "keys", keys.keys(), n, 4);
-      break;
-    case Keys::Kind::kStrings:
-      CheckArray(who, "keys", keys.keys(), n, sizeof(std::string_view));
-      break;
-    case Keys::Kind::kStdStrings:
-      CheckArray(who, "keys", keys.keys(), n, sizeof(std::string));
-      break;
-    case Keys::Kind::kBinary32:
-      if (n == SIZE_MAX) CheckArray(who, "Arrow offsets", keys.keys(), n, 4);
-      CheckArray(who, "Arrow offsets", keys.keys(), n + 1, 4);
-      CheckOffsets<int32_t>(who, keys);
-      break;
-    case Keys::Kind::kBinary64:
-      if (n == SIZE_MAX) CheckArray(who, "Arrow offsets", keys.keys(), n, 8);
-      CheckArray(who, "Arrow offsets", keys.keys(), n + 1, 8);
-      CheckOffsets<int64_t>(who, keys);
-      break;
-    case Keys::Kind::kFixedWidth: {
-      // The records span (n - 1) * stride + width bytes from data.
-      const size_t width = keys.width(), stride = keys.stride();
-      if (stride != 0 && n - 1 > (SIZE_MAX - width) / stride) {
-        Invalid(std::string(who) + ": FixedWidth records overflow the address space");
-      }
-      if (keys.keys() == nullptr && width != 0) {
-        Invalid(std::string(who) + ": null FixedWidth data");
-      }
-      const uint64_t extent = uint64_t{n - 1} * stride + width;
-      if (width != 0 && !FitsAddressSpace(keys.keys(), extent)) {
-        Invalid(std::string(who) + ": FixedWidth records of width " + std::to_string(width) +
-                " and stride " + std::to_string(stride) + " span " + std::to_string(extent) +
-                " bytes from " + Address(keys.keys()) + ", past the end of the address space");
-      }
-      break;
-    }
-  }
-}
-
-void CheckExtent(const char* who, const char* what, const void* p, size_t count, size_t size) {
-  CheckArray(who, what, p, count, size);
-}
-
-KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* hasher) {
-  KeySource src;
-  *hasher = StringHasher{keys, seed};
-  const bool xxh64 = InfoOf(id).xxh64;
-  switch (keys.kind()) {
-    case Keys::Kind::kU64:
-      src.kind = KeyKind::kU64;
-      src.keys = keys.keys();
-      break;
-    case Keys::Kind::kU32:
-      src.kind = KeyKind::kU32;
-      src.keys = keys.keys();
-      break;
-    case Keys::Kind::kPrehashed:
-      src.kind = KeyKind::kHashes;
-      src.keys = keys.keys();
-      break;
-    case Keys::Kind::kStrings:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashStrings<true> : &HashStrings<false>;
-      break;
-    case Keys::Kind::kStdStrings:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashStdStrings<true> : &HashStdStrings<false>;
-      break;
-    case Keys::Kind::kBinary32:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashBinary<int32_t, true> : &HashBinary<int32_t, false>;
-      break;
-    case Keys::Kind::kBinary64:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashBinary<int64_t, true> : &HashBinary<int64_t, false>;
-      break;
-    case Keys::Kind::kFixedWidth:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashFixed<true> : &HashFixed<false>;
-      break;
-  }
-  src.ctx = hasher;
-  return src;
-}
-
 namespace {
 
 static_assert(DistanceTuner::kMinTrialKeys % kStringChunk == 0, "trials end at chunk ends");
@@ -367,32 +123,6 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   });
 }
 
-// Keys [begin, begin + count) of `keys`, in the same shape.
-Keys Slice(const Keys& keys, size_t begin, size_t count) {
-  switch (keys.kind()) {
-    case Keys::Kind::kU64:
-      return Keys(static_cast<const uint64_t*>(keys.keys()) + begin, count);
-    case Keys::Kind::kU32:
-      return Keys(static_cast<const uint32_t*>(keys.keys()) + begin, count);
-    case Keys::Kind::kPrehashed:
-      return Prehashed{static_cast<const uint64_t*>(keys.keys()) + begin, count};
-    case Keys::Kind::kStrings:
-      return Keys(static_cast<const std::string_view*>(keys.keys()) + begin, count);
-    case Keys::Kind::kStdStrings:
-      return Keys(static_cast<const std::string*>(keys.keys()) + begin, count);
-    case Keys::Kind::kBinary32:
-      return BinaryArray<int32_t>{static_cast<const int32_t*>(keys.keys()) + begin, keys.data(),
-                                  count, keys.data_size()};
-    case Keys::Kind::kBinary64:
-      return BinaryArray<int64_t>{static_cast<const int64_t*>(keys.keys()) + begin, keys.data(),
-                                  count, keys.data_size()};
-    case Keys::Kind::kFixedWidth:
-      return FixedWidth{static_cast<const uint8_t*>(keys.keys()) + begin * keys.stride(),
-                        keys.width(), keys.stride(), count};
-  }
-  return keys;
-}
-
 // Below this many keys per thread, starting a thread costs more than it saves.
 constexpr size_t kMinKeysPerThread = 32768;
 
@@ -483,7 +213,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   std::atomic<uint64_t> changed{0};
   bool tune = false;  // set below: true when the call runs as one part
   auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
-    const Keys part = detail::Slice(keys, begin, end - begin);
+    const Keys part = detail::SliceKeys(keys, begin, end - begin);
     detail::StringHasher hasher{part, 0};
     const detail::KeySource src = detail::SourceOf(part, id, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
@@ -636,7 +366,7 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
   // Bitmap parts start on whole bytes.
   const size_t align = result == ResultKind::kBitmap ? 8 : 1;
   RunParallel(threads, keys.size(), align, [&](size_t part, size_t begin, size_t end) {
-    const Keys slice = Slice(keys, begin, end - begin);
+    const Keys slice = SliceKeys(keys, begin, end - begin);
     void* at = result == ResultKind::kBytes ? static_cast<void*>(static_cast<uint8_t*>(out) + begin)
                : result == ResultKind::kBitmap
                    ? static_cast<void*>(static_cast<uint8_t*>(out) + begin / 8)
@@ -679,33 +409,4 @@ uint64_t Filter::select(Keys keys, uint32_t* selection, Threads threads) const {
                                threads.count);
 }
 
-// For the kinds of filter built from Filters (lib/scalable.cc): the same key checks and slices.
-namespace detail {
-void ValidateBulkKeys(const char* who, const Keys& keys) { ValidateKeys(who, keys); }
-Keys SliceKeys(const Keys& keys, size_t begin, size_t count) { return Slice(keys, begin, count); }
-}  // namespace detail
-
-}  // namespace simdbloom
-
-// ---- Key handling for other filter kinds (lib/keys.h) ----
-// (Included here, with the code it declares, to keep this addition in one place.)
-#include "lib/keys.h"  // NOLINT(build/include_order)
-
-namespace simdbloom {
-namespace detail {
-
-void CheckKeys(const char* who, const Keys& keys) {
-  if (keys.size() != 0) ValidateKeys(who, keys);
-}
-
-void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_t begin, size_t m,
-                  uint64_t* out) {
-  if (m == 0) return;
-  const Keys part = Slice(keys, begin, m);
-  StringHasher hasher{part, 0};
-  const KeySource src = SourceOf(part, LayoutId::kBlock512, seed, &hasher);
-  kernels.hash_keys(false, src, m, seed, out);
-}
-
-}  // namespace detail
 }  // namespace simdbloom

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// Internal (not installed): the library's own access to a Filter's internals.
+#ifndef SIMDBLOOM_LIB_CORE_FILTER_ACCESS_H_
+#define SIMDBLOOM_LIB_CORE_FILTER_ACCESS_H_
+
+#include <cstdint>
+
+#include "simdbloom/simdbloom.hpp"
+
+namespace simdbloom {
+
+// The library's own access to a filter's internals (declared a friend by Filter).
+struct FilterAccess {
+  // An owning, zeroed filter; parameters must already be valid.
+  static Filter Make(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed);
+  // A read-only view over `words` (64-byte aligned, valid parameters).
+  static Filter MakeView(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
+                         const uint64_t* words);
+  static uint64_t* Words(Filter& f) { return f.words_; }
+  static void SetInserted(Filter& f, uint64_t n) { f.inserted_ = n; }
+};
+
+}  // namespace simdbloom
+
+#endif  // SIMDBLOOM_LIB_CORE_FILTER_ACCESS_H_
