@@ -21,13 +21,13 @@ cmake --build "$build" -j"$(nproc)"
 
 run() {  # QEMU_CPU value, then the targets that must pass at that width
   local cpu=$1; shift
-  for t in "$@"; do
-    echo "== qemu-aarch64 -cpu $cpu: equivalence.$t"
-    QEMU_CPU=$cpu SIMDBLOOM_TEST_REQUIRE=1 ctest --test-dir "$build" --output-on-failure \
-      -R "^equivalence\.$t\$"
-  done
-  echo "== qemu-aarch64 -cpu $cpu: api, format, shapes (every target), cpu detection, C API and env tests"
-  QEMU_CPU=$cpu ctest --test-dir "$build" --output-on-failure -R '^(api|format|shapes|cpu|c_api|env\.|one_key\.)'
+  local targets
+  targets=$(IFS='|'; echo "$*")
+  echo "== qemu-aarch64 -cpu $cpu: equivalence of $*; api, format, shapes (every target), cpu"
+  echo "   detection, C API, env and one-key tests"
+  # One ctest run per width, on every core (each test is one qemu process).
+  QEMU_CPU=$cpu SIMDBLOOM_TEST_REQUIRE=1 ctest --test-dir "$build" --output-on-failure \
+    -j"$(nproc)" -R "^(equivalence\.($targets)|api|format|shapes|cpu|c_api|env\..*|one_key\..*)\$"
 }
 run "max,sve=off" NEON
 run "max,sve128=on" SVE2_128 SVE2 SVE NEON
