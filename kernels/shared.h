@@ -179,6 +179,19 @@ inline T LoadRelaxed(const T* word) {
   static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k); \
   static const LayoutKernels* KernelsAt(size_t table_index);
 
+// Defines SPEC's out-of-line one-key functions from the inline code of SCALAR (the layout's
+// scalar.h): the whole of each layout's scalar.cc, inside namespace detail.
+#define SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS(SPEC, SCALAR)                           \
+  bool SPEC::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {         \
+    return SCALAR::Insert(words, p, h);                                           \
+  }                                                                               \
+  bool SPEC::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) { \
+    return SCALAR::Contains(words, p, h);                                         \
+  }                                                                               \
+  bool SPEC::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {   \
+    return SCALAR::InsertAtomic(words, p, h);                                     \
+  }
+
 // M[t] = 0x9E3779B9^(t+1) mod 2^32 (FORMAT.md): block512 and register64 bit selection, defined
 // once with each layout's probe math in the installed header (simdbloom/detail/probes.hpp).
 inline constexpr const BitMultipliers& kMultipliers = kBitMultipliers;

@@ -5,16 +5,6 @@
 
 namespace simdbloom {
 namespace detail {
-
-bool Block512Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  return Block512Scalar::Insert(words, p, h);
-}
-bool Block512Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  return Block512Scalar::Contains(words, p, h);
-}
-bool Block512Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  return Block512Scalar::InsertAtomic(words, p, h);
-}
-
+SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS(Block512Spec, Block512Scalar)
 }  // namespace detail
 }  // namespace simdbloom

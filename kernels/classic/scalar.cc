@@ -5,16 +5,6 @@
 
 namespace simdbloom {
 namespace detail {
-
-bool ClassicSpec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  return ClassicScalar::Insert(words, p, h);
-}
-bool ClassicSpec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  return ClassicScalar::Contains(words, p, h);
-}
-bool ClassicSpec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  return ClassicScalar::InsertAtomic(words, p, h);
-}
-
+SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS(ClassicSpec, ClassicScalar)
 }  // namespace detail
 }  // namespace simdbloom

@@ -5,16 +5,6 @@
 
 namespace simdbloom {
 namespace detail {
-
-bool Register64Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  return Register64Scalar::Insert(words, p, h);
-}
-bool Register64Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  return Register64Scalar::Contains(words, p, h);
-}
-bool Register64Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  return Register64Scalar::InsertAtomic(words, p, h);
-}
-
+SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS(Register64Spec, Register64Scalar)
 }  // namespace detail
 }  // namespace simdbloom

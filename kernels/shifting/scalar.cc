@@ -5,16 +5,6 @@
 
 namespace simdbloom {
 namespace detail {
-
-bool ShiftingSpec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  return ShiftingScalar::Insert(words, p, h);
-}
-bool ShiftingSpec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  return ShiftingScalar::Contains(words, p, h);
-}
-bool ShiftingSpec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  return ShiftingScalar::InsertAtomic(words, p, h);
-}
-
+SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS(ShiftingSpec, ShiftingScalar)
 }  // namespace detail
 }  // namespace simdbloom

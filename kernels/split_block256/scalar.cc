@@ -5,16 +5,6 @@
 
 namespace simdbloom {
 namespace detail {
-
-bool SplitBlock256Spec::ScalarInsert(uint64_t* words, const Params& p, uint64_t h) {
-  return SplitBlock256Scalar::Insert(words, p, h);
-}
-bool SplitBlock256Spec::ScalarContains(const uint64_t* words, const Params& p, uint64_t h) {
-  return SplitBlock256Scalar::Contains(words, p, h);
-}
-bool SplitBlock256Spec::ScalarInsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-  return SplitBlock256Scalar::InsertAtomic(words, p, h);
-}
-
+SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS(SplitBlock256Spec, SplitBlock256Scalar)
 }  // namespace detail
 }  // namespace simdbloom
