@@ -93,7 +93,7 @@ struct Classic {
 #else
       // Gathers are emulated here: a key at a time. A filter in cache (not prefetched) tests all k
       // probes without a branch: stopping at the first clear bit mispredicts on most absent keys
-      // (1e5 keys, half absent, SSE4: 15.7 -> 10.5 ns/key). A prefetched one stops there, since
+      // (perf/README.md, design note M10). A prefetched one stops there, since
       // only the first kQueryPrefetchProbes lines were prefetched and the rest would miss.
       if (p.prefetch_distance == 0) {
         for (size_t j = j0; j < j1; ++j) {

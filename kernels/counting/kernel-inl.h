@@ -181,8 +181,9 @@ struct CountingClassic {
       ahead(j);
       if constexpr (kOp == detail::Op::kInsert) {
         // One pass, load-add-store per probe as the plain classic insert does (a first pass of
-        // loads, then the stores, was 2-3x slower). A repeated position (found by a 64-bit set of
-        // the positions' low 6 bits first, pairwise only on a collision) is skipped.
+        // loads, then the stores, was slower: perf/README.md, design note M14). A repeated
+        // position (found by a 64-bit set of the positions' low 6 bits first, pairwise only on a
+        // collision) is skipped.
         uint64_t seen = 0;
         bool maybe_repeat = false;
         for (uint32_t i = 0; i < k; ++i) {

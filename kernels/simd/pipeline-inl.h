@@ -109,7 +109,7 @@ struct ArgOf<L, std::void_t<typename L::Arg>> {
 
 // The State of a call, built where it is used: the compiler then sees its constants (block512's
 // chunk count, for one) and keeps them out of memory. Built by the caller and passed by reference,
-// they were loads, and block512's in-cache insert/contains took 2.4/2.0 ns/key instead of 1.8/1.6.
+// they were loads, and slower (perf/README.md, design note M12).
 template <class L, class A>
 HWY_INLINE typename L::State MakeState(const detail::Params& p, const A& arg) {
   if constexpr (std::is_same<A, NoArg>::value) {
@@ -154,7 +154,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   size_t m = HWY_MIN(T, n);
   const SeedConsts seed(p.seed);
   // Pre-hashed keys without a selection vector, 8-byte aligned, are read in place rather than
-  // copied into a tile (the copy missed the cache once per line: 1e8 keys, 9.0 -> 8.2 ns/key).
+  // copied into a tile (the copy missed the cache once per line: design note M13, perf/README.md).
   const uint64_t* in_place = src.kind == detail::KeyKind::kHashes && src.sel == nullptr &&
                                      reinterpret_cast<uintptr_t>(src.keys) % alignof(uint64_t) == 0
                                  ? static_cast<const uint64_t*>(src.keys)

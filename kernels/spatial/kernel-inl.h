@@ -190,8 +190,8 @@ struct SpatialCells {
 #else
         // A lane is its cell (<= 0xFFFF, high u32 half 0) or all ones (not a probe of the key).
         // With every high half set to ones, the minimum over u32 halves is the key's minimum: a
-        // native u32 min instead of an emulated u64 one (x86 before AVX-512, NEON): AVX2 classify
-        // 4.0 -> 3.6 ns/key (1-byte cells), 7.4 -> 6.7 (2-byte), 10% fewer instructions.
+        // native u32 min instead of an emulated u64 one (x86 before AVX-512, NEON; perf/README.md,
+        // design note M11).
         const hn::Repartition<uint32_t, D> d32;
         const V high = hn::Set(d, 0xFFFFFFFF00000000ull);
         auto low = hn::BitCast(

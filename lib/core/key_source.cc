@@ -33,12 +33,12 @@ namespace {
 
 // Hashes byte-string shapes for the kernels' KeySource::hash_fn: libxxhash's XXH3 (XXH64 for
 // layouts whose spec says kXxh64) inlined into one loop per shape and hash, so a key costs no call
-// and no per-key choice of hash (13-byte records: 2.2 -> 1.5 ns/key hashing alone).
+// and no per-key choice of hash (perf/README.md, design note M7).
 // (StringHasher: lib/core/key_source.h.)
 
 // The seed is copied to a local and the loop specialised on `sel`: reloading the seed after each
-// store to out[] (which may alias it for all the compiler knows) and a per-key test of sel cost
-// 36-byte UUIDs 6.0 -> 4.7 ns/key (Zen 5), within 10% of a bare XXH3 loop.
+// store to out[] (which may alias it for all the compiler knows) and a per-key test of sel were
+// slower (perf/README.md, design note M7).
 template <bool kXxh64, class Bytes>
 inline void HashRun(const StringHasher& h, const uint32_t* sel, size_t begin, size_t m,
                     uint64_t* __restrict out, const Bytes& bytes) {
@@ -120,7 +120,7 @@ void CheckArray(const char* who, const char* what, const void* p, size_t count, 
 // Offsets must start >= 0 and never decrease. The check is a branch-free reduction over blocks of
 // offsets (the compiler vectorizes it); only a failing block is searched for the index to report.
 // A separate pass over the offsets either way, so the bulk calls validate once per call, not once
-// per thread or step (10M UUIDs: the second pass cost ~1 ns/key).
+// per thread or step (perf/README.md, design note M8).
 template <class Offset>
 void CheckOffsets(const char* who, const Keys& keys) {
   if (keys.keys() == nullptr) Invalid(std::string(who) + ": null Arrow offsets");

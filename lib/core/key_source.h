@@ -61,9 +61,8 @@ void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_
 // Byte-string keys (kHashFn sources without a selection vector) are hashed kStringChunk keys at a
 // time into a buffer on the stack, and each chunk's hashes then go through the kernels as
 // pre-hashed keys. Hashing them inside the tiled pipeline, a step of 16 keys at a time between the
-// applies, was slower than the two passes together: 10M 36-byte UUIDs into a 9 MB block512
-// filter (Zen 5, AVX3) took 10.5-11.6 ns/key fused against 7.5 for a hashing pass plus a
-// pre-hashed insert, and hashing whole 256-key tiles at a time did not help. 4096 keys (32 KiB)
+// applies, was slower than the two passes together, and hashing whole 256-key tiles at a time did
+// not help (perf/README.md, design note M6). 4096 keys (32 KiB)
 // keeps the hashes in L1/L2 between the passes. Used by Filter's bulk calls (bulk.cc) and
 // SpatialFilter's (spatial.cc).
 constexpr size_t kStringChunk = 4096;

@@ -4,9 +4,9 @@
 //
 // The best software-prefetch distance depends on the machine (DRAM and TLB-walk latency, how many
 // misses a core keeps in flight, a VM's nested page tables) and on the filter's size: a constant
-// tuned on a Zen 3 machine (48 keys) cost 1.4x on a Zen 5 VM, where 128 was best. So the first
-// bulk call on a filter of a new size class (a power of two of bytes, >= kPrefetchMinBytes) for
-// the active SIMD target and layout measures the layout's own query kernel on that filter's
+// tuned on one machine was far from the best on another (perf/README.md, design note M3). So the
+// first bulk call on a filter of a new size class (a power of two of bytes, >= kPrefetchMinBytes)
+// for the active SIMD target and layout measures the layout's own query kernel on that filter's
 // words at each candidate distance and keeps the fastest, for the rest of the process.
 //
 // The measurement: kCalibKeys random keys per run, a fresh key set for every run (so no run finds
@@ -215,7 +215,7 @@ void DistanceTuner::Finish() {
     // against distance falls steeply up to some distance, then stays flat over a range: a
     // 65,536-key trial's noise (a few %) makes any point of that range look fastest, and its
     // middle is the farthest from the steep side (preferring the shortest, as the first-use
-    // measurement does, picked 48 where 64-192 were 7% faster at 1e7 keys on the Zen 5 VM).
+    // measurement does, picked a distance on the steep side: perf/README.md, design note M4).
     const double fastest = *std::min_element(best_, best_ + num_candidates_);
     int near[16];
     int num_near = 0;
@@ -230,10 +230,9 @@ void DistanceTuner::Finish() {
 }
 
 uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {
-  // classic queries at 1e6..5e7 keys, k 7, AVX2 (32 MiB L3): prefetching only the first 2 probe
-  // lines (absent keys mostly stop there) was 10-15% faster up to 8 MB; from 12 MB on, where most
-  // lines come from DRAM, prefetching all k was faster: 18 MB 64 -> 32 ns/key, 60 MB 72 -> 52 for
-  // present keys, and absent keys no slower. Two demand misses cost more than 15% of the work.
+  // classic queries: prefetching only the first 2 probe lines (absent keys mostly stop there) is
+  // faster while the filter fits the caches; from 8 MB on, where most lines come from DRAM,
+  // prefetching all k is faster, and absent keys are no slower (perf/README.md, design note M5).
   constexpr uint64_t kAllProbesMinBytes = uint64_t{8} << 20;
   return layout == Layout::kClassic && bytes >= kAllProbesMinBytes ? 32 : 2;
 }

@@ -41,8 +41,9 @@ bool PrefetchTuned(const Filter& f);
 // their keys in trials): longer trials average out more of a shared machine's noise. Only one call
 // tunes at a time, process-wide (other calls run at the stored distance meanwhile). Why: the
 // first-use measurement reads 8192 keys from L2, while a long call streams its keys from DRAM
-// alongside the filter's misses; on a Zen 5 VM it picked 128 where 48 was up to 1.14x faster at 1e8
-// keys. Only timing depends on it. Not thread-safe itself: one per call, on the calling thread.
+// alongside the filter's misses, and picked distances far from a long call's best
+// (perf/README.md, design note M4). Only timing depends on it. Not thread-safe itself: one per
+// call, on the calling thread.
 class DistanceTuner {
  public:
   // Trial lengths: multiples of kMinTrialKeys, so pieces end at bitmap bytes and hashing chunks.

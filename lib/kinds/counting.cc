@@ -250,8 +250,8 @@ bool CountingFilter::remove_hash(uint64_t h) {
 
 namespace {
 // The blocked layout's count of one key: the smallest of its (at most k) counters, visiting only
-// the set bits of its register64 mask (the reference walks all 64 bits of the block: 4x slower
-// single-key counts).
+// the set bits of its register64 mask (walking all 64 bits of the block was slower: perf/README.md,
+// design note M1).
 uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k, uint64_t h) {
   const uint64_t* w = counters + 4 * detail::BlockIndex(h, 2 * num_blocks);
   uint64_t mask = scalar::Register64Mask(h, k);

@@ -503,8 +503,8 @@ class Filter {
   // happened-before it (e.g. finished before the query started, or synchronized with it by the
   // caller); a key being inserted concurrently may or may not be seen, never half of a previous
   // key. Plain insert, merge, clear and the other mutations still need exclusive access. Atomic
-  // read-modify-writes are slow (a locked instruction per word, ~6 ns each on a Zen 5 VM: 40-50 ns
-  // a key for block512): for throughput, give each writer its own filter and merge() them, or use
+  // read-modify-writes are slow (a locked instruction per word; perf/README.md, design note M9):
+  // for throughput, give each writer its own filter and merge() them, or use
   // insert(keys, Threads{T}); insert_concurrent is for writers that cannot be batched.
   // The filter's bytes afterwards equal a sequential insert of the same keys in any order.
   // "Was new" (the return value, fresh[i]) comes from the atomics' previous values: a key is new
@@ -636,9 +636,9 @@ class Filter {
   size_t serialized_size() const noexcept { return 64 + size_bytes(); }
   // Writes the filter. Cost: a checksum pass and a write of serialized_size() bytes. Throws
   // Error(kIo) if the stream or file fails, naming the path and the reason; save_file replaces
-  // `path` atomically (lib/formats/file_io.h has every rule): the bytes go to a temporary file in its
-  // directory, fsync'ed and renamed over it, so on any failure (a full disk, a write error, a kill)
-  // the old file stays byte-identical, and a process that maps the old file keeps its bytes;
+  // `path` atomically (lib/formats/file_io.h has every rule): the bytes go to a temporary file in
+  // its directory, fsync'ed and renamed over it, so on any failure (a full disk, a write error, a
+  // kill) the old file stays byte-identical, and a process that maps the old file keeps its bytes;
   // symbolic links are followed; a device or FIFO (/dev/stdout) is written in place. Needs write
   // permission on the file and its directory; keeps the old mode (and owner where permitted), not
   // ACLs or hard links. Cost: two fsyncs more than the write.
