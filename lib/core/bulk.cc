@@ -15,9 +15,6 @@
 #include <utility>
 #include <vector>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "kernels/dispatch.h"
 #include "lib/core/filter_access.h"
 #include "lib/core/key_source.h"
