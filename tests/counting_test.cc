@@ -442,6 +442,98 @@ TEST_CASE("counting: to_filter equals a plain filter of the same keys") {
   }
 }
 
+// Counter i of a filter (nibble i of its bytes).
+uint32_t CounterAt(const CountingFilter& f, uint64_t i) {
+  return (f.data()[i / 2] >> (4 * (i % 2))) & 0xF;
+}
+
+TEST_CASE("counting: merge equals one filter of both halves; sums cap at 15") {
+  for (CountingLayout layout : kLayouts) {
+    CAPTURE(counting_layout_name(layout));
+    // Two halves built apart (with removes) against one filter that saw everything.
+    CountingFilter a = CountingFilter::create(20000, 0.01, layout, 5);
+    CountingFilter b = CountingFilter::create(20000, 0.01, layout, 5);
+    CountingFilter whole = CountingFilter::create(20000, 0.01, layout, 5);
+    const std::vector<uint64_t> left = test::RandomKeys(9000, 1);
+    const std::vector<uint64_t> right = test::RandomKeys(9000, 2);
+    const std::vector<uint64_t> gone(left.begin(), left.begin() + 3000);
+    a.insert(left);
+    CHECK(a.remove(gone) == gone.size());
+    b.insert(right);
+    whole.insert(left);
+    whole.insert(right);
+    CHECK(whole.remove(gone) == gone.size());
+    REQUIRE(a.compatible(b));
+    a.merge(b);
+    CHECK(a.size() == whole.size());
+    CHECK(std::memcmp(a.data(), whole.data(), a.size_bytes()) == 0);
+    for (size_t i = 3000; i < left.size(); ++i) REQUIRE(a.contains(left[i]));
+    for (uint64_t key : right) REQUIRE(a.contains(key));
+
+    // Every pair of counter values, each sum capped at 15, in every nibble position: a filter
+    // whose counters take chosen values through repeated inserts of single keys.
+    CountingFilter x = CountingFilter::with_counters(4096, 1, layout, 9);
+    CountingFilter y = CountingFilter::with_counters(4096, 1, layout, 9);
+    for (uint64_t key = 0; key < 600; ++key) {
+      for (uint64_t r = 0; r < key % 16; ++r) x.insert(key);
+      for (uint64_t r = 0; r < (key / 16) % 16; ++r) y.insert(key);
+    }
+    std::vector<uint32_t> expect(x.counter_count());
+    for (uint64_t i = 0; i < x.counter_count(); ++i) {
+      expect[i] = std::min<uint32_t>(CounterAt(x, i) + CounterAt(y, i), 15);
+    }
+    x.merge(y);
+    uint64_t sums_over_15 = 0;
+    for (uint64_t i = 0; i < x.counter_count(); ++i) {
+      REQUIRE(CounterAt(x, i) == expect[i]);
+      sums_over_15 += expect[i] == 15;
+    }
+    CHECK(sums_over_15 > 50);  // the capped case was exercised
+    // Merged with itself: every counter doubles (capped).
+    CountingFilter z = CountingFilter::with_counters(4096, 1, layout, 9);
+    for (uint64_t key = 0; key < 300; ++key) z.insert(key);
+    const CountingFilter before = z;
+    z.merge(z);
+    for (uint64_t i = 0; i < z.counter_count(); ++i) {
+      REQUIRE(CounterAt(z, i) == std::min<uint32_t>(2 * CounterAt(before, i), 15));
+    }
+    CHECK(z.size() == 600);
+  }
+}
+
+TEST_CASE("counting: merge refuses other parameters, views and moved-from filters") {
+  CountingFilter a = CountingFilter::with_counters(4096, 3, CountingLayout::kBlocked, 1);
+  const auto refused = [&](const CountingFilter& other, const char* what) {
+    CAPTURE(what);
+    CHECK_FALSE(a.compatible(other));
+    try {
+      a.merge(other);
+      FAIL("merge accepted an incompatible filter");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kIncompatible);
+      CHECK(std::string(e.what()).find(what) != std::string::npos);
+    }
+  };
+  refused(CountingFilter::with_counters(4096, 3, CountingLayout::kClassic, 1), "layout");
+  refused(CountingFilter::with_counters(8192, 3, CountingLayout::kBlocked, 1), "size");
+  refused(CountingFilter::with_counters(4096, 4, CountingLayout::kBlocked, 1), "k 3 vs 4");
+  refused(CountingFilter::with_counters(4096, 3, CountingLayout::kBlocked, 2), "seed 1 vs 2");
+  std::ostringstream out;
+  a.save(out);
+  const std::string bytes = out.str();
+  std::vector<uint64_t> aligned(bytes.size() / 8 + 8);
+  uint8_t* at = reinterpret_cast<uint8_t*>(aligned.data());
+  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
+  std::memcpy(at, bytes.data(), bytes.size());
+  CountingFilter view = CountingFilter::view(at, bytes.size());
+  CHECK_THROWS_WITH_AS(view.merge(a), doctest::Contains("read-only"), Error);
+  CountingFilter moved = a;
+  CountingFilter taken = std::move(moved);
+  CHECK_THROWS_AS(a.merge(moved), Error);
+  CHECK_THROWS_AS(moved.merge(a), Error);
+  a.merge(view);  // a view is a valid source
+}
+
 TEST_CASE("counting: save, load, view round trip; corrupt input is an error") {
   for (CountingLayout layout : kLayouts) {
     CAPTURE(counting_layout_name(layout));

@@ -406,6 +406,52 @@ void CountingFilter::clear() {
   present_ = 0;
 }
 
+// ---- Set operations ----
+bool CountingFilter::compatible(const CountingFilter& other) const noexcept {
+  return layout_ == other.layout_ && num_blocks_ == other.num_blocks_ && k_ == other.k_ &&
+         seed_ == other.seed_;
+}
+
+namespace {
+// Sixteen 4-bit counters a + b, each sum capped at 15. The even and the odd nibbles are added in
+// separate bytes (a byte's sum is at most 30, so no carry leaves it); a byte at 16 or more has bit
+// 7 set after adding 0x70, which becomes the 0x0F that caps it.
+uint64_t SaturatingNibbleAdd(uint64_t a, uint64_t b) noexcept {
+  constexpr uint64_t kLow = 0x0F0F0F0F0F0F0F0Full;
+  auto add = [](uint64_t x, uint64_t y) {
+    const uint64_t sum = x + y;
+    const uint64_t over = ((sum + 0x7070707070707070ull) & 0x8080808080808080ull) >> 7;
+    return (sum | (over * 0x0F)) & kLow;
+  };
+  return add(a & kLow, b & kLow) | (add((a >> 4) & kLow, (b >> 4) & kLow) << 4);
+}
+}  // namespace
+
+void CountingFilter::merge(const CountingFilter& other) {
+  CheckWritable("merge");
+  if (other.data() == nullptr) Invalid("CountingFilter::merge: the other filter was moved from");
+  std::string what;
+  if (layout_ != other.layout_) {
+    what = std::string("layout ") + counting_layout_name(layout_) + " vs " +
+           counting_layout_name(other.layout_);
+  } else if (num_blocks_ != other.num_blocks_) {
+    what = "size " + std::to_string(counter_count()) + " vs " +
+           std::to_string(other.counter_count()) + " counters";
+  } else if (k_ != other.k_) {
+    what = "k " + std::to_string(k_) + " vs " + std::to_string(other.k_);
+  } else if (seed_ != other.seed_) {
+    what = "seed " + std::to_string(seed_) + " vs " + std::to_string(other.seed_);
+  }
+  if (!what.empty()) {
+    throw Error(ErrorCode::kIncompatible, "CountingFilter::merge: filters differ in " + what);
+  }
+  uint64_t* c = Counters();
+  const uint64_t* o = other.Counters();
+  const uint64_t n = size_bytes() / 8;
+  for (uint64_t t = 0; t < n; ++t) c[t] = SaturatingNibbleAdd(c[t], o[t]);
+  present_ += other.present_;
+}
+
 // ---- Persistence ----
 void CountingFilter::save(std::ostream& out) const {
   if (data() == nullptr) Invalid("CountingFilter::save: the filter was moved from");

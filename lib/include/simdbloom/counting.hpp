@@ -196,6 +196,18 @@ class CountingFilter {
   uint64_t saturated_count() const noexcept;
   // Sets every counter to 0 and size() to 0: O(size_bytes()). Throws Error(kReadOnly) on a view.
   void clear();
+
+  // ---- Set operations ----
+  // Same layout, counter count, k and seed: the condition for merge. O(1).
+  bool compatible(const CountingFilter& other) const noexcept;
+  // Adds other's counters to this filter's, each sum capped at 15 (a saturated counter stays
+  // saturated), and other's size() to size(): afterwards the filter is the one that received both
+  // filters' inserts and removes (exactly, while no counter reaches 15), so the two halves of a
+  // key set built apart merge into the filter of the whole (simdbloom.dask builds this way).
+  // Merging a filter with itself doubles every counter. Throws Error(kIncompatible) naming the
+  // differing parameter, Error(kReadOnly) on a view, Error(kInvalidArgument) for a moved-from
+  // filter. Cost: one pass over both counter arrays (O(size_bytes()), no allocation).
+  void merge(const CountingFilter& other);
   bool is_view() const noexcept { return store_.is_view(); }
 
   // ---- Persistence (FORMAT.md, "Counting filters": magic SBCOUNT1, version 1, checksums) ----
