@@ -334,50 +334,15 @@ TEST_CASE("counting: removing an absent key is reported and changes nothing") {
 }
 
 TEST_CASE("counting: bulk calls equal single-key calls over every key shape") {
-  const std::vector<uint64_t> raw = test::RandomKeys(700, 11);
-  std::vector<uint32_t> u32(raw.begin(), raw.end());
-  std::vector<uint16_t> u16(raw.begin(), raw.end());
-  std::vector<std::string> strings;
-  for (uint64_t k : raw) strings.push_back("key-" + std::to_string(k % 100000));
-  std::vector<std::string_view> views(strings.begin(), strings.end());
-  std::vector<int32_t> off32 = {0};
-  std::vector<int64_t> off64 = {0};
-  std::string blob;
-  for (const std::string& s : strings) {
-    blob += s;
-    off32.push_back(static_cast<int32_t>(blob.size()));
-    off64.push_back(static_cast<int64_t>(blob.size()));
-  }
-  const auto* blob_bytes = reinterpret_cast<const uint8_t*>(blob.data());
-  std::vector<uint8_t> records(raw.size() * 16);
-  for (size_t i = 0; i < raw.size(); ++i) std::memcpy(&records[16 * i], &raw[i], 8);
+  test::KeyShapes data(test::RandomKeys(700, 11));
   for (CountingLayout layout : kLayouts) {
     CAPTURE(counting_layout_name(layout));
     test::ForEachApiTarget([&](const std::string&) {
       CountingFilter proto = CountingFilter::create(3000, 0.01, layout, 77);
-      std::vector<uint64_t> hashes;
-      for (uint64_t k : raw) hashes.push_back(proto.hash(k));
-      struct Shape {
-        Keys keys;
-        std::function<uint64_t(size_t)> hash;  // hash of key i
-      };
-      const std::vector<Shape> shapes = {
-          {Keys(raw), [&](size_t i) { return proto.hash(raw[i]); }},
-          {Keys(u32), [&](size_t i) { return proto.hash(u32[i]); }},
-          {Keys(u16), [&](size_t i) { return proto.hash(u16[i]); }},
-          {Keys(strings), [&](size_t i) { return proto.hash(strings[i]); }},
-          {Keys(views), [&](size_t i) { return proto.hash(views[i]); }},
-          {BinaryArray<int32_t>{off32.data(), blob_bytes, strings.size()},
-           [&](size_t i) { return proto.hash(views[i]); }},
-          {BinaryArray<int64_t>{off64.data(), blob_bytes, strings.size()},
-           [&](size_t i) { return proto.hash(views[i]); }},
-          {FixedWidth{records.data(), 8, 16, raw.size()},
-           [&](size_t i) { return proto.hash(raw[i]); }},
-          {Prehashed{hashes.data(), hashes.size()}, [&](size_t i) { return hashes[i]; }},
-      };
+      const std::vector<test::KeyShapes::Shape> shapes = data.For(proto);
       for (size_t s = 0; s < shapes.size(); ++s) {
         CAPTURE(s);
-        const Shape& shape = shapes[s];
+        const test::KeyShapes::Shape& shape = shapes[s];
         const size_t n = shape.keys.size();
         CountingFilter bulk = proto, single = proto;
         std::vector<uint8_t> fresh(n), expect(n);

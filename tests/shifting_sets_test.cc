@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/shifting/sets.h"
+#include "lib/core/key_source.h"
 #include "simdbloom/shifting.hpp"
 #include "tests/test_util.h"
 
@@ -231,6 +232,79 @@ TEST_CASE("shifting_sets: bulk answers equal single-key answers on every target"
       CHECK(qm[n] == 99);
     }
   });
+}
+
+TEST_CASE("shifting_sets: bulk calls take every key shape and equal single-key calls") {
+  test::KeyShapes data(test::RandomKeys(900, 17));
+  test::ForEachApiTarget([&](const std::string&) {
+    const ShiftingAssociation a0 = ShiftingAssociation::with_bits(512 * 64, 9);
+    const std::vector<test::KeyShapes::Shape> shapes = data.For(a0);
+    for (size_t s = 0; s < shapes.size(); ++s) {
+      CAPTURE(s);
+      const test::KeyShapes::Shape& shape = shapes[s];
+      const size_t n = shape.keys.size();
+      const size_t third = n / 3;
+      ShiftingAssociation bulk_a = ShiftingAssociation::with_bits(512 * 64, 9);
+      ShiftingAssociation single_a = ShiftingAssociation::with_bits(512 * 64, 9);
+      ShiftingMultiplicity bulk_m = ShiftingMultiplicity::with_bits(512 * 64, 5, 9);
+      ShiftingMultiplicity single_m = ShiftingMultiplicity::with_bits(512 * 64, 5, 9);
+      // The first third of the keys in S1 only / with count 2, the second in both / count 5.
+      for (size_t g = 0; g < 2; ++g) {
+        const Keys part = g == 0 ? detail::SliceKeys(shape.keys, 0, third)
+                                 : detail::SliceKeys(shape.keys, third, third);
+        const uint8_t membership =
+            g == 0 ? ShiftingAssociation::kOnlyFirst : ShiftingAssociation::kBoth;
+        const uint32_t count = g == 0 ? 2 : 5;
+        bulk_a.insert(part, membership);
+        bulk_m.insert(part, count);
+        for (size_t i = g * third; i < (g + 1) * third; ++i) {
+          single_a.insert_hash(shape.hash(i), membership);
+          single_m.insert_hash(shape.hash(i), count);
+        }
+      }
+      CHECK(bulk_a.save() == single_a.save());
+      CHECK(bulk_m.save() == single_m.save());
+      std::vector<uint8_t> qa(n + 1, 99);
+      std::vector<uint32_t> qm(n + 1, 99);
+      bulk_a.query(shape.keys, qa.data());
+      bulk_m.count(shape.keys, qm.data());
+      for (size_t i = 0; i < n; ++i) {
+        REQUIRE(qa[i] == single_a.query_hash(shape.hash(i)));
+        REQUIRE(qm[i] == single_m.count_hash(shape.hash(i)));
+        if (i < third) REQUIRE((qa[i] & ShiftingAssociation::kOnlyFirst) != 0);
+        if (i >= third && i < 2 * third) REQUIRE((qa[i] & ShiftingAssociation::kBoth) != 0);
+        if (i < 2 * third) REQUIRE(qm[i] >= 1);  // never larger than the truth, never 0
+      }
+      CHECK(qa[n] == 99);
+      CHECK(qm[n] == 99);
+    }
+  });
+  // An integer key is its own width's bytes, in single and bulk calls alike.
+  ShiftingAssociation a = ShiftingAssociation::with_bits(1 << 16, 3);
+  const std::vector<uint32_t> narrow = {7, 8, 9};
+  a.insert(narrow, ShiftingAssociation::kOnlySecond);
+  CHECK(a.query(uint32_t{7}) == ShiftingAssociation::kOnlySecond);
+  CHECK(a.hash(uint32_t{7}) != a.hash(uint64_t{7}));
+  CHECK(a.hash(uint64_t{7}) == a.hash(std::string_view("\x07\0\0\0\0\0\0\0", 8)));
+  ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(1 << 16, 4, 3);
+  m.insert(uint16_t{300}, 3);
+  const std::vector<uint16_t> shorts = {300};
+  uint32_t got = 0;
+  m.count(shorts, &got);
+  CHECK(got == 3);
+  // Keys the bulk calls cannot read are refused before any bit changes.
+  const std::string before = a.save();
+  const int32_t bad_offsets[] = {0, 5, 2};
+  const uint8_t chars[8] = {};
+  const BinaryArray<int32_t> bad{bad_offsets, chars, 2};
+  CHECK_THROWS_WITH_AS(a.insert(bad, ShiftingAssociation::kBoth),
+                       doctest::Contains("ShiftingAssociation::insert"), Error);
+  CHECK_THROWS_WITH_AS(m.insert(bad, 1), doctest::Contains("ShiftingMultiplicity::insert"), Error);
+  uint8_t qa[2];
+  uint32_t qm[2];
+  CHECK_THROWS_WITH_AS(a.query(bad, qa), doctest::Contains("ShiftingAssociation::query"), Error);
+  CHECK_THROWS_WITH_AS(m.count(bad, qm), doctest::Contains("ShiftingMultiplicity::count"), Error);
+  CHECK(a.save() == before);
 }
 
 TEST_CASE("shifting_sets: keys as strings, as u64 (their 8 bytes), and argument errors") {

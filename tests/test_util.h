@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/dispatch.h"
@@ -100,6 +103,62 @@ void ForEachTarget(const char* suite, Fn&& fn) {
     fn(*k);
   }
 }
+
+// The same keys in every bulk shape Keys accepts (u64, u32, u16, std::string, std::string_view,
+// Arrow offsets of both widths, fixed-width records, pre-hashed), each with the hash of its key i
+// as the single-key call of filter `f` computes it (f.hash(key)): for tests that a kind's bulk
+// calls equal its single-key calls over every shape. The shapes point into this object.
+struct KeyShapes {
+  struct Shape {
+    Keys keys;
+    std::function<uint64_t(size_t)> hash;  // of key i
+  };
+  std::vector<uint64_t> raw, hashes;
+  std::vector<uint32_t> u32;
+  std::vector<uint16_t> u16;
+  std::vector<std::string> strings;
+  std::vector<std::string_view> views;
+  std::vector<int32_t> off32{0};
+  std::vector<int64_t> off64{0};
+  std::string blob;
+  std::vector<uint8_t> records;
+
+  explicit KeyShapes(std::vector<uint64_t> keys) : raw(std::move(keys)) {
+    u32.assign(raw.begin(), raw.end());
+    u16.assign(raw.begin(), raw.end());
+    for (uint64_t k : raw) strings.push_back("key-" + std::to_string(k % 100000));
+    views.assign(strings.begin(), strings.end());
+    for (const std::string& s : strings) {
+      blob += s;
+      off32.push_back(static_cast<int32_t>(blob.size()));
+      off64.push_back(static_cast<int64_t>(blob.size()));
+    }
+    records.assign(raw.size() * 16, 0);
+    for (size_t i = 0; i < raw.size(); ++i) std::memcpy(&records[16 * i], &raw[i], 8);
+  }
+
+  // The shapes, hashed as `f` hashes (f must outlive the result; `hashes` is refilled).
+  template <class F>
+  std::vector<Shape> For(const F& f) {
+    hashes.clear();
+    for (uint64_t k : raw) hashes.push_back(f.hash(k));
+    const auto* bytes = reinterpret_cast<const uint8_t*>(blob.data());
+    return {
+        {Keys(raw), [this, &f](size_t i) { return f.hash(raw[i]); }},
+        {Keys(u32), [this, &f](size_t i) { return f.hash(u32[i]); }},
+        {Keys(u16), [this, &f](size_t i) { return f.hash(u16[i]); }},
+        {Keys(strings), [this, &f](size_t i) { return f.hash(strings[i]); }},
+        {Keys(views), [this, &f](size_t i) { return f.hash(views[i]); }},
+        {BinaryArray<int32_t>{off32.data(), bytes, strings.size()},
+         [this, &f](size_t i) { return f.hash(views[i]); }},
+        {BinaryArray<int64_t>{off64.data(), bytes, strings.size()},
+         [this, &f](size_t i) { return f.hash(views[i]); }},
+        {FixedWidth{records.data(), 8, 16, raw.size()},
+         [this, &f](size_t i) { return f.hash(raw[i]); }},
+        {Prehashed{hashes.data(), hashes.size()}, [this](size_t i) { return hashes[i]; }},
+    };
+  }
+};
 
 }  // namespace test
 }  // namespace simdbloom

@@ -312,12 +312,6 @@ void ShiftingAssociation::insert_hash(uint64_t hash, uint8_t membership) {
   blocks_.set(hash, o);
   ++items_;
 }
-void ShiftingAssociation::insert(uint64_t key, uint8_t membership) {
-  insert_hash(blocks_.hash(key), membership);
-}
-void ShiftingAssociation::insert(std::string_view key, uint8_t membership) {
-  insert_hash(blocks_.hash(key), membership);
-}
 
 namespace {
 inline uint8_t AnswerOf(uint64_t cand, uint64_t h) {
@@ -348,8 +342,7 @@ SIMDBLOOM_INLINE void PrefetchAt(const uint64_t* words, uint64_t nb, const uint6
 // Sets the pattern at offset_of(h) of every key, in order: hashed a tile ahead by the active
 // target's bulk XXH3, each block prefetched (for writing) 64 keys ahead. No allocation.
 template <class OffsetOf>
-inline void BulkSet(detail::ShiftingBlocks& b, Span<const uint64_t> keys,
-                    const OffsetOf& offset_of) {
+inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf& offset_of) {
   const size_t n = keys.size();
   if (n == 0) return;
   constexpr size_t T = detail::kBulkTile, D = detail::kShiftingSetsAhead;
@@ -359,7 +352,7 @@ inline void BulkSet(detail::ShiftingBlocks& b, Span<const uint64_t> keys,
   uint64_t h[2][T];
   auto hash_tile = [&](size_t begin, uint64_t* out) {
     const size_t m = std::min(T, n - begin);
-    k.hash_u64(keys.data() + begin, m, b.seed(), out);
+    detail::HashKeyRange(k, keys, b.seed(), begin, m, out);
     return m;
   };
   size_t cur = 0, m = hash_tile(0, h[0]);
@@ -379,7 +372,7 @@ inline void BulkSet(detail::ShiftingBlocks& b, Span<const uint64_t> keys,
 // the tile pipeline, a vector of 8 lanes per key, each block prefetched 64 keys ahead), or from
 // the scalar loop on the reference target. 32 KiB of stack, no allocation.
 template <class Emit>
-inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<const uint64_t> keys,
+inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, const Keys& keys,
                      const Emit& emit) {
   const size_t n = keys.size();
   constexpr size_t C = detail::kScanChunk;
@@ -393,7 +386,7 @@ inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, Span<con
   src.keys = h;
   for (size_t begin = 0; begin < n; begin += C) {
     const size_t m = std::min(C, n - begin);
-    k.hash_u64(keys.data() + begin, m, seed, h);
+    detail::HashKeyRange(k, keys, seed, begin, m, h);
     if (kernel != nullptr) {
       kernel(words, p, src, m, c);
     } else {
@@ -409,9 +402,9 @@ uint8_t ShiftingAssociation::query_hash(uint64_t hash) const {
   return AnswerOf(blocks_.candidates(hash), hash);
 }
 
-void ShiftingAssociation::query(Span<const uint64_t> keys, uint8_t* out) const {
+void ShiftingAssociation::query(Keys keys, uint8_t* out) const {
   detail::CheckUsable("ShiftingAssociation::query", blocks_);
-  detail::CheckExtent("ShiftingAssociation::query", "keys", keys.data(), keys.size(), 8);
+  detail::ValidateKeys("ShiftingAssociation::query", keys);
   detail::CheckExtent("ShiftingAssociation::query", "result bytes", out, keys.size(), 1);
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
            [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
@@ -570,12 +563,6 @@ void ShiftingMultiplicity::insert_hash(uint64_t hash, uint32_t count) {
   blocks_.set(hash, count - 1);
   ++items_;
 }
-void ShiftingMultiplicity::insert(uint64_t key, uint32_t count) {
-  insert_hash(blocks_.hash(key), count);
-}
-void ShiftingMultiplicity::insert(std::string_view key, uint32_t count) {
-  insert_hash(blocks_.hash(key), count);
-}
 
 namespace {
 inline uint32_t SmallestCount(uint64_t cand, uint32_t max_count) {
@@ -590,9 +577,9 @@ uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const {
   return SmallestCount(blocks_.candidates(hash), max_count_);
 }
 
-void ShiftingMultiplicity::count(Span<const uint64_t> keys, uint32_t* out) const {
+void ShiftingMultiplicity::count(Keys keys, uint32_t* out) const {
   detail::CheckUsable("ShiftingMultiplicity::count", blocks_);
-  detail::CheckExtent("ShiftingMultiplicity::count", "keys", keys.data(), keys.size(), 8);
+  detail::ValidateKeys("ShiftingMultiplicity::count", keys);
   detail::CheckExtent("ShiftingMultiplicity::count", "counts", out, keys.size(), 4);
   const uint32_t c = max_count_;
   BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
@@ -628,8 +615,9 @@ ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) 
 
 // ---- Bulk inserts (after BulkSet) ----
 
-void ShiftingAssociation::insert(Span<const uint64_t> keys, uint8_t membership) {
+void ShiftingAssociation::insert(Keys keys, uint8_t membership) {
   detail::CheckUsable("ShiftingAssociation::insert", blocks_);
+  detail::ValidateKeys("ShiftingAssociation::insert", keys);
   if (membership != kOnlyFirst && membership != kBoth && membership != kOnlySecond) {
     detail::Invalid(
         "ShiftingAssociation::insert: membership must be kOnlyFirst, kBoth or "
@@ -643,8 +631,9 @@ void ShiftingAssociation::insert(Span<const uint64_t> keys, uint8_t membership) 
   items_ += keys.size();
 }
 
-void ShiftingMultiplicity::insert(Span<const uint64_t> keys, uint32_t count) {
+void ShiftingMultiplicity::insert(Keys keys, uint32_t count) {
   detail::CheckUsable("ShiftingMultiplicity::insert", blocks_);
+  detail::ValidateKeys("ShiftingMultiplicity::insert", keys);
   if (count < 1 || count > max_count_) {
     detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
                     " is outside 1.." + std::to_string(max_count_));

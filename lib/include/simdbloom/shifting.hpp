@@ -102,27 +102,52 @@ class ShiftingAssociation {
   static ShiftingAssociation build(Span<const uint64_t> s1, Span<const uint64_t> s2, double fpp,
                                    uint64_t seed = 0);
 
+  // Keys follow the rules of every class (detail/keys.hpp): an integer key is its own width's
+  // bytes (insert(uint32_t{7}) and a bulk call over uint32_t keys agree; uint64_t{7} is another
+  // key), byte strings their bytes, Keys any bulk shape (Prehashed: values of hash()).
+
   // Inserts a key with its membership: kOnlyFirst, kBoth or kOnlySecond (else
   // Error(kInvalidArgument)). A key must be inserted with one membership only (the paper's
   // ShBF_A has no update). O(1): one cache line.
-  void insert(uint64_t key, uint8_t membership);
-  void insert(std::string_view key, uint8_t membership);
+  template <class T, detail::IntKey<T> = 0>
+  void insert(T key, uint8_t membership) {
+    insert_hash(hash(key), membership);
+  }
+  void insert(std::string_view key, uint8_t membership) { insert_hash(hash(key), membership); }
+  template <class T, detail::NotAKey<T> = 0>
+  void insert(const T& not_a_key_type, uint8_t membership) = delete;
   void insert_hash(uint64_t hash, uint8_t membership);
-  // Inserts every key of `keys` with one membership: hashed in tiles (vectorized XXH3 of the
-  // active target), each key's line prefetched 64 keys ahead. No allocation; O(n).
-  void insert(Span<const uint64_t> keys, uint8_t membership);
+  // Inserts every key of `keys` (any shape: integers of 2, 4 or 8 bytes, strings, Arrow offsets,
+  // fixed-width records, pre-hashed) with one membership: hashed in tiles (vectorized XXH3 of the
+  // active target for integers), each key's line prefetched 64 keys ahead. Keys are checked as
+  // Filter's bulk calls check them (Error(kInvalidArgument)) before any bit changes. No
+  // allocation; O(n).
+  void insert(Keys keys, uint8_t membership);
 
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
-  uint8_t query(uint64_t key) const { return query_hash(blocks_.hash(key)); }
-  uint8_t query(std::string_view key) const { return query_hash(blocks_.hash(key)); }
+  template <class T, detail::IntKey<T> = 0>
+  uint8_t query(T key) const {
+    return query_hash(hash(key));
+  }
+  uint8_t query(std::string_view key) const { return query_hash(hash(key)); }
+  template <class T, detail::NotAKey<T> = 0>
+  uint8_t query(const T& not_a_key_type) const = delete;
   uint8_t query_hash(uint64_t hash) const;
-  // out[i] = query(keys[i]). Dispatches to the best SIMD target (simdbloom::active_target()):
-  // keys hashed 2048 at a time (vectorized XXH3, 32 KiB of stack), then run through the tile
-  // pipeline: each key's line prefetched 64 keys ahead, its 8 words rotated and ANDed as one
-  // vector (kernels/shifting/sets_kernels.cc; the reference target: a scalar loop). Same answers on
-  // every target. No allocation; O(n). Throws Error(kUnknownTarget) only if SIMDBLOOM_TARGET names
-  // no usable target.
-  void query(Span<const uint64_t> keys, uint8_t* out) const;
+  // out[i] = query(key i), keys of any shape (as insert). Dispatches to the best SIMD target
+  // (simdbloom::active_target()): keys hashed 2048 at a time (vectorized XXH3 for integers, 32 KiB
+  // of stack), then run through the tile pipeline: each key's line prefetched 64 keys ahead, its 8
+  // words rotated and ANDed as one vector (kernels/shifting/sets_kernels.cc; the reference target:
+  // a scalar loop). Same answers on every target. No allocation; O(n). Throws
+  // Error(kInvalidArgument) for keys Filter's bulk calls refuse, Error(kUnknownTarget) only if
+  // SIMDBLOOM_TARGET names no usable target.
+  void query(Keys keys, uint8_t* out) const;
+
+  // XXH3-64 of the key with seed(): integers as their width's bytes, strings their bytes. O(1).
+  template <class T, detail::IntKey<T> = 0>
+  uint64_t hash(T key) const noexcept {
+    return detail::HashIntKey(blocks_, key, blocks_.seed());
+  }
+  uint64_t hash(std::string_view key) const noexcept { return blocks_.hash(key); }
 
   // Model (blocked form of the paper's analysis, at the keys inserted so far):
   // probability that a key of S1 ∪ S2 gets a clear answer, 1 - 2 F(1) + F(2) (the paper's
@@ -179,20 +204,39 @@ class ShiftingMultiplicity {
   static ShiftingMultiplicity build(Span<const uint64_t> keys, double fpp, uint32_t max_count,
                                     uint64_t seed = 0);
 
+  // Keys as ShiftingAssociation's (detail/keys.hpp).
   // Inserts a key with its count 1..max_count (else Error(kInvalidArgument)). A key must be
   // inserted once, with its final count. O(1).
-  void insert(uint64_t key, uint32_t count);
-  void insert(std::string_view key, uint32_t count);
+  template <class T, detail::IntKey<T> = 0>
+  void insert(T key, uint32_t count) {
+    insert_hash(hash(key), count);
+  }
+  void insert(std::string_view key, uint32_t count) { insert_hash(hash(key), count); }
+  template <class T, detail::NotAKey<T> = 0>
+  void insert(const T& not_a_key_type, uint32_t count) = delete;
   void insert_hash(uint64_t hash, uint32_t count);
-  // Inserts every key of `keys` with one count (as ShiftingAssociation's bulk insert).
-  void insert(Span<const uint64_t> keys, uint32_t count);
+  // Inserts every key of `keys` (any shape) with one count (as ShiftingAssociation's bulk insert).
+  void insert(Keys keys, uint32_t count);
 
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
-  uint32_t count(uint64_t key) const { return count_hash(blocks_.hash(key)); }
-  uint32_t count(std::string_view key) const { return count_hash(blocks_.hash(key)); }
+  template <class T, detail::IntKey<T> = 0>
+  uint32_t count(T key) const {
+    return count_hash(hash(key));
+  }
+  uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
+  template <class T, detail::NotAKey<T> = 0>
+  uint32_t count(const T& not_a_key_type) const = delete;
   uint32_t count_hash(uint64_t hash) const;
-  // out[i] = count(keys[i]); dispatched like ShiftingAssociation::query. No allocation; O(n).
-  void count(Span<const uint64_t> keys, uint32_t* out) const;
+  // out[i] = count(key i), keys of any shape; dispatched like ShiftingAssociation::query. No
+  // allocation; O(n).
+  void count(Keys keys, uint32_t* out) const;
+
+  // As ShiftingAssociation::hash.
+  template <class T, detail::IntKey<T> = 0>
+  uint64_t hash(T key) const noexcept {
+    return detail::HashIntKey(blocks_, key, blocks_.seed());
+  }
+  uint64_t hash(std::string_view key) const noexcept { return blocks_.hash(key); }
 
   // Model: probability that a key inserted with count x (1..max_count) is reported as x: none of
   // the x - 1 patterns below it complete, sum_t (-1)^t C(x-1, t) F(t) (the paper's (1 - f)^(x-1)
