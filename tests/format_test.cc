@@ -1032,5 +1032,121 @@ TEST_CASE("format: payloads larger than a read piece load from seekable and pipe
   }
 }
 
+// Lines of /proc/self/maps that map `path` (its absolute name ends each line).
+size_t MappingsOf(const std::string& path) {
+  char cwd[4096];
+  REQUIRE(::getcwd(cwd, sizeof(cwd)) != nullptr);
+  const std::string name = std::string(cwd) + "/" + path;
+  std::ifstream maps("/proc/self/maps");
+  size_t n = 0;
+  for (std::string line; std::getline(maps, line);) {
+    if (line.size() >= name.size() &&
+        line.compare(line.size() - name.size(), name.size(), name) == 0) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+TEST_CASE("format: map_file maps a saved filter, owns the mapping and unmaps it") {
+  const std::string path = "simdbloom_format_test_mapped.bin";
+  const std::vector<uint64_t> keys = test::RandomKeys(5000, 71);
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    Filter f = Filter::with_bits(1 << 16, KFor(layout), layout, 3);
+    f.insert(keys);
+    f.save_file(path);
+    for (bool verify : {true, false}) {
+      CAPTURE(verify);
+      REQUIRE(MappingsOf(path) == 0);
+      {
+        Filter m = Filter::map_file(path, verify);
+        CHECK(m.is_view());
+        CHECK(MappingsOf(path) == 1);
+        CheckSame(m, f);
+        for (uint64_t key : keys) REQUIRE(m.contains(key));
+        CHECK(CodeOf([&] { m.insert(uint64_t{1}); }) == ErrorCode::kReadOnly);
+        CHECK(CodeOf([&] { m.clear(); }) == ErrorCode::kReadOnly);
+        // Moves carry the mapping; the moved-from filter holds nothing.
+        Filter moved = std::move(m);
+        CHECK(MappingsOf(path) == 1);
+        for (uint64_t key : keys) REQUIRE(moved.contains(key));
+        // A copy owns its bits: writable, and it outlives the mapping.
+        Filter copy = moved;
+        CHECK_FALSE(copy.is_view());
+        copy.insert(uint64_t{123456789});
+        // The file replaced by another filter (save_file renames) or removed: the mapping keeps
+        // the old bytes.
+        Filter::with_bits(1 << 17, KFor(layout), layout, 4).save_file(path);
+        CheckSame(moved, f);
+        Filter other = Filter::map_file(path, verify);
+        CHECK(other.bit_count() == (1 << 17));
+        Filter assigned = Filter::with_bits(512, 1, Layout::kClassic, 1);
+        assigned = std::move(moved);  // a move assignment carries the mapping as well
+        CheckSame(assigned, f);
+        f.save_file(path);
+      }
+      CHECK(MappingsOf(path) == 0);  // every owner gone: unmapped
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("format: map_file errors: missing, directory, FIFO, empty, truncated, corrupt") {
+  const std::string path = "simdbloom_format_test_map_errors.bin";
+  CHECK(CodeOf([&] { Filter::map_file("simdbloom_no_such_file.bin"); }) == ErrorCode::kIo);
+  CHECK(CodeOf([&] { Filter::map_file("."); }) == ErrorCode::kIo);
+  const std::string fifo = "simdbloom_format_test_map.fifo";
+  std::remove(fifo.c_str());
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(CodeOf([&] { Filter::map_file(fifo); }) == ErrorCode::kIo);  // refused, never waits
+  std::remove(fifo.c_str());
+  const std::string good = Bytes(Sample(Layout::kBlock512));
+  auto write = [&](const std::string& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  };
+  write("");
+  CHECK(CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
+  write(good.substr(0, 40));
+  CHECK(CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
+  write(good.substr(0, good.size() - 64));
+  CHECK(CodeOf([&] { Filter::map_file(path, false); }) == ErrorCode::kFormat);
+  std::string corrupt = good;
+  corrupt[100] ^= 1;
+  write(corrupt);
+  CHECK(CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
+  CHECK(Filter::map_file(path, false).bit_count() == Sample(Layout::kBlock512).bit_count());
+  CHECK(CodeOf([&] { CountingFilter::map_file(path); }) == ErrorCode::kFormat);  // another kind
+  CHECK(MappingsOf(path) == 0);  // refused mappings are released
+  std::remove(path.c_str());
+}
+
+TEST_CASE("format: CountingFilter::map_file") {
+  const std::string path = "simdbloom_format_test_mapped_counting.bin";
+  const std::vector<uint64_t> keys = test::RandomKeys(3000, 72);
+  for (CountingLayout layout : {CountingLayout::kBlocked, CountingLayout::kClassic}) {
+    CountingFilter c = CountingFilter::create(4000, 0.01, layout, 8);
+    c.insert(keys);
+    c.insert(Keys(keys.data(), 100));
+    c.save_file(path);
+    {
+      CountingFilter m = CountingFilter::map_file(path);
+      CHECK(m.is_view());
+      CHECK(MappingsOf(path) == 1);
+      CHECK(m.size() == c.size());
+      REQUIRE(m.size_bytes() == c.size_bytes());
+      CHECK(std::memcmp(m.data(), c.data(), c.size_bytes()) == 0);
+      CHECK(m.count(keys[0]) == c.count(keys[0]));
+      CHECK(CodeOf([&] { m.remove(keys[0]); }) == ErrorCode::kReadOnly);
+      CountingFilter moved = std::move(m);
+      std::remove(path.c_str());
+      for (uint64_t key : keys) REQUIRE(moved.contains(key));
+    }
+    CHECK(MappingsOf(path) == 0);
+  }
+  CHECK(CodeOf([&] { CountingFilter::map_file(path); }) == ErrorCode::kIo);
+}
+
 }  // namespace
 }  // namespace simdbloom

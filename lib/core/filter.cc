@@ -109,7 +109,8 @@ Filter::Filter(Filter&& other) noexcept
       block_bits_(other.block_bits_),
       layout_(other.layout_),
       owned_(other.owned_),
-      inserted_(other.inserted_) {}
+      inserted_(other.inserted_),
+      keeper_(std::move(other.keeper_)) {}
 
 Filter& Filter::operator=(Filter&& other) noexcept {
   if (this != &other) {
@@ -123,6 +124,7 @@ Filter& Filter::operator=(Filter&& other) noexcept {
     layout_ = other.layout_;
     owned_ = other.owned_;
     inserted_ = other.inserted_;
+    keeper_ = std::move(other.keeper_);
   }
   return *this;
 }

@@ -4,6 +4,8 @@
 #define SIMDBLOOM_LIB_CORE_FILTER_ACCESS_H_
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 
 #include "simdbloom/simdbloom.hpp"
 
@@ -18,6 +20,8 @@ struct FilterAccess {
                          const uint64_t* words);
   static uint64_t* Words(Filter& f) { return f.words_; }
   static void SetInserted(Filter& f, uint64_t n) { f.inserted_ = n; }
+  // Makes a view own what keeps its bytes alive (a file mapping).
+  static void Keep(Filter& f, std::shared_ptr<const void> keeper) { f.keeper_ = std::move(keeper); }
 };
 
 }  // namespace simdbloom

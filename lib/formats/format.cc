@@ -17,6 +17,7 @@
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
 #include "lib/formats/file_io.h"
+#include "lib/formats/mapped_file.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -315,6 +316,15 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
   Filter f = FilterAccess::MakeView(h.layout, h.num_blocks, h.k, h.seed,
                                     reinterpret_cast<const uint64_t*>(data + kHeaderSize));
   FilterAccess::SetInserted(f, h.inserted);
+  return f;
+}
+
+Filter Filter::map_file(const std::string& path, bool verify_checksum) {
+  const auto file = detail::MappedFile::Open(path, "map_file");
+  if (file->size() < kHeaderSize)
+    Bad("truncated header (" + std::to_string(file->size()) + " bytes)");
+  Filter f = view(file->data(), file->size(), verify_checksum);
+  FilterAccess::Keep(f, file);
   return f;
 }
 

@@ -22,6 +22,7 @@
 #include "lib/core/layout.h"
 #include "lib/core/prefetch.h"
 #include "lib/formats/file_io.h"
+#include "lib/formats/mapped_file.h"
 
 namespace simdbloom {
 namespace {
@@ -538,6 +539,15 @@ CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verif
                    FilterAccess::MakeView(Layout::kClassic, h.payload_bytes / 64, 1, 0,
                                           reinterpret_cast<const uint64_t*>(data + kHeaderSize)));
   f.present_ = h.present;
+  return f;
+}
+
+CountingFilter CountingFilter::map_file(const std::string& path, bool verify_checksum) {
+  const auto file = detail::MappedFile::Open(path, "CountingFilter::map_file");
+  if (file->size() < kHeaderSize)
+    Bad("truncated header (" + std::to_string(file->size()) + " bytes)");
+  CountingFilter f = view(file->data(), file->size(), verify_checksum);
+  FilterAccess::Keep(f.store_, file);
   return f;
 }
 

@@ -231,6 +231,9 @@ class CountingFilter {
   // payload checksum unless verify_checksum is false; mutations throw Error(kReadOnly); a copy
   // is an owning filter.
   static CountingFilter view(const uint8_t* data, size_t size, bool verify_checksum = true);
+  // A read-only filter over a memory mapping of the file at `path` that owns the mapping, as
+  // Filter::map_file (costs, errors and the rule against rewriting the file in place alike).
+  static CountingFilter map_file(const std::string& path, bool verify_checksum = true);
 
  private:
   CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -661,6 +662,18 @@ class Filter {
   // load; `verify_checksum = false` skips the O(size) payload checksum (header fields are always
   // checked). Mutations throw Error(kReadOnly); a copy is an ordinary, owning filter.
   static Filter view(const uint8_t* data, size_t size, bool verify_checksum = true);
+  // A read-only filter over a memory mapping of the file at `path` (mmap, PROT_READ, MAP_PRIVATE),
+  // validated as view() validates; the filter owns the mapping, which is unmapped when the filter
+  // (or the last filter it was moved into) is destroyed. A copy is an ordinary owning filter.
+  // For services that load a large prebuilt filter: with verify_checksum = false, the cost is
+  // open + mmap + reading the 64-byte header, O(1) whatever the size (microseconds), and each page
+  // of bits is read from the page cache or the disk on its first query; with true (the default),
+  // one checksum pass reads the whole file first. Mutations throw Error(kReadOnly). Throws
+  // Error(kIo) for a path that is missing, unreadable or not a regular file, or a failed mmap,
+  // Error(kFormat) as view. The file must not be truncated or rewritten in place while mapped
+  // (SIGBUS or changed answers): save_file replaces files by rename, which a mapping survives (it
+  // keeps the old bytes).
+  static Filter map_file(const std::string& path, bool verify_checksum = true);
 
   // ---- Parquet split block Bloom filters (split_block256 only) ----
   // The Parquet form: Thrift-compact BloomFilterHeader (numBytes, BLOCK, XXHASH, UNCOMPRESSED),
@@ -705,6 +718,8 @@ class Filter {
   Layout layout_ = Layout::kBlock512;
   bool owned_ = true;
   uint64_t inserted_ = 0;
+  // What keeps a view's bytes alive when the filter owns them (map_file); null otherwise.
+  std::shared_ptr<const void> keeper_;
 };
 
 }  // namespace simdbloom
