@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_util.h"
@@ -75,6 +76,57 @@ void Print(const Options& o, size_t n, const Result& r, const Result& base) {
                 r.fpr);
   }
   std::fflush(stdout);
+}
+
+// The plain block512 and the blocked counting filter over the same keys as byte strings
+// ("key-" and the decimal u64, 5-24 bytes): the string path (hashed in chunks, then the kernel).
+void StringRows(const Options& o, size_t n, const std::vector<uint64_t>& keys,
+                const std::vector<uint64_t>& absent_keys, const Result& base) {
+  auto as_strings = [](const std::vector<uint64_t>& from) {
+    std::vector<std::string> s;
+    s.reserve(from.size());
+    for (uint64_t k : from) s.push_back("key-" + std::to_string(k));
+    return s;
+  };
+  const std::vector<std::string> owned = as_strings(keys), owned_absent = as_strings(absent_keys);
+  const std::vector<std::string_view> strings(owned.begin(), owned.end());
+  const std::vector<std::string_view> absent(owned_absent.begin(), owned_absent.end());
+  std::vector<uint8_t> out(n);
+  Filter plain = Filter::create(n, o.fpp, Layout::kBlock512);
+  simdbloom::CountingFilter counting =
+      simdbloom::CountingFilter::create(n, o.fpp, simdbloom::CountingLayout::kBlocked);
+  Result p, c;
+  p.kind = "plain block512 str";
+  p.insert = Measure(
+      o, n, [&] { plain.clear(); }, [&] { plain.insert(strings); });
+  p.contains = Measure(
+      o, n, [] {}, [&] { plain.contains(strings, out.data()); });
+  c.kind = "counting blk str";
+  c.insert = Measure(
+      o, n, [&] { counting.clear(); }, [&] { counting.insert(strings); });
+  c.remove = Measure(
+      o, n,
+      [&] {
+        counting.clear();
+        counting.insert(strings);
+      },
+      [&] { counting.remove(strings); });
+  counting.clear();
+  counting.insert(strings);
+  c.contains = Measure(
+      o, n, [] {}, [&] { counting.contains(strings, out.data()); });
+  c.count = Measure(
+      o, n, [] {}, [&] { counting.count(strings, out.data()); });
+  p.k = plain.num_hashes();
+  c.k = counting.num_hashes();
+  p.bits_per_key = static_cast<double>(plain.bit_count()) / static_cast<double>(n);
+  c.bits_per_key = 8.0 * static_cast<double>(counting.size_bytes()) / static_cast<double>(n);
+  plain.contains(absent, out.data());
+  p.fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+  counting.contains(absent, out.data());
+  c.fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+  Print(o, n, p, base);
+  Print(o, n, c, base);
 }
 
 }  // namespace
@@ -160,6 +212,7 @@ void CountingSection(const Options& o) {
       r.bits_per_key = 8.0 * static_cast<double>(f.size_bytes()) / static_cast<double>(n);
       r.k = f.num_hashes();
       Print(o, n, r, base);
+      if (layout == simdbloom::CountingLayout::kBlocked) StringRows(o, n, keys, absent, base);
       if (!o.json && layout == simdbloom::CountingLayout::kBlocked) {
         AddSummary(Fmt(
             "Counting filter, %zu keys: insert %.2f, remove %.2f, contains %.2f ns/key "

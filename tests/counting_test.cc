@@ -21,6 +21,7 @@
 #include "kernels/counting/reference.h"
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
+#include "lib/core/key_source.h"
 #include "tests/test_util.h"
 
 namespace simdbloom {
@@ -378,6 +379,48 @@ TEST_CASE("counting: bulk calls equal single-key calls over every key shape") {
         CHECK(bulk.size() == single.size());
       }
     });
+  }
+}
+
+TEST_CASE("counting: byte-string batches in hashed chunks equal single-key calls") {
+  // More than one kStringChunk (4096) of string keys, and a count that is no multiple of 8: the
+  // chunked path with results (bytes, bitmap, selection, counts, fresh, removed) across chunks.
+  test::KeyShapes data(test::RandomKeys(9001, 12));
+  for (CountingLayout layout : kLayouts) {
+    CAPTURE(counting_layout_name(layout));
+    CountingFilter bulk = CountingFilter::create(20000, 0.01, layout, 78);
+    CountingFilter single = bulk;
+    const std::vector<test::KeyShapes::Shape> shapes = data.For(bulk);
+    for (size_t s = 3; s <= 6; ++s) {  // std::string, string_view, Arrow 32 and 64
+      CAPTURE(s);
+      const test::KeyShapes::Shape& shape = shapes[s];
+      const size_t n = shape.keys.size();
+      const Keys first = detail::SliceKeys(shape.keys, 0, n / 2);
+      std::vector<uint8_t> fresh(n / 2), expect(n);
+      const uint64_t got = bulk.insert(first, fresh.data());
+      CHECK(got == static_cast<uint64_t>(std::count(fresh.begin(), fresh.end(), 1)));
+      for (size_t i = 0; i < n / 2; ++i) REQUIRE(fresh[i] == single.insert_hash(shape.hash(i)));
+      std::vector<uint8_t> counts(n), hits(n), bitmap((n + 7) / 8), removed(n / 4);
+      std::vector<uint32_t> sel(n);
+      bulk.count(shape.keys, counts.data());
+      const uint64_t nhits = bulk.contains(shape.keys, hits.data());
+      CHECK(bulk.contains_bitmap(shape.keys, bitmap.data()) == nhits);
+      CHECK(bulk.select(shape.keys, sel.data()) == nhits);
+      size_t at = 0;
+      for (size_t i = 0; i < n; ++i) {
+        REQUIRE(counts[i] == single.count_hash(shape.hash(i)));
+        REQUIRE(hits[i] == single.contains_hash(shape.hash(i)));
+        REQUIRE(((bitmap[i / 8] >> (i % 8)) & 1) == hits[i]);
+        if (hits[i]) REQUIRE(sel[at++] == i);
+        if (i < n / 2) REQUIRE(hits[i] == 1);
+      }
+      CHECK(bulk.remove(detail::SliceKeys(shape.keys, 0, n / 4), removed.data()) == n / 4);
+      for (size_t i = 0; i < n / 4; ++i) REQUIRE(single.remove_hash(shape.hash(i)));
+      CHECK(std::count(removed.begin(), removed.end(), 1) == static_cast<long>(n / 4));
+      CHECK(std::memcmp(bulk.data(), single.data(), bulk.size_bytes()) == 0);
+      bulk.clear();
+      single.clear();
+    }
   }
 }
 

@@ -99,24 +99,9 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   uint64_t selected = 0;
   // Keys [begin, begin + m), read from h (begin is 0 when sel is set: such calls run whole).
   return OverPieces(src, n, tuner, [&](const KeySource& h, size_t begin, size_t m) {
-    switch (result) {
-      case ResultKind::kBytes:
-        return kernels.contains(WordsOf(f), p, h, m, result, static_cast<uint8_t*>(out) + begin);
-      case ResultKind::kBitmap:
-        return kernels.contains(WordsOf(f), p, h, m, result,
-                                static_cast<uint8_t*>(out) + begin / 8);
-      case ResultKind::kSelection: {
-        // The piece's hits as indices from 0, after those of the pieces before; then shifted.
-        uint32_t* dst = static_cast<uint32_t*>(out) + selected;
-        const uint64_t c = kernels.contains(WordsOf(f), p, h, m, result, dst);
-        if (begin != 0) {
-          for (uint64_t i = 0; i < c; ++i) dst[i] += static_cast<uint32_t>(begin);
-        }
-        selected += c;
-        return c;
-      }
-    }
-    return uint64_t{0};
+    return ResultsOfPiece(result, out, begin, &selected, [&](void* piece_out) {
+      return kernels.contains(WordsOf(f), p, h, m, result, piece_out);
+    });
   });
 }
 

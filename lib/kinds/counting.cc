@@ -35,6 +35,7 @@ using detail::PutU64;
 using detail::CountingId;
 using detail::CountingSpec;
 using detail::Invalid;
+using detail::ResultKind;
 
 constexpr uint64_t kClassicMaxUnits = (uint64_t{1} << 30) - 1;  // store_: 4 units per 64 bytes
 constexpr size_t kHeaderSize = 64;
@@ -303,9 +304,13 @@ uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
     detail::CheckExtent("CountingFilter::insert", "fresh bytes", fresh, keys.size(), 1);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
-  const uint64_t r = detail::Active()
-                         .For(IdOf(layout_))
-                         .insert(Counters(), BulkParams(*this), src, keys.size(), fresh);
+  const auto& kernels = detail::Active().For(IdOf(layout_));
+  const detail::Params p = BulkParams(*this);
+  uint64_t* c = Counters();
+  const uint64_t r =
+      detail::OverKeys(src, keys.size(), [&](const detail::KeySource& s, size_t begin, size_t m) {
+        return kernels.insert(c, p, s, m, fresh != nullptr ? fresh + begin : nullptr);
+      });
   present_ += keys.size();
   return r;
 }
@@ -319,15 +324,20 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
   }
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
-  const uint64_t r = detail::Active()
-                         .For(IdOf(layout_))
-                         .remove(Counters(), BulkParams(*this), src, keys.size(), removed);
+  const auto& kernels = detail::Active().For(IdOf(layout_));
+  const detail::Params p = BulkParams(*this);
+  uint64_t* c = Counters();
+  const uint64_t r =
+      detail::OverKeys(src, keys.size(), [&](const detail::KeySource& s, size_t begin, size_t m) {
+        return kernels.remove(c, p, s, m, removed != nullptr ? removed + begin : nullptr);
+      });
   present_ -= r;
   return r;
 }
 
 namespace {
-// `out_bytes`: the output's size for keys.size() keys.
+// Runs fn(kernels, counters, params, source, begin, m) over the keys (byte strings in hashed
+// chunks: detail::OverKeys). `out_bytes`: the output's size for keys.size() keys.
 template <class Fn>
 uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const void* out,
                size_t out_bytes, const Fn& fn) {
@@ -339,34 +349,45 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src =
       detail::SourceOf(keys, detail::LayoutId::kClassic, f.seed(), &hasher);
-  return fn(detail::Active().For(static_cast<CountingId>(f.layout())),
-            reinterpret_cast<const uint64_t*>(f.data()), BulkParams(f), src);
+  const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
+  const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
+  const detail::Params p = BulkParams(f);
+  return detail::OverKeys(src, keys.size(),
+                          [&](const detail::KeySource& s, size_t begin, size_t m) {
+                            return fn(kernels, counters, p, s, begin, m);
+                          });
+}
+
+// A contains call's Query: results in `result` form at `out`.
+uint64_t Contains(const char* who, const CountingFilter& f, const Keys& keys, ResultKind result,
+                  void* out, size_t out_bytes) {
+  uint64_t selected = 0;
+  return Query(who, f, keys, out, out_bytes,
+               [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
+                 return detail::ResultsOfPiece(result, out, begin, &selected, [&](void* piece) {
+                   return k.contains(c, p, s, m, result, piece);
+                 });
+               });
 }
 }  // namespace
 
 uint64_t CountingFilter::contains(Keys keys, uint8_t* out) const {
-  return Query("CountingFilter::contains", *this, keys, out, keys.size(),
-               [&](auto& k, auto* c, auto p, auto& s) {
-                 return k.contains(c, p, s, keys.size(), detail::ResultKind::kBytes, out);
-               });
+  return Contains("CountingFilter::contains", *this, keys, ResultKind::kBytes, out, keys.size());
 }
 uint64_t CountingFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
-  return Query("CountingFilter::contains_bitmap", *this, keys, bitmap, (keys.size() + 7) / 8,
-               [&](auto& k, auto* c, auto p, auto& s) {
-                 return k.contains(c, p, s, keys.size(), detail::ResultKind::kBitmap, bitmap);
-               });
+  return Contains("CountingFilter::contains_bitmap", *this, keys, ResultKind::kBitmap, bitmap,
+                  (keys.size() + 7) / 8);
 }
 uint64_t CountingFilter::select(Keys keys, uint32_t* selection) const {
   if (keys.size() > UINT32_MAX) Invalid("CountingFilter::select: more than 2^32 - 1 keys");
-  return Query("CountingFilter::select", *this, keys, selection, keys.size() * 4,
-               [&](auto& k, auto* c, auto p, auto& s) {
-                 return k.contains(c, p, s, keys.size(), detail::ResultKind::kSelection, selection);
-               });
+  return Contains("CountingFilter::select", *this, keys, ResultKind::kSelection, selection,
+                  keys.size() * 4);
 }
 uint64_t CountingFilter::count(Keys keys, uint8_t* out) const {
-  return Query(
-      "CountingFilter::count", *this, keys, out, keys.size(),
-      [&](auto& k, auto* c, auto p, auto& s) { return k.count(c, p, s, keys.size(), out); });
+  return Query("CountingFilter::count", *this, keys, out, keys.size(),
+               [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
+                 return k.count(c, p, s, m, out + begin);
+               });
 }
 
 // ---- Plain filter, statistics ----

@@ -329,10 +329,7 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   auto run = [&](const detail::KeySource& s, size_t, size_t m) {
     return sk.insert(cells_, p, s, m, label);
   };
-  const size_t n = keys.size();
-  const uint64_t raised = n == 0                         ? 0
-                          : detail::ChunkStrings(src, n) ? detail::OverHashedChunks(src, n, run)
-                                                         : run(src, 0, n);
+  const uint64_t raised = detail::OverKeys(src, keys.size(), run);
   current_ = label;
   members_[label - 1] += keys.size();
   written_[label - 1] += raised;
@@ -359,8 +356,7 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
     return sk.classify(cells_, p, s, m, labels + begin);
   };
-  const size_t n = keys.size();
-  return detail::ChunkStrings(src, n) ? detail::OverHashedChunks(src, n, run) : run(src, 0, n);
+  return detail::OverKeys(src, keys.size(), run);
 }
 
 // ---- Statistics ----
