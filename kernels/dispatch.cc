@@ -76,8 +76,9 @@ Kernels KernelsAt(size_t index) {
   k.layout[static_cast<int>(LayoutId::k##Name)] = *Name##Spec::KernelsAt(index);
   SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
-  for (CountingId id : {CountingId::kBlocked, CountingId::kClassic})
-    k.counting[static_cast<int>(id)] = *CountingKernelsAt(index, id);
+#define SIMDBLOOM_X(member, Type, TableAt, Reference) k.member = *TableAt(index);
+  SIMDBLOOM_FOR_EACH_KIND(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
   return k;
 }
 
@@ -208,11 +209,6 @@ std::vector<const Kernels*> Available() {
   }
   all.push_back(&Reference());
   return all;
-}
-
-const SpatialKernels& SpatialKernelsFor(const Kernels& k) {
-  if (k.hwy_target == 0) return SpatialReference();
-  return *SpatialKernelsAt(TableIndex(k.hwy_target));
 }
 
 const Kernels& Active() {

@@ -21,10 +21,6 @@ const Kernels* ForHwyTarget(int64_t hwy_target);
 // Every usable target, best first, the reference last.
 std::vector<const Kernels*> Available();
 
-// The spatial filter's kernels (kernels/spatial/) of the same target as `k` (the reference's for
-// the reference). O(1), thread-safe.
-const SpatialKernels& SpatialKernelsFor(const Kernels& k);
-
 }  // namespace detail
 }  // namespace simdbloom
 

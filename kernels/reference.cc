@@ -121,10 +121,24 @@ constexpr detail::LayoutKernels For() {
   return {&Insert<Spec, Scalar>, &InsertAtomic<Spec, Scalar>, &Contains<Spec, Scalar>};
 }
 
+// The shifting set filters' candidates of each key, key by key (kernels/shifting_sets/spec.h).
+void ShiftingSetCandidates(const uint64_t* words, const detail::Params& p,
+                           const detail::KeySource& keys, size_t n, uint64_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t h = HashOfKey(detail::kShiftingSetsXxh64, keys, i, p.seed);
+    out[i] = detail::ShiftingSetCandidatesAt(words, p.num_blocks, h);
+  }
+}
+
 }  // namespace
 }  // namespace ref
 
 namespace detail {
+
+const ShiftingSetKernels& ShiftingSetReference() {
+  static constexpr ShiftingSetKernels kernels = {&ref::ShiftingSetCandidates};
+  return kernels;
+}
 
 const Kernels& Reference() {
   static const Kernels k = [] {
@@ -143,8 +157,9 @@ const Kernels& Reference() {
   t.layout[static_cast<int>(LayoutId::k##Name)] = ref::For<Name##Spec, Name##Scalar>();
     SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
-    for (CountingId id : {CountingId::kBlocked, CountingId::kClassic})
-      t.counting[static_cast<int>(id)] = ref::CountingKernelsFor(id);
+#define SIMDBLOOM_X(member, Type, TableAt, Reference) t.member = Reference();
+    SIMDBLOOM_FOR_EACH_KIND(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
     return t;
   }();
   return k;

@@ -21,8 +21,11 @@
 
 #include "kernels/block512/spec.h"
 #include "kernels/classic/spec.h"
+#include "kernels/counting/spec.h"
 #include "kernels/register64/spec.h"
+#include "kernels/shifting_sets/spec.h"
 #include "kernels/shifting/spec.h"
+#include "kernels/spatial/spec.h"
 #include "kernels/split_block256/spec.h"
 
 // X(Name, C_NAME): kernels/<folder>/, struct <Name>Spec, kernel struct <Name>, simdbloom::Layout::
@@ -33,6 +36,18 @@
   X(SplitBlock256, SPLIT_BLOCK256)   \
   X(Classic, CLASSIC)                \
   X(Shifting, SHIFTING)
+
+// The other kinds' kernels, declared once: X(member, Type, TableAt, Reference). A kind is a folder
+// kernels/<kind>/ with a spec (its constants, hash family kXxh64, its table type Type, TableAt and
+// Reference) and per-target units exporting the table. Every target's kernel table (struct
+// Kernels, kernels/table.h) has a `Type member`: *TableAt(table_index) for a compiled target
+// (kernels/dispatch.cc), Reference() for the reference target (kernels/reference.cc). The library
+// reaches a kind's kernels through the active table only (detail::Active().member).
+#define SIMDBLOOM_FOR_EACH_KIND(X)                                                         \
+  X(counting_blocked, CountingKernels, CountingBlockedKernelsAt, CountingBlockedReference) \
+  X(counting_classic, CountingKernels, CountingClassicKernelsAt, CountingClassicReference) \
+  X(spatial, SpatialKernels, SpatialKernelsAt, SpatialReference)                           \
+  X(shifting_sets, ShiftingSetKernels, ShiftingSetKernelsAt, ShiftingSetReference)
 
 namespace simdbloom {
 namespace detail {

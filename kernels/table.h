@@ -9,10 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/counting/spec.h"
 #include "kernels/registry.h"
 #include "kernels/shared.h"
-#include "kernels/spatial/spec.h"
 
 namespace simdbloom {
 namespace detail {
@@ -38,16 +36,19 @@ struct Kernels {
   void (*or_words)(uint64_t* dst, const uint64_t* src, size_t n_words);
   void (*and_words)(uint64_t* dst, const uint64_t* src, size_t n_words);
   LayoutKernels layout[kNumLayoutSlots];
-  // Counting filters' kernels (kernels/counting/), by CountingId.
-  CountingKernels counting[kNumCountingSlots] = {};
+  // The other kinds' tables (kernels/registry.h, SIMDBLOOM_FOR_EACH_KIND).
+#define SIMDBLOOM_X(member, Type, TableAt, Reference) Type member = {};
+  SIMDBLOOM_FOR_EACH_KIND(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
 
   const LayoutKernels& For(LayoutId id) const { return layout[static_cast<int>(id)]; }
-  const CountingKernels& For(CountingId id) const { return counting[static_cast<int>(id)]; }
+  const CountingKernels& For(CountingId id) const {
+    return id == CountingId::kBlocked ? counting_blocked : counting_classic;
+  }
 };
 
 // Entry `table_index` of kernels/common.cc's HWY_EXPORT table: a target's base kernels (the layout
-// and counting slots empty; dispatch.cc fills them from <Name>Spec::KernelsAt and
-// CountingKernelsAt).
+// and kind slots empty; dispatch.cc fills them from <Name>Spec::KernelsAt and the kinds' list).
 const Kernels* BaseKernelsAt(size_t table_index);
 
 // The "reference" target: the plain C++ oracle, one key at a time (kernels/reference.cc; its

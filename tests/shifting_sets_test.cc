@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/shifting/sets.h"
+#include "kernels/shifting_sets/spec.h"
 #include "lib/core/key_source.h"
 #include "simdbloom/shifting.hpp"
 #include "tests/test_util.h"
@@ -39,7 +39,7 @@ ErrorCode CodeOf(void (*fn)()) {
 // 100003 and batch sizes around the vector width and the tile.
 TEST_CASE("equivalence: the ShBF_A/x candidates kernel equals the spec on every target") {
   test::ForEachTarget("shifting sets", [&](const detail::Kernels& k) {
-    const detail::ShiftingSetCandidatesFn fn = detail::ShiftingSetCandidatesFor(k.hwy_target);
+    const auto fn = k.shifting_sets.candidates;
     REQUIRE(static_cast<bool>(fn != nullptr));
     for (uint64_t nb : {uint64_t{1}, uint64_t{3}, uint64_t{1000}, uint64_t{100003}}) {
       for (int density : {0, 1, 2}) {  // sparse (1/8 of bits), half, all ones

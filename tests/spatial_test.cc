@@ -45,9 +45,9 @@ std::vector<uint16_t> ReadLabels(const uint8_t* at, size_t n) {
 const size_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 255, 256, 257, 600, 1025};
 
 TEST_CASE("equivalence: spatial insert and classify equal the reference") {
-  const SpatialKernels& ref = detail::SpatialKernelsFor(detail::Reference());
+  const SpatialKernels& ref = detail::Reference().spatial;
   test::ForEachTarget("spatial", [&](const detail::Kernels& target) {
-    const SpatialKernels& simd = detail::SpatialKernelsFor(target);
+    const SpatialKernels& simd = target.spatial;
     for (uint32_t cell_bytes : {1u, 2u}) {
       for (uint32_t k = 1; k <= 8; ++k) {
         for (uint64_t blocks : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{37}}) {

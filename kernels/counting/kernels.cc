@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The blocked counting filter's per-target compilation unit: its kernel table (simd/pipeline-inl.h
 // over counting/kernel-inl.h) compiled once per Highway target, exported (kernels/simd/export.h)
-// and read by kernels/dispatch.cc (detail::CountingKernelsAt). The classic counting filter's table
-// is compiled beside it, in kernels_classic.cc: two units that a parallel build compiles at once.
+// and read by kernels/dispatch.cc (detail::CountingBlockedKernelsAt, through the kinds' list of
+// kernels/registry.h). The classic counting filter's table is compiled beside it, in
+// kernels_classic.cc: two units that a parallel build compiles at once.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif
@@ -30,9 +31,8 @@ HWY_AFTER_NAMESPACE();
 namespace simdbloom {
 SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingBlockedKernels)
 namespace detail {
-const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id) {
-  return id == CountingId::kBlocked ? CountingBlockedKernelsTable[table_index]()
-                                    : CountingClassicKernelsAt(table_index);
+const CountingKernels* CountingBlockedKernelsAt(size_t table_index) {
+  return CountingBlockedKernelsTable[table_index]();
 }
 }  // namespace detail
 }  // namespace simdbloom

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The classic counting filter's per-target compilation unit, beside kernels.cc (the blocked one's):
-// its kernel table compiled once per Highway target and exported; detail::CountingKernelsAt
-// (kernels.cc) reads it through detail::CountingClassicKernelsAt.
+// its kernel table compiled once per Highway target and exported; kernels/dispatch.cc reads it
+// through detail::CountingClassicKernelsAt.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif

@@ -92,4 +92,9 @@ const detail::CountingKernels& CountingKernelsFor(CountingId id) {
 }
 
 }  // namespace ref
+
+namespace detail {
+const CountingKernels& CountingBlockedReference() { return ref::kBlocked; }
+const CountingKernels& CountingClassicReference() { return ref::kClassic; }
+}  // namespace detail
 }  // namespace simdbloom

@@ -27,6 +27,7 @@ enum class CountingId : uint8_t {
 constexpr int kNumCountingSlots = 3;
 
 struct CountingSpec {
+  static constexpr bool kXxh64 = false;  // keys hashed with XXH3 (as register64 and classic)
   static constexpr uint32_t kCounterBits = 4;
   static constexpr uint32_t kMaxCount = 15;  // saturated: sticky, never decremented
   // Counters per block (blocked) and per unit (classic).
@@ -65,11 +66,14 @@ struct CountingKernels {
                     uint8_t* out);
 };
 
-// Entry `table_index` of the per-target tables (kernels/simd/export.h) of geometry `id`: the
-// blocked one from kernels/counting/kernels.cc, the classic one from kernels_classic.cc (also
-// CountingClassicKernelsAt). Read by kernels/dispatch.cc.
-const CountingKernels* CountingKernelsAt(size_t table_index, CountingId id);
+// Entry `table_index` of the per-target tables (kernels/simd/export.h) of each geometry: the
+// blocked one from kernels/counting/kernels.cc, the classic one from kernels_classic.cc. Read by
+// kernels/dispatch.cc (the kinds' list, kernels/registry.h).
+const CountingKernels* CountingBlockedKernelsAt(size_t table_index);
 const CountingKernels* CountingClassicKernelsAt(size_t table_index);
+// The reference target's: the scalar counter code key by key (kernels/counting/reference.cc).
+const CountingKernels& CountingBlockedReference();
+const CountingKernels& CountingClassicReference();
 
 // ---- SWAR helpers on u64 words of 16 nibbles (shared by the library's single-key path) ----
 constexpr uint64_t kNibbleLow = 0x1111111111111111ull;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The spatial filter's per-target compilation unit: its kernel table (kernel-inl.h) compiled once
 // per Highway target and exported (kernels/simd/export.h), read by kernels/dispatch.cc
-// (detail::SpatialKernelsFor). The reference target's table is in reference.cc.
+// (Kernels::spatial, through the kinds' list of kernels/registry.h). The reference target's table
+// is in reference.cc.
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
 #error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
 #endif

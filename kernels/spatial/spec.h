@@ -21,6 +21,7 @@ namespace detail {
 // always distinct and one (or two adjacent) cache lines hold all of them.
 struct SpatialSpec {
   static constexpr const char* kName = "spatial";
+  static constexpr bool kXxh64 = false;  // keys hashed with XXH3
   static constexpr uint32_t kCellsPerBlock = 64;
   static constexpr uint32_t kGroups = 8;
   static constexpr uint32_t kCellsPerGroup = 8;

@@ -89,7 +89,7 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   }
   const LayoutId id = IdOf(f.layout());
   StringHasher hasher{keys, 0};
-  KeySource src = SourceOf(keys, id, f.seed(), &hasher);
+  KeySource src = SourceOf(keys, InfoOf(id).xxh64, f.seed(), &hasher);
   src.sel = sel;
   const LayoutKernels& kernels = Active().For(id);
   Params p = BulkParams(f);
@@ -197,7 +197,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
     const Keys part = detail::SliceKeys(keys, begin, end - begin);
     detail::StringHasher hasher{part, 0};
-    const detail::KeySource src = detail::SourceOf(part, id, seed_, &hasher);
+    const detail::KeySource src = detail::SourceOf(part, detail::InfoOf(id).xxh64, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
     // A sequential, non-atomic call may tune the prefetch distance on its keys.
     detail::Params lp = p;
@@ -328,7 +328,7 @@ void Filter::hash(Keys keys, uint64_t* out) const {
   detail::StringHasher hasher{keys, 0};
   detail::ValidateKeys("hash", keys);
   detail::CheckExtent("hash", "hashes", out, keys.size(), 8);
-  const detail::KeySource src = detail::SourceOf(keys, id, seed_, &hasher);
+  const detail::KeySource src = detail::SourceOf(keys, detail::InfoOf(id).xxh64, seed_, &hasher);
   detail::Active().hash_keys(detail::InfoOf(id).xxh64, src, keys.size(), seed_, out);
 }
 

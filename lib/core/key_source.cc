@@ -232,10 +232,9 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
   CheckArray(who, what, p, count, size);
 }
 
-KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* hasher) {
+KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* hasher) {
   KeySource src;
   *hasher = StringHasher{keys, seed};
-  const bool xxh64 = InfoOf(id).xxh64;
   switch (keys.kind()) {
     case Keys::Kind::kU64:
       src.kind = KeyKind::kU64;
@@ -305,7 +304,7 @@ void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_
   if (m == 0) return;
   const Keys part = SliceKeys(keys, begin, m);
   StringHasher hasher{part, 0};
-  const KeySource src = SourceOf(part, LayoutId::kBlock512, seed, &hasher);
+  const KeySource src = SourceOf(part, /*xxh64=*/false, seed, &hasher);
   kernels.hash_keys(false, src, m, seed, out);
 }
 

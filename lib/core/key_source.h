@@ -45,9 +45,9 @@ void ValidateKeys(const char* who, const Keys& keys);
 // buffers.
 void CheckExtent(const char* who, const char* what, const void* p, size_t count, size_t size);
 
-// The KeySource over `keys` (n > 0, already validated), hashed as layout `id` hashes (XXH3 or
-// XXH64) with `seed`. `hasher` must outlive the source.
-KeySource SourceOf(const Keys& keys, LayoutId id, uint64_t seed, StringHasher* hasher);
+// The KeySource over `keys` (n > 0, already validated), hashed with XXH64 if `xxh64` (the kind's
+// spec says kXxh64), else XXH3, and `seed`. `hasher` must outlive the source.
+KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* hasher);
 
 // Keys [begin, begin + count) of `keys`, in the same shape. O(1).
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count);

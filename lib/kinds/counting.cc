@@ -303,7 +303,7 @@ uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
   if (fresh != nullptr)
     detail::CheckExtent("CountingFilter::insert", "fresh bytes", fresh, keys.size(), 1);
   detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
+  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, seed_, &hasher);
   const auto& kernels = detail::Active().For(IdOf(layout_));
   const detail::Params p = BulkParams(*this);
   uint64_t* c = Counters();
@@ -323,7 +323,7 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
     detail::CheckExtent("CountingFilter::remove", "removed bytes", removed, keys.size(), 1);
   }
   detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kClassic, seed_, &hasher);
+  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, seed_, &hasher);
   const auto& kernels = detail::Active().For(IdOf(layout_));
   const detail::Params p = BulkParams(*this);
   uint64_t* c = Counters();
@@ -347,8 +347,7 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
   detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "output bytes", out, out_bytes, 1);
   detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src =
-      detail::SourceOf(keys, detail::LayoutId::kClassic, f.seed(), &hasher);
+  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
   const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
   const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
   const detail::Params p = BulkParams(f);

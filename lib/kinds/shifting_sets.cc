@@ -12,7 +12,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/shared.h"
-#include "kernels/shifting/sets.h"
+#include "kernels/shifting_sets/spec.h"
 #include "lib/core/key_source.h"
 #include "lib/core/memory.h"
 #include "lib/formats/file_io.h"
@@ -39,8 +39,6 @@ constexpr size_t kScanChunk = 2048;
 void CheckUsable(const char* who, const ShiftingBlocks& b) {
   if (b.words() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
 }
-
-inline uint64_t Rotr(uint64_t x, uint32_t r) { return (x >> r) | (x << ((64 - r) & 63)); }
 
 // lo32(a * m) * range >> 32: a value in 0..range-1 from a product no bit position uses.
 inline uint32_t Reduce(uint32_t a, uint32_t m, uint32_t range) {
@@ -160,15 +158,10 @@ void ShiftingBlocks::set(uint64_t h, uint32_t o) noexcept {
 // visibility, -fPIC), so the bulk loops call these instead (a call per key cost 2x in cache).
 namespace {
 inline uint64_t CandidatesAt(const uint64_t* words, uint64_t num_blocks, uint64_t h) {
-  const uint64_t* block = words + 8 * BlockIndex(h, num_blocks);
-  const uint32_t a = static_cast<uint32_t>(h);
-  uint64_t c = ~uint64_t{0};
-  for (uint32_t w = 0; w < 8; ++w) c &= Rotr(block[w], (a * kMultipliers.m[w]) >> 26);
-  return c;
+  return ShiftingSetCandidatesAt(words, num_blocks, h);
 }
 
-// out[i] = CandidatesAt(hashes[i]), i < n, each block prefetched kPrefetchAhead keys ahead (the
-// reference target's loop).
+// out[i] = CandidatesAt(hashes[i]), i < n, each block prefetched kPrefetchAhead keys ahead.
 inline void CandidatesRun(const uint64_t* words, uint64_t nb, const uint64_t* hashes, size_t n,
                           uint64_t* out) {
   for (size_t i = 0; i < std::min(n, kPrefetchAhead); ++i) {
@@ -368,16 +361,15 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf&
 }
 
 // Calls emit(i, h, candidates) for every key in order, kScanChunk keys at a time: hashed by the
-// active target's bulk XXH3, then the candidates from the target's kernel (kernels/shifting/sets.h:
-// the tile pipeline, a vector of 8 lanes per key, each block prefetched 64 keys ahead), or from
-// the scalar loop on the reference target. 32 KiB of stack, no allocation.
+// active target's bulk XXH3, then the candidates from the target's kernel (kernels/shifting_sets/spec.h:
+// the tile pipeline, a vector of 8 lanes per key, each block prefetched 64 keys ahead; the
+// reference target's: key by key). 32 KiB of stack, no allocation.
 template <class Emit>
 inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, const Keys& keys,
                      const Emit& emit) {
   const size_t n = keys.size();
   constexpr size_t C = detail::kScanChunk;
   const detail::Kernels& k = detail::Active();
-  const detail::ShiftingSetCandidatesFn kernel = detail::ShiftingSetCandidatesFor(k.hwy_target);
   detail::Params p{nb, 8, seed};
   p.prefetch_distance = detail::kShiftingSetsAhead;
   alignas(64) uint64_t h[C], c[C];
@@ -387,11 +379,7 @@ inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, const Ke
   for (size_t begin = 0; begin < n; begin += C) {
     const size_t m = std::min(C, n - begin);
     detail::HashKeyRange(k, keys, seed, begin, m, h);
-    if (kernel != nullptr) {
-      kernel(words, p, src, m, c);
-    } else {
-      detail::CandidatesRun(words, nb, h, m, c);
-    }
+    k.shifting_sets.candidates(words, p, src, m, c);
     for (size_t i = 0; i < m; ++i) emit(begin + i, h[i], c[i]);
   }
 }

@@ -322,10 +322,10 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   CheckLabel(who, label);
   detail::ValidateKeys(who, keys);
   const detail::Kernels& kernels = detail::Active();
-  const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
+  const detail::SpatialKernels& sk = kernels.spatial;
   const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
   detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kBlock512, seed_, &hasher);
+  const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t, size_t m) {
     return sk.insert(cells_, p, s, m, label);
   };
@@ -349,10 +349,10 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "labels", labels, keys.size(), 2);
   const detail::Kernels& kernels = detail::Active();
-  const detail::SpatialKernels& sk = detail::SpatialKernelsFor(kernels);
+  const detail::SpatialKernels& sk = kernels.spatial;
   const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
   detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf(keys, detail::LayoutId::kBlock512, seed_, &hasher);
+  const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
     return sk.classify(cells_, p, s, m, labels + begin);
   };

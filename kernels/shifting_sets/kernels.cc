@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Per-target unit of the shifting set filters' candidates kernel (kernels/shifting/sets.h): for
+// Per-target unit of the shifting set filters' candidates kernel (kernels/shifting_sets/spec.h): for
 // each key, its cache line's 8 words rotated right by the key's 8 bit positions and ANDed — a
 // vector of 8 u64 lanes per key (one on AVX-512, with vprorvq), word by word on HWY_SCALAR —
 // run in the tile pipeline with the block as its layout (SetScan).
@@ -9,11 +9,11 @@
 #endif
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/shifting/sets_kernels.cc"
+#define HWY_TARGET_INCLUDE "kernels/shifting_sets/kernels.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/shared.h"
-#include "kernels/shifting/sets.h"
+#include "kernels/shifting_sets/spec.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/pipeline-inl.h"
 
@@ -124,7 +124,10 @@ void SetCandidates(const uint64_t* words, const detail::Params& p, const detail:
   Pipeline<SetScan, detail::Op::kQuery, true>(words, p, keys, n, detail::ResultKind::kBytes, out);
 }
 
-detail::ShiftingSetCandidatesFn SetCandidatesPtr() { return &SetCandidates; }
+const detail::ShiftingSetKernels* SetKernels() {
+  static constexpr detail::ShiftingSetKernels kernels = {&SetCandidates};
+  return &kernels;
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace simdbloom
@@ -134,20 +137,10 @@ HWY_AFTER_NAMESPACE();
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
-SIMDBLOOM_EXPORT_TABLE(detail::ShiftingSetCandidatesFn, SetCandidatesPtr)
+SIMDBLOOM_EXPORT_TABLE(const detail::ShiftingSetKernels*, SetKernels)
 namespace detail {
-ShiftingSetCandidatesFn ShiftingSetCandidatesFor(int64_t hwy_target) {
-  if (hwy_target == 0) return nullptr;
-#if SIMDBLOOM_SINGLE_TARGET
-  return SetCandidatesPtrTable[0]();
-#else
-  // Highway's table index of a target (as kernels/dispatch.cc's TableIndex).
-  const int64_t chosen = (hwy_target == HWY_SCALAR || hwy_target == HWY_EMU128)
-                             ? HWY_CHOSEN_TARGET_MASK_SCALAR
-                             : HWY_CHOSEN_TARGET_SHIFT(hwy_target);
-  const uint64_t mask = static_cast<uint64_t>(chosen & HWY_CHOSEN_TARGET_MASK_TARGETS);
-  return SetCandidatesPtrTable[mask == 0 ? 0 : __builtin_ctzll(mask)]();
-#endif
+const ShiftingSetKernels* ShiftingSetKernelsAt(size_t table_index) {
+  return SetKernelsTable[table_index]();
 }
 }  // namespace detail
 }  // namespace simdbloom
