@@ -3,12 +3,13 @@
 // reference (awkward sizes, unaligned hashes and outputs, tiny filters, both cell widths, every k),
 // the API's rules (ascending labels, errors, every key shape), the paper's per-area formulas
 // against measured rates (fixed seeds, binomial bounds), and its file format (round trip, hostile
-// input).
+// input, version 1 golden files, area names in version 2 and a hostile names table).
 #include "simdbloom/spatial.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -483,6 +484,283 @@ TEST_CASE("spatial: hostile input is refused") {
   field(64, {3});
   field(64 + f.size_bytes() + 16 * 3, {1});
   field(64 + f.size_bytes() + 16 + 8, {0xFF, 0xFF, 0, 0});
+}
+
+TEST_CASE("spatial: area names") {
+  SpatialFilter f = SpatialFilter::with_blocks(4, 3, 3, 1);
+  CHECK(!f.has_area_names());
+  for (uint16_t l = 0; l <= 4; ++l) CHECK(f.area_name(l).empty());
+  f.set_area_name(2, "");  // removing a name that was never set: still none
+  CHECK(!f.has_area_names());
+  f.set_area_name(2, "berlin.txt");
+  CHECK(f.has_area_names());
+  CHECK(f.area_name(2) == "berlin.txt");
+  CHECK(f.area_name(1).empty());
+  CHECK(f.area_name(3).empty());
+  CHECK(f.area_name(0).empty());
+  CHECK(f.area_name(4).empty());
+  const std::string bytes("a\0b\n\xff", 5);  // any bytes
+  f.set_area_name(3, bytes);
+  CHECK(f.area_name(3) == bytes);
+  f.set_area_name(3, std::string(SpatialFilter::kMaxAreaNameBytes, 'x'));
+  CHECK(f.area_name(3).size() == SpatialFilter::kMaxAreaNameBytes);
+  // Errors leave the filter as it was.
+  for (uint16_t bad : {0, 4}) {
+    try {
+      f.set_area_name(bad, "x");
+      FAIL("accepted label " << bad);
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kInvalidArgument);
+    }
+  }
+  try {
+    f.set_area_name(1, std::string(SpatialFilter::kMaxAreaNameBytes + 1, 'x'));
+    FAIL("accepted a name over the limit");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kInvalidArgument);
+  }
+  CHECK(f.area_name(1).empty());
+  CHECK(f.area_name(2) == "berlin.txt");
+  // Copies and moves carry the names; names do not change inserts or classification.
+  SpatialFilter plain = SpatialFilter::with_blocks(4, 3, 3, 1);
+  const std::vector<uint64_t> keys = test::RandomKeys(50, 4);
+  f.insert(2, keys);
+  plain.insert(2, keys);
+  CHECK(std::memcmp(f.data(), plain.data(), f.size_bytes()) == 0);
+  SpatialFilter copy = f;
+  CHECK(copy.area_name(2) == "berlin.txt");
+  SpatialFilter moved = std::move(copy);
+  CHECK(moved.area_name(2) == "berlin.txt");
+  CHECK_THROWS_AS(copy.set_area_name(1, "x"), Error);  // NOLINT(bugprone-use-after-move)
+  f.set_area_name(2, "");
+  f.set_area_name(3, "");
+  CHECK(!f.has_area_names());
+  CHECK(f.area_name(2).empty());
+}
+
+std::vector<uint8_t> ReadFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  REQUIRE(file != nullptr);
+  std::vector<uint8_t> bytes;
+  uint8_t buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), file)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+  std::fclose(file);
+  return bytes;
+}
+
+// Files saved before area names existed (tests/data/golden, format version 1): every target
+// reads them, classifies their keys, and writes the same bytes for the same filter rebuilt, with
+// or without names set and removed again. A name makes a version-2 file that is the version-1
+// file (version field and header checksum aside) followed by the names table.
+TEST_CASE("spatial: golden version-1 files load everywhere and are reproduced bit for bit") {
+  struct Area {
+    uint16_t label;
+    uint64_t first, last;  // u64 keys first..last
+  };
+  struct Golden {
+    const char* file;
+    uint64_t blocks;
+    uint32_t k, areas;
+    std::vector<Area> inserted;
+  };
+  const Golden golden[] = {{"spatial_u8.bin", 4, 3, 3, {{1, 0, 9}, {2, 10, 19}}},
+                           {"spatial_u16.bin", 2, 4, 300, {{1, 0, 6}, {7, 7, 13}, {300, 14, 19}}}};
+  for (const Golden& g : golden) {
+    CAPTURE(g.file);
+    const std::vector<uint8_t> bytes =
+        ReadFile(std::string(SIMDBLOOM_TEST_DATA_DIR "/golden/") + g.file);
+    REQUIRE(bytes.size() > 12);
+    CHECK(bytes[8] == 1);  // version 1
+    test::ForEachApiTarget([&](const std::string&) {
+      SpatialFilter f = SpatialFilter::load(bytes.data(), bytes.size());
+      std::istringstream in(std::string(bytes.begin(), bytes.end()));
+      CheckSame(f, SpatialFilter::load(in));
+      CHECK(!f.has_area_names());
+      CHECK(f.num_areas() == g.areas);
+      CHECK(f.cell_bytes() == (g.areas <= 255 ? 1u : 2u));
+      SpatialFilter rebuilt = SpatialFilter::with_blocks(g.blocks, g.k, g.areas, 3);
+      for (const Area& a : g.inserted) {
+        std::vector<uint64_t> keys;
+        for (uint64_t x = a.first; x <= a.last; ++x) keys.push_back(x);
+        rebuilt.insert(a.label, keys);
+        std::vector<uint16_t> labels(keys.size());
+        f.classify(keys, labels.data());
+        for (uint16_t l : labels) CHECK(l >= a.label);  // never below its area, never 0
+        CHECK(f.members(a.label) == keys.size());
+      }
+      CheckSame(f, rebuilt);
+      CHECK(Saved(rebuilt) == bytes);
+      CHECK(Saved(f) == bytes);
+      CHECK(rebuilt.serialized_size() == bytes.size());
+      // Named, then the names removed: version 1 again, the same bytes.
+      rebuilt.set_area_name(1, "first");
+      const std::vector<uint8_t> named = Saved(rebuilt);
+      CHECK(named.size() == rebuilt.serialized_size());
+      REQUIRE(named.size() > bytes.size());
+      CHECK(named[8] == 2);
+      std::vector<uint8_t> head(named.begin(), named.begin() + bytes.size());
+      head[8] = 1;
+      for (int i = 0; i < 8; ++i) {
+        head[56 + i] = static_cast<uint8_t>(ref::Checksum(head.data(), 56) >> (8 * i));
+      }
+      CHECK(head == bytes);
+      rebuilt.set_area_name(1, "");
+      CHECK(Saved(rebuilt) == bytes);
+    });
+  }
+}
+
+// The names table of `names` (one per area): u64 size, u64 XXH3, then u16 size + bytes each.
+std::vector<uint8_t> NamesTable(const std::vector<std::string>& names) {
+  std::vector<uint8_t> entries;
+  for (const std::string& n : names) {
+    entries.push_back(static_cast<uint8_t>(n.size()));
+    entries.push_back(static_cast<uint8_t>(n.size() >> 8));
+    entries.insert(entries.end(), n.begin(), n.end());
+  }
+  std::vector<uint8_t> t(16);
+  for (int i = 0; i < 8; ++i) {
+    t[i] = static_cast<uint8_t>(uint64_t{entries.size()} >> (8 * i));
+    t[8 + i] = static_cast<uint8_t>(ref::Checksum(entries.data(), entries.size()) >> (8 * i));
+  }
+  t.insert(t.end(), entries.begin(), entries.end());
+  return t;
+}
+
+TEST_CASE("spatial: area names round trip (format version 2)") {
+  for (uint32_t areas : {3u, 700u}) {
+    CAPTURE(areas);
+    SpatialFilter f = SpatialFilter::create(3000, 0.01, areas, 7);
+    f.insert(1, test::RandomKeys(1000, 1));
+    f.insert(2, test::RandomKeys(1000, 2));
+    const std::vector<uint8_t> v1 = Saved(f);
+    CHECK(v1[8] == 1);
+    CHECK(v1.size() == 64 + f.size_bytes() + 16 * size_t{areas});
+    std::vector<std::string> names(areas);
+    names[0] = "area one.txt";
+    names[1] = std::string("\0tab\there\n", 10);
+    names[areas - 1] = std::string(SpatialFilter::kMaxAreaNameBytes, 'z');  // an area not inserted
+    for (uint32_t l = 1; l <= areas; ++l) f.set_area_name(static_cast<uint16_t>(l), names[l - 1]);
+    const std::vector<uint8_t> v2 = Saved(f);
+    CHECK(v2.size() == f.serialized_size());
+    CHECK(v2[8] == 2);
+    // Version 1's bytes (version and header checksum aside), then the names table.
+    const std::vector<uint8_t> table = NamesTable(names);
+    REQUIRE(v2.size() == v1.size() + table.size());
+    CHECK(std::vector<uint8_t>(v2.begin() + v1.size(), v2.end()) == table);
+    CHECK(std::memcmp(v2.data() + 12, v1.data() + 12, 44) == 0);
+    CHECK(std::memcmp(v2.data() + 64, v1.data() + 64, v1.size() - 64) == 0);
+    auto check_names = [&](const SpatialFilter& g) {
+      CheckSame(f, g);
+      for (uint32_t l = 1; l <= areas; ++l) {
+        CHECK(g.area_name(static_cast<uint16_t>(l)) == names[l - 1]);
+      }
+    };
+    check_names(SpatialFilter::load(v2.data(), v2.size()));
+    std::istringstream in(std::string(v2.begin(), v2.end()));
+    check_names(SpatialFilter::load(in));
+    const std::string path = "spatial_names_" + std::to_string(areas) + ".sbf";
+    f.save_file(path);
+    SpatialFilter g = SpatialFilter::load_file(path);
+    check_names(g);
+    std::remove(path.c_str());
+    // From a pipe (a stream that cannot seek): the same filter.
+    std::stringbuf pipe_bytes(std::string(v2.begin(), v2.end()));
+    struct Pipe : std::streambuf {
+      explicit Pipe(std::streambuf* b) : b_(b) {}
+      int_type underflow() override { return b_->sgetc(); }
+      int_type uflow() override { return b_->sbumpc(); }
+      std::streambuf* b_;
+    } pipe(&pipe_bytes);
+    std::istream pin(&pipe);
+    check_names(SpatialFilter::load(pin));
+    // A loaded filter goes on: inserts continue, the names stay, the bytes are the same again.
+    g.insert(3, test::RandomKeys(10, 3));
+    f.insert(3, test::RandomKeys(10, 3));
+    CHECK(Saved(g) == Saved(f));
+  }
+}
+
+TEST_CASE("spatial: a hostile names table is refused") {
+  SpatialFilter f = SpatialFilter::create(200, 0.05, 5, 1);
+  f.insert(2, test::RandomKeys(100, 1));
+  const std::vector<uint8_t> v1 = Saved(f);
+  // Version 2's first part: version 1's bytes with version 2 and the header resealed.
+  std::vector<uint8_t> head = v1;
+  head[8] = 2;
+  for (int i = 0; i < 8; ++i) {
+    head[56 + i] = static_cast<uint8_t>(ref::Checksum(head.data(), 56) >> (8 * i));
+  }
+  const std::vector<std::string> names = {"a", "", "ccc", "dd", ""};
+  std::vector<uint8_t> good = head;
+  const std::vector<uint8_t> table = NamesTable(names);
+  good.insert(good.end(), table.begin(), table.end());
+  {
+    SpatialFilter g = SpatialFilter::load(good.data(), good.size());
+    for (uint16_t l = 1; l <= 5; ++l) CHECK(g.area_name(l) == names[l - 1]);
+  }
+  auto names_error = [](const std::vector<uint8_t>& bytes, const char* what) {
+    CAPTURE(what);
+    ExpectFormatError(bytes);
+    try {
+      SpatialFilter::load(bytes.data(), bytes.size());
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("name") != std::string::npos);
+    }
+  };
+  // Every truncation, every byte of the table flipped, a byte more.
+  for (size_t n = head.size(); n < good.size(); ++n) {
+    ExpectFormatError(std::vector<uint8_t>(good.begin(), good.begin() + n));
+  }
+  for (size_t i = head.size(); i < good.size(); ++i) {
+    std::vector<uint8_t> bad = good;
+    bad[i] ^= 0x04;
+    ExpectFormatError(bad);
+  }
+  std::vector<uint8_t> longer = good;
+  longer.push_back(0);
+  ExpectFormatError(longer);
+  // A version-1 file relabelled version 2: no names table at all.
+  names_error(head, "no names table");
+  // Entries whose sizes lie, with the table's size and checksum consistent, so that only the
+  // entry checks can catch them.
+  auto with_entries = [&](std::vector<uint8_t> entries) {
+    std::vector<uint8_t> bytes = head;
+    std::vector<uint8_t> prefix(16);
+    for (int i = 0; i < 8; ++i) {
+      prefix[i] = static_cast<uint8_t>(uint64_t{entries.size()} >> (8 * i));
+      prefix[8 + i] =
+          static_cast<uint8_t>(ref::Checksum(entries.data(), entries.size()) >> (8 * i));
+    }
+    bytes.insert(bytes.end(), prefix.begin(), prefix.end());
+    bytes.insert(bytes.end(), entries.begin(), entries.end());
+    return bytes;
+  };
+  names_error(with_entries({}), "no entries");
+  names_error(with_entries({1, 0, 'a', 0, 0, 0, 0, 0, 0}), "four entries for five areas");
+  names_error(with_entries({1, 0, 'a', 0, 0, 0, 0, 0, 0, 0}), "the last entry's size cut");
+  names_error(with_entries({1, 0, 'a', 0, 0, 0, 0, 0, 0, 2, 0, 'x'}), "a name past the end");
+  names_error(with_entries({1, 0, 'a', 0, 0, 0, 0, 0, 0, 0, 0, 'x'}), "a byte after the names");
+  names_error(with_entries({0xFF, 0xFF, 'a', 0, 0, 0, 0, 0, 0, 0, 0}), "a size of 65535");
+  // The table's size field: too large, too small, far beyond the input (a stream must not
+  // allocate it), beyond what five names can hold.
+  for (uint64_t size : {uint64_t{table.size() - 16 + 1}, uint64_t{table.size() - 16 - 1},
+                        uint64_t{1} << 40, uint64_t{5} * 65537 + 1, ~uint64_t{0}}) {
+    CAPTURE(size);
+    std::vector<uint8_t> bad = good;
+    for (int i = 0; i < 8; ++i) bad[head.size() + i] = static_cast<uint8_t>(size >> (8 * i));
+    names_error(bad, "size field");
+  }
+  // The names checksum.
+  std::vector<uint8_t> bad = good;
+  bad[head.size() + 8] ^= 1;
+  names_error(bad, "checksum");
+  // Another version.
+  std::vector<uint8_t> v3 = good;
+  v3[8] = 3;
+  Reseal(&v3);
+  ExpectFormatError(v3);
 }
 
 }  // namespace

@@ -122,14 +122,21 @@ detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::Kernels* ke
 // ---- File format ----
 constexpr size_t kHeaderSize = 64;
 constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'B', 'F'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 1;       // no area names
+constexpr uint32_t kFormatVersionNames = 2;  // version 1 + the names table
 constexpr uint8_t kHashXxh3 = 1;
+// The names table (version 2): u64 size of the entries, u64 XXH3 of them, then per area u16 size
+// and the name's bytes.
+constexpr uint64_t kNamesPrefix = 16;
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom spatial filter: " + what);
 }
+// ReadPayload's messages ("truncated payload", "payload checksum mismatch") for the names table.
+[[noreturn]] void BadNames(const std::string& what) { Bad("names table: " + what); }
 
 struct Header {
+  uint32_t version;
   uint32_t cell_bytes, k, num_areas, current;
   uint64_t num_blocks, seed, checksum;
   uint64_t cell_bytes_total;  // payload part 1
@@ -138,8 +145,13 @@ struct Header {
 
 // Validates the header; `available` = bytes after the header (SIZE_MAX: unknown, a stream).
 Header DecodeHeader(const uint8_t* h, uint64_t available) {
-  detail::CheckHeaderStart(h, kMagic, kFormatVersion, /*header_checksum=*/true, Bad);
   Header out;
+  out.version = GetU32(h + 8);
+  if (std::memcmp(h, kMagic, 8) == 0 && out.version != kFormatVersion &&
+      out.version != kFormatVersionNames) {
+    Bad("format version " + std::to_string(out.version) + " (this library reads versions 1 and 2)");
+  }
+  detail::CheckHeaderStart(h, kMagic, out.version, /*header_checksum=*/true, Bad);
   out.cell_bytes = h[16];
   if (h[17] != kHashXxh3) Bad("hash id " + std::to_string(h[17]));
   if (h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
@@ -163,9 +175,16 @@ Header DecodeHeader(const uint8_t* h, uint64_t available) {
   out.checksum = GetU64(h + 48);
   out.cell_bytes_total = out.num_blocks * SpatialSpec::kCellsPerBlock * out.cell_bytes;
   out.table_bytes = 16 * uint64_t{out.num_areas};
-  if (available != SIZE_MAX && out.cell_bytes_total + out.table_bytes != available) {
+  const uint64_t need = out.cell_bytes_total + out.table_bytes;
+  if (available != SIZE_MAX && out.version == kFormatVersion && need != available) {
     Bad("payload of " + std::to_string(available) + " bytes, the header needs " +
-        std::to_string(out.cell_bytes_total + out.table_bytes));
+        std::to_string(need));
+  }
+  // Version 2: the names table follows; its own size field is checked by ParseNames.
+  if (available != SIZE_MAX && out.version == kFormatVersionNames &&
+      (available < need || available - need < kNamesPrefix)) {
+    Bad("payload of " + std::to_string(available) + " bytes, the header needs at least " +
+        std::to_string(need + kNamesPrefix) + " (cells, area table, names table)");
   }
   return out;
 }
@@ -236,7 +255,8 @@ SpatialFilter::SpatialFilter(const SpatialFilter& other)
       num_areas_(other.num_areas_),
       current_(other.current_),
       members_(other.members_),
-      written_(other.written_) {
+      written_(other.written_),
+      names_(other.names_) {
   if (other.cells_ != nullptr) {
     cells_ = AllocateCells(other.size_bytes());
     std::memcpy(cells_, other.cells_, other.size_bytes());
@@ -257,7 +277,8 @@ SpatialFilter::SpatialFilter(SpatialFilter&& other) noexcept
       num_areas_(other.num_areas_),
       current_(other.current_),
       members_(std::move(other.members_)),
-      written_(std::move(other.written_)) {}
+      written_(std::move(other.written_)),
+      names_(std::move(other.names_)) {}
 
 SpatialFilter& SpatialFilter::operator=(SpatialFilter&& other) noexcept {
   if (this != &other) {
@@ -271,6 +292,7 @@ SpatialFilter& SpatialFilter::operator=(SpatialFilter&& other) noexcept {
     current_ = other.current_;
     members_ = std::move(other.members_);
     written_ = std::move(other.written_);
+    names_ = std::move(other.names_);
   }
   return *this;
 }
@@ -288,6 +310,36 @@ uint64_t SpatialFilter::members(uint16_t label) const noexcept {
 
 double SpatialFilter::predicted_fpp(uint64_t n) const {
   return detail::SpatialAllWritten(k_, static_cast<double>(n) / static_cast<double>(num_blocks_));
+}
+
+void SpatialFilter::set_area_name(uint16_t label, std::string_view name) {
+  const char* who = "SpatialFilter::set_area_name";
+  if (cells_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
+  if (label < 1 || label > num_areas_) {
+    Invalid(std::string(who) + ": label " + std::to_string(label) + " is outside 1.." +
+            std::to_string(num_areas_));
+  }
+  if (name.size() > kMaxAreaNameBytes) {
+    Invalid(std::string(who) + ": a name of " + std::to_string(name.size()) + " bytes (at most " +
+            std::to_string(kMaxAreaNameBytes) + ")");
+  }
+  if (names_.empty()) {
+    if (name.empty()) return;
+    names_.resize(num_areas_);
+  }
+  names_[label - 1].assign(name.data(), name.size());
+}
+
+std::string_view SpatialFilter::area_name(uint16_t label) const noexcept {
+  if (label < 1 || label > names_.size()) return {};
+  return names_[label - 1];
+}
+
+bool SpatialFilter::has_area_names() const noexcept {
+  for (const std::string& n : names_) {
+    if (!n.empty()) return true;
+  }
+  return false;
 }
 
 uint64_t SpatialFilter::hash(std::string_view key) const noexcept {
@@ -443,7 +495,7 @@ namespace {
 void EncodeHeader(const SpatialFilter& f, uint64_t checksum, uint8_t* h) {
   std::memset(h, 0, kHeaderSize);
   std::memcpy(h, kMagic, 8);
-  PutU32(h + 8, kFormatVersion);
+  PutU32(h + 8, f.has_area_names() ? kFormatVersionNames : kFormatVersion);
   PutU32(h + 12, static_cast<uint32_t>(kHeaderSize));
   h[16] = static_cast<uint8_t>(f.cell_bytes());
   h[17] = kHashXxh3;
@@ -465,7 +517,63 @@ std::vector<uint8_t> AreaTable(const SpatialFilter& f, const std::vector<uint64_
   return t;
 }
 
+// The largest names table s areas can have (every name at the limit): a bound on a header's claim.
+uint64_t MaxNamesBytes(uint32_t num_areas) {
+  return uint64_t{num_areas} * (2 + SpatialFilter::kMaxAreaNameBytes);
+}
+
+// The names table's entries (without its 16-byte prefix): per area u16 size, then the bytes.
+std::vector<uint8_t> NamesEntries(const SpatialFilter& f) {
+  std::vector<uint8_t> t;
+  for (uint32_t i = 1; i <= f.num_areas(); ++i) {
+    const std::string_view name = f.area_name(static_cast<uint16_t>(i));
+    t.push_back(static_cast<uint8_t>(name.size()));
+    t.push_back(static_cast<uint8_t>(name.size() >> 8));
+    t.insert(t.end(), name.begin(), name.end());
+  }
+  return t;
+}
+
+// Reads the names table at `p` (`size` bytes: the rest of the input, prefix included) into one
+// string per area, checking the prefix's size against `size`, its checksum, and every entry's size
+// against the bytes left; nothing is read past p + size.
+std::vector<std::string> ParseNames(const uint8_t* p, uint64_t size, uint32_t num_areas) {
+  if (size < kNamesPrefix) Bad("truncated names table (" + std::to_string(size) + " bytes)");
+  const uint64_t entries = GetU64(p);
+  if (entries != size - kNamesPrefix) {
+    Bad("names table of " + std::to_string(entries) + " bytes, " +
+        std::to_string(size - kNamesPrefix) + " present");
+  }
+  const uint8_t* at = p + kNamesPrefix;
+  if (scalar::Checksum(at, entries) != GetU64(p + 8)) Bad("names table checksum mismatch");
+  std::vector<std::string> names(num_areas);
+  uint64_t left = entries;
+  for (uint32_t i = 0; i < num_areas; ++i) {
+    if (left < 2) Bad("names table ends before the name of label " + std::to_string(i + 1));
+    const uint64_t n = uint64_t{at[0]} | uint64_t{at[1]} << 8;
+    at += 2;
+    left -= 2;
+    if (n > left) {
+      Bad("name of label " + std::to_string(i + 1) + ": " + std::to_string(n) + " bytes, " +
+          std::to_string(left) + " left in the names table");
+    }
+    names[i].assign(reinterpret_cast<const char*>(at), static_cast<size_t>(n));
+    at += n;
+    left -= n;
+  }
+  if (left != 0) Bad(std::to_string(left) + " bytes after the last name");
+  return names;
+}
+
 }  // namespace
+
+size_t SpatialFilter::serialized_size() const noexcept {
+  size_t n = 64 + size_bytes() + 16 * size_t{num_areas_};
+  if (!has_area_names()) return n;
+  n += kNamesPrefix + 2 * size_t{num_areas_};
+  for (const std::string& name : names_) n += name.size();
+  return n;
+}
 
 void SpatialFilter::save(std::ostream& out) const {
   if (cells_ == nullptr) Invalid("SpatialFilter::save: the filter was moved from");
@@ -481,6 +589,15 @@ void SpatialFilter::save(std::ostream& out) const {
   out.write(reinterpret_cast<const char*>(cells_), static_cast<std::streamsize>(size_bytes()));
   out.write(reinterpret_cast<const char*>(table.data()),
             static_cast<std::streamsize>(table.size()));
+  if (has_area_names()) {
+    const std::vector<uint8_t> names = NamesEntries(*this);
+    uint8_t prefix[kNamesPrefix];
+    PutU64(prefix, names.size());
+    PutU64(prefix + 8, scalar::Checksum(names.data(), names.size()));
+    out.write(reinterpret_cast<const char*>(prefix), kNamesPrefix);
+    out.write(reinterpret_cast<const char*>(names.data()),
+              static_cast<std::streamsize>(names.size()));
+  }
   if (!out) throw Error(ErrorCode::kIo, "SpatialFilter::save: the stream failed");
 }
 
@@ -497,6 +614,11 @@ SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
     Bad("payload checksum mismatch");
   }
   const uint8_t* table = payload + h.cell_bytes_total;
+  std::vector<std::string> names;
+  if (h.version == kFormatVersionNames) {
+    const uint64_t at = h.cell_bytes_total + h.table_bytes;  // DecodeHeader: <= size - 64 - 16
+    names = ParseNames(payload + at, size - kHeaderSize - at, h.num_areas);
+  }
   std::vector<uint64_t> members(h.num_areas), written(h.num_areas);
   for (uint32_t i = 0; i < h.num_areas; ++i) {
     members[i] = GetU64(table + 16 * i);
@@ -521,6 +643,7 @@ SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
   f.current_ = static_cast<uint16_t>(h.current);
   f.members_ = std::move(members);
   f.written_ = std::move(written);
+  f.names_ = std::move(names);
   return f;
 }
 
@@ -541,6 +664,29 @@ SpatialFilter SpatialFilter::load(std::istream& in) {
     std::memcpy(bytes.data(), h, kHeaderSize);
     return bytes.data() + kHeaderSize;
   });
+  if (hd.version == kFormatVersionNames) {
+    // The names table: its prefix, then its entries read as the payload was (bounded pieces,
+    // checked against the prefix's checksum before they are kept).
+    uint8_t prefix[kNamesPrefix];
+    in.read(reinterpret_cast<char*>(prefix), kNamesPrefix);
+    if (in.bad()) throw Error(ErrorCode::kIo, "SpatialFilter::load: the stream failed");
+    if (static_cast<size_t>(in.gcount()) != kNamesPrefix) {
+      Bad("truncated names table (" + std::to_string(in.gcount()) + " bytes)");
+    }
+    const uint64_t entries = GetU64(prefix);
+    if (entries > MaxNamesBytes(hd.num_areas)) {
+      Bad("names table of " + std::to_string(entries) + " bytes (at most " +
+          std::to_string(MaxNamesBytes(hd.num_areas)) + " for " + std::to_string(hd.num_areas) +
+          " areas)");
+    }
+    const size_t at = bytes.size();
+    detail::ReadPayload(in, entries, GetU64(prefix + 8), BadNames,
+                        "SpatialFilter::load: the stream failed", [&] {
+                          bytes.resize(at + kNamesPrefix + static_cast<size_t>(entries));
+                          std::memcpy(bytes.data() + at, prefix, kNamesPrefix);
+                          return bytes.data() + at + kNamesPrefix;
+                        });
+  }
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
   return load(bytes.data(), bytes.size());
 }

@@ -2,9 +2,9 @@
 // libFuzzer target: every way of reading untrusted bytes - Filter::load (bytes and stream),
 // Filter::view (64-byte aligned copy), Filter::from_parquet, CountingFilter::load/view,
 // ScalableFilter::from_bytes/load, the shifting set filters' load and SpatialFilter::load (bytes
-// and stream) - must either return a valid filter or throw simdbloom::Error; never crash, leak or
-// read out of bounds (ASan/UBSan).
-// Built by cmake/fuzz.sh with clang and -fsanitize=fuzzer,address,undefined.
+// and stream; format versions 1 and 2, the names table included) - must either return a valid
+// filter or throw simdbloom::Error; never crash, leak or read out of bounds (ASan/UBSan). Built by
+// cmake/fuzz.sh with clang and -fsanitize=fuzzer,address,undefined.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -62,7 +62,8 @@ void UseCounting(const simdbloom::CountingFilter& f) {
   (void)f.to_filter().contains(uint64_t{1});
 }
 
-// Exercises a spatial filter that was accepted: classify, stats (measured), insert, save.
+// Exercises a spatial filter that was accepted: classify, stats (measured), area names, insert,
+// save; a save and load again gives the same bytes (version 1, or 2 with area names).
 void UseSpatial(const simdbloom::SpatialFilter& f) {
   const uint64_t keys[3] = {0, 1, 0x9E3779B97F4A7C15ull};
   uint16_t labels[3];
@@ -71,8 +72,22 @@ void UseSpatial(const simdbloom::SpatialFilter& f) {
     if (l > f.current_label()) std::abort();  // the loader checked every cell
   }
   (void)f.stats(true);
+  size_t name_bytes = 0;
+  for (uint32_t l = 1; l <= f.num_areas(); ++l) {
+    name_bytes += f.area_name(static_cast<uint16_t>(l)).size();
+  }
+  if (name_bytes > 0 && !f.has_area_names()) std::abort();
+  std::ostringstream saved;
+  f.save(saved);
+  const std::string bytes = saved.str();
+  if (bytes.size() != f.serialized_size()) std::abort();
+  std::ostringstream again;
+  simdbloom::SpatialFilter::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())
+      .save(again);
+  if (again.str() != bytes) std::abort();
   simdbloom::SpatialFilter copy = f;
   copy.insert(static_cast<uint16_t>(f.num_areas()), keys);
+  copy.set_area_name(1, "fuzz");
   std::ostringstream out;
   copy.save(out);
 }

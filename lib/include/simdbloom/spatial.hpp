@@ -178,20 +178,39 @@ class SpatialFilter {
   // Probability that a key in no area gets a label after `n` keys (all areas together).
   double predicted_fpp(uint64_t n) const;
 
+  // ---- Area names ----
+  // Names the area `label` (1..num_areas()): any bytes, at most kMaxAreaNameBytes; "" removes
+  // the name. Names are saved with the filter (a file with names is format version 2, see
+  // save()); they take no part in insert or classify, and may be set at any time, for areas
+  // inserted or not. Throws Error(kInvalidArgument) for a label outside 1..num_areas(), a longer
+  // name or a moved-from filter (the filter unchanged). Cost: O(name size); the first name
+  // allocates one (empty) string per area.
+  static constexpr size_t kMaxAreaNameBytes = 65535;
+  void set_area_name(uint16_t label, std::string_view name);
+  // The name of area `label`; "" for an area without one and for labels outside 1..num_areas().
+  // Valid until the name is set again or the filter is destroyed. O(1), no allocation.
+  std::string_view area_name(uint16_t label) const noexcept;
+  // Whether some area has a name (save() then writes format version 2). O(num_areas()).
+  bool has_area_names() const noexcept;
+
   // ---- Persistence (FORMAT.md, "Spatial filter: file format") ----
   // A 64-byte header (magic "SIMDBSBF"), the cells, then 16 bytes per area (members, cells
-  // written). O(1).
-  size_t serialized_size() const noexcept { return 64 + size_bytes() + 16 * size_t{num_areas_}; }
-  // Writes the filter. Cost: a checksum pass and a write. Throws Error(kIo) if the stream fails.
-  // save_file as Filter::save_file (atomic replacement).
+  // written); with area names (has_area_names()), then the names table: 16 bytes and 2 + size
+  // bytes per area. O(1) without names, O(num_areas()) with them.
+  size_t serialized_size() const noexcept;
+  // Writes the filter: format version 1 when no area has a name (byte for byte what versions
+  // without names wrote), version 2 (version 1 + the names table) otherwise. Cost: a checksum pass
+  // and a write. Throws Error(kIo) if the stream fails. save_file as Filter::save_file (atomic
+  // replacement).
   void save(std::ostream& out) const;
   void save_file(const std::string& path) const;
-  // Reads a saved filter, validating every header field, the sizes (before allocating anything),
-  // both checksums and the cells (none above the highest label inserted). Error(kFormat) for
-  // anything that is not a complete valid spatial filter (never reads past the input), Error(kIo)
-  // for unreadable paths or failing streams, Error(kOutOfMemory). Cost: one allocation, a copy, a
-  // checksum pass and a pass over the cells; from a stream, the payload is first checked in 4 MiB
-  // pieces, before anything of its size is allocated (as Filter::load).
+  // Reads a saved filter of version 1 or 2, validating every header field, the sizes (before
+  // allocating anything), the checksums, the cells (none above the highest label inserted) and
+  // every length of the names table. Error(kFormat) for anything that is not a complete valid
+  // spatial filter (never reads past the input), Error(kIo) for unreadable paths or failing
+  // streams, Error(kOutOfMemory). Cost: one allocation, a copy, a checksum pass and a pass over the
+  // cells; from a stream, the payload (and the names table) is first checked in 4 MiB pieces,
+  // before anything of its size is allocated (as Filter::load).
   static SpatialFilter load(const uint8_t* data, size_t size);
   static SpatialFilter load(std::istream& in);
   static SpatialFilter load_file(const std::string& path);
@@ -210,6 +229,8 @@ class SpatialFilter {
   // Per area (index label - 1): keys inserted and cells raised.
   std::vector<uint64_t> members_;
   std::vector<uint64_t> written_;
+  // Area names (index label - 1): empty until the first set_area_name, then num_areas_ strings.
+  std::vector<std::string> names_;
 };
 
 }  // namespace simdbloom
