@@ -18,22 +18,26 @@ Bloom filters over files of keys. Keys are lines (ending at \n, or at NUL with -
 \r is kept unless --strip-cr); FILE '-' or no FILE reads stdin.
 
 Commands:
-  build      build a filter from the keys of FILEs and save it to -o OUT (atomically)
+  build      build a filter from the keys of FILEs and save it to -o OUT (atomically);
+             --counting: a filter that can delete keys; --areas: one area per FILE
   query      print the keys that may be in FILTER (--absent: that surely are not)
+  remove     delete the keys of FILEs from a counting filter (saved atomically)
+  classify   print each key with the area of a spatial filter it is in
   dedup      print each key the first time it is (probably) seen
   intersect  print the keys of B that may be in A
-  info       describe a stored filter (layout, bits, k, count, fill, expected FPR)
+  info       describe a stored filter of any kind (geometry, counts, expected FPR)
   merge      the union of two compatible filters, saved to -o OUT
   parquet    probe a Parquet file's row-group Bloom filters for values of a column
 
 Options of every command: -q/--quiet, --json, --stats FILE, --progress, --strip-cr,
--t/--threads T, -h/--help; -z/--null for build, query, dedup and intersect.
+-t/--threads T, -h/--help; -z/--null for build, query, remove, classify, dedup and intersect.
 --json writes a summary object to stderr (never into the data on stdout; info --json prints
 only the filter's description, on stdout); --stats FILE writes it to FILE instead.
 
-Exit status: query (as grep): 0 a key was selected, 1 none, 2 error. Other commands: 0 success,
-1 failure (unreadable or missing file, not a filter, corrupt or malformed file, incompatible
-filters, write error, out of memory), 2 usage error (unknown command or option, bad value).
+Exit status: query and classify (as grep): 0 a key was selected (classify: is in an area), 1
+none, 2 error. Other commands: 0 success, 1 failure (unreadable or missing file, not a filter,
+corrupt or malformed file, incompatible filters, write error, out of memory), 2 usage error
+(unknown command or option, bad value, a filter of a kind the command does not handle).
 See simdbloom(1).
 )";
 
@@ -56,28 +60,59 @@ struct CommandHelp {
 constexpr CommandHelp kCommandHelp[] = {
     {"build",
      R"(usage: simdbloom build [-n N] [--fpp P] [--layout L] [--seed S] [-z] -o OUT [FILE...]
+       simdbloom build --counting [-n N] [--fpp P] [--layout L] [--seed S] [-z] -o OUT [FILE...]
+       simdbloom build --areas [-n N] [--fpp P] [--seed S] [-z] -o OUT FILE...
 Builds a filter from the keys of FILEs (stdin without FILE) and saves it to OUT atomically: a
 failure or a kill leaves the old OUT (or none). OUT may not be an input; onto a symbolic link the
 file it points to is replaced; -o /dev/stdout or a FIFO is streamed into. Without -n, regular
 files are counted in a first pass (a plain filter); a pipe makes a scalable filter.
+--counting makes a counting filter (4-bit counters: simdbloom remove deletes keys; each line
+counts, repeats too); --areas a spatial filter with one area per FILE (area i = the i-th FILE,
+named by it; simdbloom classify tells a key's area). Both need -n on a pipe.
   -o, --output OUT    the filter file (required)
-  -n N                expected distinct keys (1e6, 10M, 5G work)
+  -n N                expected distinct keys (1e6, 10M, 5G work; --areas: of all areas)
       --fpp P         false-positive rate, 1e-9 <= P < 1 (default 0.01)
-  -l, --layout L      block512 (default), register64, split_block256 (Parquet), classic
+  -l, --layout L      block512 (default), register64, split_block256 (Parquet), classic;
+                      --counting: blocked (default), classic
       --seed S        hash seed, decimal or 0x hex (default 0)
+      --counting      a counting filter (keys can be removed)
+      --areas         a spatial filter, one area per FILE
   -z, --null          keys end at NUL, not newline
 )",
      "  simdbloom build -n 1M -o blocklist.sbf urls.txt\n"},
     {"query",
      R"(usage: simdbloom query [--absent] [-c] [-q] [-z] FILTER [FILE...]
-Prints the keys of FILEs (stdin without FILE) that may be in FILTER, in input order; --absent
-prints those that are surely not in it. Exit status as grep: 0 if a key was selected, 1 if none,
+Prints the keys of FILEs (stdin without FILE) that may be in FILTER (plain, scalable or
+counting), in input order; --absent prints those that are surely not in it. Exit status as grep: 0 if a key was selected, 1 if none,
 2 on any error. -q prints nothing and stops at the first selected key.
       --absent        select the keys that are surely absent
   -c, --count         print only the number of selected keys
   -z, --null          keys end at NUL, not newline, on input and output
 )",
      "  printf '%s\\n' \"$url\" | simdbloom query -q blocklist.sbf && echo blocked\n"},
+    {"remove",
+     R"(usage: simdbloom remove [-o OUT] [-z] FILTER [FILE...]
+Deletes the keys of FILEs (stdin without FILE) from the counting filter FILTER (build
+--counting) and saves it atomically over FILTER, or to OUT. Each line removes one copy: a key
+inserted twice and removed once is still present. A key not in the filter changes nothing (how
+many is said on stderr). Remove only keys that were inserted: removing an absent key that the
+filter answers "maybe" for (a false positive) may delete other keys.
+  -o, --output OUT    write the filter to OUT instead of replacing FILTER
+  -z, --null          keys end at NUL, not newline
+)",
+     "  simdbloom remove sessions.sbc expired.txt\n"},
+    {"classify",
+     R"(usage: simdbloom classify [--labels] [-q] [-z] FILTER [FILE...]
+Prints each key of FILEs (stdin without FILE) with the area of the spatial filter FILTER (build
+--areas) it is in: KEY<TAB>AREA, in input order. AREA is the area's name (build --areas: its
+FILE), its label where it has no name, and - for a key in no area. A key of an area is never
+reported in no area nor in a lower one (a higher one with a small probability, info's ISEP); a
+key of no area gets one at the filter's rate. Exit status as grep: 0 if a key is in an area, 1 if
+none, 2 on any error. -q prints nothing and stops at the first key in an area.
+      --labels        print the area's label (1, 2, ...; 0 for no area) instead of its name
+  -z, --null          keys end at NUL, not newline, on input and output
+)",
+     "  simdbloom classify regions.sbs visitors.txt\n"},
     {"dedup",
      R"(usage: simdbloom dedup [-n N] [--fpp P] [-z] [FILE...]
 Prints each key the first time it is (probably) seen, in input order: a repeat is never printed;
@@ -99,15 +134,17 @@ whatever the files' size) probed with B's. Every common key is printed; others a
      "  simdbloom intersect a.txt b.txt > common.txt\n"},
     {"info",
      R"(usage: simdbloom info [--json] FILTER
-Describes a stored filter, plain or scalable: layout, bits, k, bytes, seed, inserted keys,
-approximate count, fill and expected false-positive rate (and each stage of a chain). --json
-prints only the description as one JSON object, on stdout.
+Describes a stored filter of any kind (plain, scalable, counting, spatial, shbf_a, shbf_x: told by
+the file's magic): its geometry (layout, bits or counters or cells, k, bytes, seed), its keys,
+fill and expected false-positive rate, and each stage of a chain or area of a spatial filter.
+--json prints only the description as one JSON object, on stdout.
 )",
      "  simdbloom info --json blocklist.sbf\n"},
     {"merge",
      R"(usage: simdbloom merge -o OUT A B
-Saves the union of filters A and B (same layout, size, k and seed; or two mergeable chains) to
-OUT atomically. OUT may be A or B: both are read before OUT is replaced.
+Saves the union of filters A and B (plain: same layout, size, k and seed; two mergeable chains;
+counting: same geometry, counters added, capped at 15) to OUT atomically. OUT may be A or B: both
+are read before OUT is replaced. Spatial and shifting set filters cannot be merged (exit 2).
   -o, --output OUT    the merged filter (required)
 )",
      "  simdbloom merge monday.sbf tuesday.sbf -o week.sbf\n"},

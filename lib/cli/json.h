@@ -32,6 +32,8 @@ class Json {
     Key(key);
     if (!std::isfinite(value)) {
       out_ += "null";
+    } else if (value == 0) {
+      out_ += '0';  // not "-0"
     } else {
       char s[40];
       std::snprintf(s, sizeof(s), "%.6g", value);
@@ -48,6 +50,20 @@ class Json {
   Json& Obj(std::string_view key, const Json& value) {
     Key(key);
     out_ += value.str();
+    return *this;
+  }
+  // An array of objects, each rendered by another Json.
+  template <class Container>
+  Json& Arr(std::string_view key, const Container& values) {
+    Key(key);
+    out_ += '[';
+    bool first = true;
+    for (const Json& v : values) {
+      if (!first) out_ += ',';
+      first = false;
+      out_ += v.str();
+    }
+    out_ += ']';
     return *this;
   }
   std::string str() const { return out_.empty() ? "{}" : out_ + "}"; }

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plain filters and scalable chains behind one interface for the commands (see key_set.h).
+// Plain, scalable and counting filters behind one interface for the commands, and the loader of
+// every kind of filter file (see key_set.h).
 #include "lib/cli/key_set.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <streambuf>
 #include <string_view>
 #include <vector>
@@ -66,10 +69,78 @@ class FdInBuf final : public std::streambuf {
 };
 
 constexpr char kChainMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'C', 'L'};
+constexpr char kCountingMagic[8] = {'S', 'B', 'C', 'O', 'U', 'N', 'T', '1'};
+constexpr char kSpatialMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'B', 'F'};
+constexpr char kShbfAMagic[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'A'};
+constexpr char kShbfXMagic[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'X'};
+
+// Loads the filter whose first bytes are `magic` from `in` (positioned at its start).
+StoredFilter LoadKind(std::istream& in, std::string_view magic) {
+  StoredFilter s;
+  auto is = [&](const char(&m)[8]) { return magic == std::string_view(m, 8); };
+  if (is(kShbfAMagic) || is(kShbfXMagic)) {
+    // The shifting set filters load from bytes: the whole input, as it arrives.
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(ErrorCode::kIo, "read error");
+    if (is(kShbfAMagic)) {
+      s.kind = FileKind::kShbfA;
+      s.shbf_a.emplace(ShiftingAssociation::load(bytes.data(), bytes.size()));
+    } else {
+      s.kind = FileKind::kShbfX;
+      s.shbf_x.emplace(ShiftingMultiplicity::load(bytes.data(), bytes.size()));
+    }
+  } else if (is(kSpatialMagic)) {
+    s.kind = FileKind::kSpatial;
+    s.spatial.emplace(SpatialFilter::load(in));
+  } else if (is(kChainMagic)) {
+    s.kind = FileKind::kScalable;
+    s.set.emplace(ScalableFilter::load(in));
+  } else if (is(kCountingMagic)) {
+    s.kind = FileKind::kCounting;
+    s.set.emplace(CountingFilter::load(in));
+  } else {
+    s.kind = FileKind::kPlain;
+    s.set.emplace(Filter::load(in));  // "bad magic" for anything else
+  }
+  return s;
+}
+
+std::string Fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string Fmt(const char* format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof(text), format, args);
+  va_end(args);
+  return text;
+}
 
 }  // namespace
 
-KeySet KeySet::Load(const std::string& path) {
+const char* KindName(FileKind kind) {
+  switch (kind) {
+    case FileKind::kPlain:
+      return "plain";
+    case FileKind::kScalable:
+      return "scalable";
+    case FileKind::kCounting:
+      return "counting";
+    case FileKind::kSpatial:
+      return "spatial";
+    case FileKind::kShbfA:
+      return "shbf_a";
+    case FileKind::kShbfX:
+      return "shbf_x";
+  }
+  return "unknown";
+}
+
+void RefuseKind(const std::string& cmd, const std::string& path, FileKind kind,
+                const std::string& what) {
+  throw CliError(kExitUsage, cmd + ": " + path + " is a " + KindName(kind) + " filter; " + what);
+}
+
+StoredFilter StoredFilter::Load(const std::string& path) {
   if (path == "-") throw CliError(kExitUsage, "a filter must be a file, not stdin");
   // Missing or a directory: the usual "PATH: cannot open: why". The file is opened once (a reader
   // racing an atomic replacement sees one file), its magic read, then the same stream loaded.
@@ -80,10 +151,10 @@ KeySet KeySet::Load(const std::string& path) {
       if (!in) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
       char magic[8] = {};
       in.read(magic, sizeof(magic));
+      const std::string_view seen(magic, static_cast<size_t>(in.gcount()));
       in.clear();
       in.seekg(0);
-      if (std::memcmp(magic, kChainMagic, 8) == 0) return KeySet(ScalableFilter::load(in));
-      return KeySet(Filter::load(in));
+      return LoadKind(in, seen);
     }
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw CliError(kExitFailure, ErrnoMessage(path, "cannot open", errno));
@@ -93,10 +164,9 @@ KeySet KeySet::Load(const std::string& path) {
     } closer{fd};
     FdInBuf buf(fd);
     std::istream in(&buf);
-    const bool chain = buf.Peek(8) == std::string_view(kChainMagic, 8);
+    const std::string magic(buf.Peek(8));
     try {
-      if (chain) return KeySet(ScalableFilter::load(in));
-      return KeySet(Filter::load(in));
+      return LoadKind(in, magic);
     } catch (const Error& e) {
       if (buf.error() != 0)
         throw CliError(kExitFailure, ErrnoMessage(path, "read error", buf.error()));
@@ -111,6 +181,17 @@ KeySet KeySet::Load(const std::string& path) {
   }
 }
 
+KeySet KeySet::Load(const std::string& path, const std::string& cmd) {
+  StoredFilter s = StoredFilter::Load(path);
+  if (!s.set) {
+    RefuseKind(cmd, path, s.kind,
+               "not a set of keys (" + cmd + " reads plain, scalable and counting filters" +
+                   (s.kind == FileKind::kSpatial ? "; simdbloom classify reads spatial ones)"
+                                                 : "; simdbloom info describes it)"));
+  }
+  return std::move(*s.set);
+}
+
 void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads) {
   const Keys keys(lines.data(), lines.size());
   if (chain_) {
@@ -118,6 +199,8 @@ void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads
     // stages with repeats.
     flags_.resize(std::max(flags_.size(), lines.size()));
     InsertNew(lines, flags_.data());
+  } else if (counting_) {
+    counting_->insert(keys);
   } else if (threads > 1) {
     plain_->insert(keys, Threads{threads});
   } else {
@@ -127,11 +210,13 @@ void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads
 
 uint64_t KeySet::Contains(const Keys& keys, uint8_t* out, unsigned threads) const {
   if (chain_) return chain_->contains(keys, out);
+  if (counting_) return counting_->contains(keys, out);
   return threads > 1 ? plain_->contains(keys, out, Threads{threads}) : plain_->contains(keys, out);
 }
 
 uint64_t KeySet::InsertNew(const std::vector<std::string_view>& lines, uint8_t* fresh) {
   if (plain_) return plain_->insert(Keys(lines.data(), lines.size()), fresh);
+  if (counting_) return counting_->insert(Keys(lines.data(), lines.size()), fresh);
   ScalableFilter& c = *chain_;
   std::memset(fresh, 0, lines.size());
   uint64_t count = 0;
@@ -166,12 +251,18 @@ uint64_t KeySet::InsertNew(const std::vector<std::string_view>& lines, uint8_t* 
   return count;
 }
 
-size_t KeySet::size_bytes() const { return chain_ ? chain_->size_bytes() : plain_->size_bytes(); }
+size_t KeySet::size_bytes() const {
+  return chain_ ? chain_->size_bytes() : counting_ ? counting_->size_bytes() : plain_->size_bytes();
+}
 double KeySet::expected_fpp() const {
-  return chain_ ? chain_->expected_fpp() : plain_->expected_fpp();
+  return chain_      ? chain_->expected_fpp()
+         : counting_ ? counting_->to_filter().expected_fpp()
+                     : plain_->expected_fpp();
 }
 double KeySet::approximate_count() const {
-  return chain_ ? chain_->approximate_count() : plain_->approximate_count();
+  return chain_      ? chain_->approximate_count()
+         : counting_ ? counting_->to_filter().approximate_count()
+                     : plain_->approximate_count();
 }
 
 Json KeySet::Geometry() const {
@@ -182,6 +273,12 @@ Json KeySet::Geometry() const {
         .Int("stages", chain_->stages())
         .Int("initial_capacity", chain_->initial_capacity())
         .Int("bytes", chain_->size_bytes());
+  } else if (counting_) {
+    g.Str("kind", "counting")
+        .Str("layout", counting_layout_name(counting_->layout()))
+        .Int("counters", counting_->counter_count())
+        .Int("k", counting_->num_hashes())
+        .Int("bytes", counting_->size_bytes());
   } else {
     g.Str("kind", "plain")
         .Str("layout", layout_name(plain_->layout()))
@@ -193,49 +290,208 @@ Json KeySet::Geometry() const {
 }
 
 std::string KeySet::Describe() const {
-  char text[512];
-  std::string s;
-  if (!chain_) {
+  if (plain_) {
     const Filter& f = *plain_;
-    std::snprintf(text, sizeof(text),
-                  "kind: plain\nlayout: %s\nbits: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
-                  "inserted: %llu\napproximate count: %.0f\nfill: %.4f\nexpected FPR: %.6g\n",
-                  layout_name(f.layout()), static_cast<unsigned long long>(f.bit_count()),
-                  f.num_hashes(), f.size_bytes(), static_cast<unsigned long long>(f.seed()),
-                  static_cast<unsigned long long>(f.inserted_count()), f.approximate_count(),
-                  f.fill_ratio(), f.expected_fpp());
-    return text;
+    return Fmt(
+        "kind: plain\nlayout: %s\nbits: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
+        "inserted: %llu\napproximate count: %.0f\nfill: %.4f\nexpected FPR: %.6g\n",
+        layout_name(f.layout()), static_cast<unsigned long long>(f.bit_count()), f.num_hashes(),
+        f.size_bytes(), static_cast<unsigned long long>(f.seed()),
+        static_cast<unsigned long long>(f.inserted_count()), f.approximate_count(), f.fill_ratio(),
+        f.expected_fpp());
+  }
+  if (counting_) {
+    const CountingFilter& c = *counting_;
+    const Filter bits = c.to_filter();
+    return Fmt(
+        "kind: counting\nlayout: %s\ncounters: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
+        "present: %llu\nsaturated counters: %llu\napproximate count: %.0f\nfill: %.4f\n"
+        "expected FPR: %.6g\n",
+        counting_layout_name(c.layout()), static_cast<unsigned long long>(c.counter_count()),
+        c.num_hashes(), c.size_bytes(), static_cast<unsigned long long>(c.seed()),
+        static_cast<unsigned long long>(c.size()),
+        static_cast<unsigned long long>(c.saturated_count()), bits.approximate_count(),
+        bits.fill_ratio(), bits.expected_fpp());
   }
   const ScalableFilter& c = *chain_;
-  std::snprintf(text, sizeof(text),
-                "kind: scalable\nlayout: %s\nstages: %zu\nbytes: %zu\nseed: %llu\nfpp: %g\n"
-                "growth: %g\ntightening: %g\ninitial capacity: %llu\ncount: %llu\n"
-                "approximate count: %.0f\nbits per key: %.2f\nexpected FPR: %.6g\n",
-                layout_name(c.layout()), c.stages(), c.size_bytes(),
-                static_cast<unsigned long long>(c.seed()), c.fpp(), c.growth(), c.tightening(),
-                static_cast<unsigned long long>(c.initial_capacity()),
-                static_cast<unsigned long long>(c.count()), c.approximate_count(), c.bits_per_key(),
-                c.expected_fpp());
-  s = text;
+  std::string s =
+      Fmt("kind: scalable\nlayout: %s\nstages: %zu\nbytes: %zu\nseed: %llu\nfpp: %g\n"
+          "growth: %g\ntightening: %g\ninitial capacity: %llu\ncount: %llu\n"
+          "approximate count: %.0f\nbits per key: %.2f\nexpected FPR: %.6g\n",
+          layout_name(c.layout()), c.stages(), c.size_bytes(),
+          static_cast<unsigned long long>(c.seed()), c.fpp(), c.growth(), c.tightening(),
+          static_cast<unsigned long long>(c.initial_capacity()),
+          static_cast<unsigned long long>(c.count()), c.approximate_count(), c.bits_per_key(),
+          c.expected_fpp());
   for (size_t i = 0; i < c.stages(); ++i) {
     const Filter& f = c.stage(i);
-    std::snprintf(text, sizeof(text),
-                  "stage %zu: bits %llu, k %u, capacity %llu, count %llu, fill %.4f, "
-                  "expected FPR %.6g\n",
-                  i, static_cast<unsigned long long>(f.bit_count()), f.num_hashes(),
-                  static_cast<unsigned long long>(c.stage_capacity(i)),
-                  static_cast<unsigned long long>(c.stage_count(i)), f.fill_ratio(),
-                  f.expected_fpp());
-    s += text;
+    s +=
+        Fmt("stage %zu: bits %llu, k %u, capacity %llu, count %llu, fill %.4f, "
+            "expected FPR %.6g\n",
+            i, static_cast<unsigned long long>(f.bit_count()), f.num_hashes(),
+            static_cast<unsigned long long>(c.stage_capacity(i)),
+            static_cast<unsigned long long>(c.stage_count(i)), f.fill_ratio(), f.expected_fpp());
   }
   return s;
+}
+
+void KeySet::Stats(Json& j) const {
+  if (chain_) {
+    const ScalableFilter& c = *chain_;
+    j.Int("seed", c.seed())
+        .Num("fpp", c.fpp())
+        .Num("growth", c.growth())
+        .Num("tightening", c.tightening())
+        .Int("count", c.count())
+        .Num("bits_per_key", c.bits_per_key())
+        .Num("approximate_count", c.approximate_count())
+        .Num("expected_fpp", c.expected_fpp());
+  } else if (counting_) {
+    const CountingFilter& c = *counting_;
+    const Filter bits = c.to_filter();
+    j.Int("seed", c.seed())
+        .Int("present", c.size())
+        .Int("saturated", c.saturated_count())
+        .Num("fill", bits.fill_ratio())
+        .Num("approximate_count", bits.approximate_count())
+        .Num("expected_fpp", bits.expected_fpp());
+  } else {
+    const Filter& f = *plain_;
+    j.Int("seed", f.seed())
+        .Int("inserted", f.inserted_count())
+        .Num("fill", f.fill_ratio())
+        .Num("approximate_count", f.approximate_count())
+        .Num("expected_fpp", f.expected_fpp());
+  }
 }
 
 void KeySet::Save(const std::string& path) const {
   if (chain_) {
     SaveAtomically(path, [&](std::ostream& out) { chain_->save(out); });
+  } else if (counting_) {
+    SaveAtomically(path, [&](std::ostream& out) { counting_->save(out); });
   } else {
     SaveAtomically(path, [&](std::ostream& out) { plain_->save(out); });
+  }
+}
+
+Json SpatialGeometry(const SpatialFilter& f) {
+  Json g;
+  g.Str("kind", "spatial")
+      .Int("areas", f.num_areas())
+      .Int("cells", f.num_cells())
+      .Int("cell_bytes", f.cell_bytes())
+      .Int("k", f.num_hashes())
+      .Int("bytes", f.size_bytes());
+  return g;
+}
+
+std::string AreaLabelText(const SpatialFilter& f, uint16_t label) {
+  if (label == 0) return "-";
+  const std::string_view name = f.area_name(label);
+  return name.empty() ? std::to_string(label) : std::string(name);
+}
+
+std::string StoredFilter::Describe() const {
+  if (set) return set->Describe();
+  if (spatial) {
+    const SpatialFilter& f = *spatial;
+    const SpatialStats st = f.stats(true);
+    std::string s =
+        Fmt("kind: spatial\nareas: %u\ncells: %llu\ncell bytes: %u\nk: %u\nbytes: %zu\nseed: %llu\n"
+            "keys: %llu\nhighest label: %u\nsparsity: %.4f\nexpected FPR: %.6g\n"
+            "a-priori FPR: %.6g\n",
+            f.num_areas(), static_cast<unsigned long long>(f.num_cells()), f.cell_bytes(),
+            f.num_hashes(), f.size_bytes(), static_cast<unsigned long long>(f.seed()),
+            static_cast<unsigned long long>(st.members), f.current_label(), st.sparsity, st.fpp,
+            st.apriori_fpp);
+    for (const SpatialAreaStats& a : st.areas) {
+      s += Fmt("area %u: keys %llu, cells %llu, emersion %.4f, FPR %.6g, ISEP %.6g", a.label,
+               static_cast<unsigned long long>(a.members), static_cast<unsigned long long>(a.cells),
+               a.emersion, a.fpp, a.apriori_isep);
+      const std::string_view name = f.area_name(a.label);
+      if (!name.empty()) s += ", name " + std::string(name);
+      s += "\n";
+    }
+    return s;
+  }
+  if (shbf_a) {
+    const ShiftingAssociation& f = *shbf_a;
+    return Fmt(
+        "kind: shbf_a\nbits: %llu\nblocks: %llu\nk: 8\nbytes: %llu\nseed: %llu\n"
+        "inserted: %llu\nclear answer probability: %.6g\nexpected FPR: %.6g\n",
+        static_cast<unsigned long long>(f.bit_count()),
+        static_cast<unsigned long long>(f.num_blocks()),
+        static_cast<unsigned long long>(f.bit_count() / 8),
+        static_cast<unsigned long long>(f.seed()), static_cast<unsigned long long>(f.items()),
+        f.clear_answer_probability(), f.false_positive_probability());
+  }
+  const ShiftingMultiplicity& f = *shbf_x;
+  return Fmt(
+      "kind: shbf_x\nmax count: %u\nbits: %llu\nblocks: %llu\nk: 8\nbytes: %llu\n"
+      "seed: %llu\ninserted: %llu\ncorrect count probability at 1: %.6g\n"
+      "correct count probability at %u: %.6g\nexpected FPR: %.6g\n",
+      f.max_count(), static_cast<unsigned long long>(f.bit_count()),
+      static_cast<unsigned long long>(f.num_blocks()),
+      static_cast<unsigned long long>(f.bit_count() / 8), static_cast<unsigned long long>(f.seed()),
+      static_cast<unsigned long long>(f.items()), f.correct_probability(1), f.max_count(),
+      f.correct_probability(f.max_count()), f.false_positive_probability());
+}
+
+void StoredFilter::Info(Json& j) const {
+  if (set) {
+    j.Obj("filter", set->Geometry());
+    set->Stats(j);
+    return;
+  }
+  if (spatial) {
+    const SpatialFilter& f = *spatial;
+    const SpatialStats st = f.stats(true);
+    std::vector<Json> areas;
+    for (const SpatialAreaStats& a : st.areas) {
+      Json area;
+      area.Int("label", a.label)
+          .Str("name", f.area_name(a.label))
+          .Int("members", a.members)
+          .Int("cells", a.cells)
+          .Int("cells_written", a.cells_written)
+          .Num("emersion", a.emersion)
+          .Num("expected_emersion", a.expected_emersion)
+          .Num("fpp", a.fpp)
+          .Num("apriori_fpp", a.apriori_fpp)
+          .Num("apriori_isep", a.apriori_isep);
+      areas.push_back(area);
+    }
+    j.Obj("filter", SpatialGeometry(f))
+        .Int("seed", f.seed())
+        .Int("members", st.members)
+        .Int("highest_label", f.current_label())
+        .Num("sparsity", st.sparsity)
+        .Num("apriori_fpp", st.apriori_fpp)
+        .Num("expected_fpp", st.fpp)
+        .Arr("areas", areas);
+    return;
+  }
+  const uint64_t bits = shbf_a ? shbf_a->bit_count() : shbf_x->bit_count();
+  Json g;
+  g.Str("kind", KindName(kind))
+      .Int("bits", bits)
+      .Int("blocks", bits / 512)
+      .Int("k", 8)
+      .Int("bytes", bits / 8);
+  if (shbf_x) g.Int("max_count", shbf_x->max_count());
+  j.Obj("filter", g);
+  if (shbf_a) {
+    j.Int("seed", shbf_a->seed())
+        .Int("inserted", shbf_a->items())
+        .Num("clear_answer_probability", shbf_a->clear_answer_probability())
+        .Num("expected_fpp", shbf_a->false_positive_probability());
+  } else {
+    j.Int("seed", shbf_x->seed())
+        .Int("inserted", shbf_x->items())
+        .Num("correct_probability_1", shbf_x->correct_probability(1))
+        .Num("correct_probability_max", shbf_x->correct_probability(shbf_x->max_count()))
+        .Num("expected_fpp", shbf_x->false_positive_probability());
   }
 }
 

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The set a command builds or loads: a plain Filter (sized in advance: -n, or the lines of
-// regular files counted) or a ScalableFilter chain (a pipe without -n: it grows with the input).
-// Files of either kind are told apart by their magic ("SIMDBLOM" / "SIMDBSCL").
+// The filters a command builds or loads. KeySet is a set of keys: a plain Filter (sized in
+// advance: -n, or the lines of regular files counted), a ScalableFilter chain (a pipe without -n:
+// it grows with the input) or a CountingFilter (build --counting: keys can be removed).
+// StoredFilter is any filter file: a KeySet, a SpatialFilter (build --areas, classify) or a
+// shifting set filter (ShBF_A, ShBF_x: made by the library, described by info). Files are told
+// apart by their magic (lib/FORMAT.md): "SIMDBLOM" plain, "SIMDBSCL" scalable, "SBCOUNT1" counting,
+// "SIMDBSBF" spatial, "SIMDSHBA" ShBF_A, "SIMDSHBX" ShBF_x.
 #ifndef SIMDBLOOM_CLI_KEY_SET_H_
 #define SIMDBLOOM_CLI_KEY_SET_H_
 
@@ -12,29 +16,46 @@
 #include <vector>
 
 #include "lib/cli/json.h"
+#include "simdbloom/counting.hpp"
 #include "simdbloom/scalable.hpp"
+#include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 
 namespace simdbloom {
 namespace cli {
+
+// The kinds of filter file, as `info` and the JSON's "kind" name them.
+enum class FileKind { kPlain, kScalable, kCounting, kSpatial, kShbfA, kShbfX };
+// "plain", "scalable", "counting", "spatial", "shbf_a", "shbf_x".
+const char* KindName(FileKind kind);
 
 class KeySet {
  public:
   explicit KeySet(Filter f) : plain_(std::move(f)) {}
   explicit KeySet(ScalableFilter s) : chain_(std::move(s)) {}
+  explicit KeySet(CountingFilter c) : counting_(std::move(c)) {}
 
-  // Reads a filter file of either kind. Throws CliError (exit 1) naming the file: missing, not
-  // a simdbloom file, truncated or corrupt.
-  static KeySet Load(const std::string& path);
+  // Reads a filter file that is a set of keys (plain, scalable or counting). Throws CliError
+  // naming the file: exit 1 if it is missing, not a simdbloom file, truncated or corrupt; exit 2
+  // ("CMD: FILE is a spatial filter, ...") for a filter file of another kind.
+  static KeySet Load(const std::string& path, const std::string& cmd);
 
+  FileKind kind() const {
+    return chain_ ? FileKind::kScalable : counting_ ? FileKind::kCounting : FileKind::kPlain;
+  }
   bool scalable() const { return chain_.has_value(); }
+  bool counting() const { return counting_.has_value(); }
   const Filter& plain() const { return *plain_; }
   const ScalableFilter& chain() const { return *chain_; }
+  const CountingFilter& counts() const { return *counting_; }
   Filter& plain() { return *plain_; }
   ScalableFilter& chain() { return *chain_; }
+  CountingFilter& counts() { return *counting_; }
 
   // Inserts the lines (Threads{T} for plain filters; a chain has no parallel form, and gets only
-  // the lines it does not hold yet, as InsertNew).
+  // the lines it does not hold yet, as InsertNew; a counting filter counts every line, repeats
+  // included, on one thread).
   void Insert(const std::vector<std::string_view>& lines, unsigned threads);
   // Inserts lines and sets fresh[i] = 1 iff line i is new to the whole set (not held before the
   // call, not a repeat of an earlier line of the call): the dedup rule. Returns how many. A chain
@@ -46,23 +67,58 @@ class KeySet {
   uint64_t Contains(const Keys& keys, uint8_t* out, unsigned threads) const;
 
   size_t size_bytes() const;
+  // From the bits (a counting filter: the bits of its plain filter, one pass over the counters).
   double expected_fpp() const;
   double approximate_count() const;
-  // {"kind":"plain"|"scalable","layout":...,"bits"/"k" or "stages",...,"bytes":...}
+  // {"kind":"plain"|"scalable"|"counting","layout":...,"bits"/"k", "stages" or "counters",
+  // ...,"bytes":...}
   Json Geometry() const;
   // Human-readable description (the info command), one "name: value" per line.
   std::string Describe() const;
+  // info --json's fields after "file" and "filter".
+  void Stats(Json& j) const;
   // Saves atomically (temp name + rename). Throws CliError (exit 1).
   void Save(const std::string& path) const;
 
  private:
   std::optional<Filter> plain_;
   std::optional<ScalableFilter> chain_;
+  std::optional<CountingFilter> counting_;
   // InsertNew scratch for chains.
   std::vector<std::string_view> pending_;
   std::vector<uint32_t> index_;
   std::vector<uint8_t> hit_, new_, flags_;
 };
+
+// Any filter file.
+struct StoredFilter {
+  FileKind kind = FileKind::kPlain;
+  std::optional<KeySet> set;  // plain, scalable, counting
+  std::optional<SpatialFilter> spatial;
+  std::optional<ShiftingAssociation> shbf_a;
+  std::optional<ShiftingMultiplicity> shbf_x;
+
+  // Reads a filter file of any kind, told by its magic. A regular file is opened once (a reader
+  // racing an atomic replacement sees one file); a pipe is read once. Throws CliError (exit 1)
+  // naming the file: missing, not a simdbloom filter, truncated or corrupt; exit 2 for "-".
+  static StoredFilter Load(const std::string& path);
+
+  // info: a description, one "name: value" per line, and info --json's object (after "file").
+  std::string Describe() const;
+  void Info(Json& j) const;
+};
+
+// The one-line refusal of a command for a filter file of a kind it does not handle (exit 2):
+// "CMD: PATH is a KIND filter; WHAT".
+[[noreturn]] void RefuseKind(const std::string& cmd, const std::string& path, FileKind kind,
+                             const std::string& what);
+
+// A spatial filter's "filter" object: {"kind":"spatial","areas":...,"cells":...,"cell_bytes":...,
+// "k":...,"bytes":...}.
+Json SpatialGeometry(const SpatialFilter& f);
+
+// The name classify prints for `label` of `f`: its name, its number if it has none, "-" for 0.
+std::string AreaLabelText(const SpatialFilter& f, uint16_t label);
 
 }  // namespace cli
 }  // namespace simdbloom

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -122,34 +123,48 @@ uint64_t ScalableInitial() {
   return v > 0 ? static_cast<uint64_t>(v) : 1'000'000;
 }
 
-// The set for build/dedup/intersect: a plain filter for -n N or regular files (whose lines are
-// counted in a first pass), a scalable chain for a pipe without -n. Says which on stderr.
-KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
-               const Common& c, double fpp, Layout layout, Sized& s) {
-  auto plain = [&](uint64_t n) {
-    try {
-      return KeySet(Filter::create(n, fpp, layout, o.Exact("seed", 0)));
-    } catch (const Error& e) {
-      throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
-                     cmd + ": " + e.what());
-    }
-  };
+// The expected keys of a filter sized in advance: -n N, or the lines of `files` when all are
+// regular files (counted in a first pass, said on stderr). False (nothing set) when an input is
+// not a regular file and -n was not given.
+bool ExpectedKeys(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
+                  const Common& c, Sized& s) {
   if (o.Has("n")) {
     s.n = o.Count("n", 0);
     if (s.n == 0) throw CliError(kExitUsage, cmd + ": -n must be at least 1");
     s.how = "given";
-    return plain(s.n);
+    return true;
   }
   bool all_regular = true;
   for (const auto& f : files) all_regular = all_regular && RegularFileSize(f) >= 0;
-  if (all_regular) {
-    uint64_t lines = 0;
-    for (const auto& f : files) lines += CountLines(f, c.delim);
-    s.n = std::max<uint64_t>(lines, 1);
-    s.how = "counted";
-    Note(c, "sized for " + std::to_string(lines) +
-                " keys: counted the lines in a first pass (-n N skips it)");
-    return plain(s.n);
+  if (!all_regular) return false;
+  uint64_t lines = 0;
+  for (const auto& f : files) lines += CountLines(f, c.delim);
+  s.n = std::max<uint64_t>(lines, 1);
+  s.how = "counted";
+  Note(c, "sized for " + std::to_string(lines) +
+              " keys: counted the lines in a first pass (-n N skips it)");
+  return true;
+}
+
+// Runs make() (a library constructor): its kInvalidArgument is a usage error (a size or rate the
+// library refuses), anything else a failure, both "CMD: why".
+template <class Make>
+auto Construct(const std::string& cmd, Make&& make) -> decltype(make()) {
+  try {
+    return make();
+  } catch (const Error& e) {
+    throw CliError(e.code() == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure,
+                   cmd + ": " + e.what());
+  }
+}
+
+// The set for build/dedup/intersect: a plain filter for -n N or regular files (whose lines are
+// counted in a first pass), a scalable chain for a pipe without -n. Says which on stderr.
+KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
+               const Common& c, double fpp, Layout layout, Sized& s) {
+  if (ExpectedKeys(cmd, o, files, c, s)) {
+    return Construct(cmd,
+                     [&] { return KeySet(Filter::create(s.n, fpp, layout, o.Exact("seed", 0))); });
   }
   s.n = ScalableInitial();
   s.how = "scalable";
@@ -176,19 +191,20 @@ struct Pass {
   uint64_t bytes = 0;
 };
 
-// Streams the lines of `files` in batches to fn(lines), drawing progress. Stops after the batch
-// that sets *stop (query -q: the first hit answers), leaving the rest of the input unread.
+// Streams the lines of `files` in batches to fn(file, lines) (file: the index in `files`), drawing
+// progress. Stops after the batch that sets *stop (query -q: the first hit answers), leaving the
+// rest of the input unread.
 template <class Fn>
-Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progress& progress,
-                 size_t batch, Fn&& fn, const bool* stop = nullptr) {
+Pass StreamFileLines(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                     size_t batch, Fn&& fn, const bool* stop = nullptr) {
   Pass pass;
   std::vector<std::string_view> lines;
   lines.reserve(batch);
-  for (const auto& path : files) {
-    LineReader reader(path, c.strip_cr, 0, c.delim);
+  for (size_t file = 0; file < files.size(); ++file) {
+    LineReader reader(files[file], c.strip_cr, 0, c.delim);
     const uint64_t base = pass.bytes;
     while (reader.Next(lines, batch)) {
-      fn(lines);
+      fn(file, lines);
       pass.keys += lines.size();
       progress.Update(base + reader.bytes_done(), pass.keys);
       if (stop != nullptr && *stop) break;
@@ -197,6 +213,15 @@ Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progres
     if (stop != nullptr && *stop) break;
   }
   return pass;
+}
+
+// StreamFileLines for fn(lines).
+template <class Fn>
+Pass StreamLines(const std::vector<std::string>& files, const Common& c, Progress& progress,
+                 size_t batch, Fn&& fn, const bool* stop = nullptr) {
+  return StreamFileLines(
+      files, c, progress, batch,
+      [&](size_t, const std::vector<std::string_view>& lines) { fn(lines); }, stop);
 }
 
 // Runs fn(i, lines) on T threads over regular files: each file is cut into T byte ranges (a line
@@ -339,6 +364,78 @@ std::vector<std::string> FilesOrStdin(std::vector<std::string> files) {
 }
 
 // ---- build
+constexpr size_t kMaxAreas = 65535;  // SpatialFilter's labels: 1..65535
+
+// An area's name: its FILE as given, "(standard input)" for "-" (as grep names it).
+std::string AreaNameOf(const std::string& file) { return file == "-" ? "(standard input)" : file; }
+
+CountingLayout ParseCountingLayout(const std::string& name) {
+  if (name == "blocked") return CountingLayout::kBlocked;
+  if (name == "classic") return CountingLayout::kClassic;
+  throw CliError(kExitUsage,
+                 "build --counting: unknown layout '" + name + "' (one of blocked, classic)");
+}
+
+// build --areas: a SpatialFilter, area i (label i, 1-based) = the keys of FILE i, named by it.
+void BuildSpatial(const Options& o, const Common& c, const std::vector<std::string>& files,
+                  const std::string& out_path, double fpp,
+                  std::chrono::steady_clock::time_point start) {
+  if (o.positional().empty()) {
+    throw CliError(kExitUsage, "build --areas: needs one FILE per area (stdin is given as '-')");
+  }
+  if (files.size() > kMaxAreas) {
+    throw CliError(kExitUsage, "build --areas: " + std::to_string(files.size()) +
+                                   " areas (at most " + std::to_string(kMaxAreas) + ")");
+  }
+  if (o.Has("layout")) {
+    throw CliError(kExitUsage, "build --areas: --layout is for plain and counting filters");
+  }
+  Sized sized;
+  if (!ExpectedKeys("build", o, files, c, sized)) {
+    throw CliError(kExitUsage,
+                   "build --areas: an area is read from a pipe: give -n N (the expected keys of "
+                   "all areas; a spatial filter does not grow)");
+  }
+  SpatialFilter f = Construct("build", [&] {
+    return SpatialFilter::create(sized.n, fpp, static_cast<uint32_t>(files.size()),
+                                 o.Exact("seed", 0));
+  });
+  for (size_t i = 0; i < files.size(); ++i) {
+    f.set_area_name(static_cast<uint16_t>(i + 1), AreaNameOf(files[i]));
+  }
+  Progress progress(c.progress, "build", TotalBytes(files));
+  if (c.threads > 1) Note(c, "--threads: a spatial filter is built on one thread");
+  // Areas in file order: ascending labels, as the filter requires.
+  const Pass pass = StreamFileLines(
+      files, c, progress, BatchFor(c), [&](size_t file, const std::vector<std::string_view>& l) {
+        f.insert(static_cast<uint16_t>(file + 1), Keys(l.data(), l.size()));
+      });
+  progress.Finish();
+  if (pass.keys > sized.n) {
+    Note(c, "warning: " + std::to_string(pass.keys) + " keys in a filter sized for " +
+                std::to_string(sized.n) + ": expected false-positive rate now " +
+                std::to_string(f.predicted_fpp(pass.keys)));
+  }
+  SaveAtomically(out_path, [&](std::ostream& out) { f.save(out); });
+  if (!c.json) return;
+  std::vector<Json> areas;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto label = static_cast<uint16_t>(i + 1);
+    Json a;
+    a.Int("label", label).Str("name", f.area_name(label)).Int("keys", f.members(label));
+    areas.push_back(a);
+  }
+  Json j;
+  j.Str("sizing", sized.how)
+      .Int("expected_items", sized.n)
+      .Num("fpp", fpp)
+      .Obj("filter", SpatialGeometry(f))
+      .Arr("areas", areas)
+      .Num("expected_fpp", f.stats(true).fpp)  // measured: a pass over the cells
+      .Str("output", out_path);
+  Summary(c, j, "build", pass, Seconds(start));
+}
+
 int Build(const std::vector<std::string>& args) {
   const Options o("build", args,
                   Specs({{"n", 'n', true},
@@ -346,9 +443,14 @@ int Build(const std::vector<std::string>& args) {
                          {"layout", 'l', true},
                          {"seed", 0, true},
                          {"output", 'o', true},
+                         {"counting", 0, false},
+                         {"areas", 0, false},
                          kNullSpec}));
   const Common c = ReadCommon(o, "build");
   if (!o.Has("output")) throw CliError(kExitUsage, "build: -o OUT is required");
+  if (o.Has("counting") && o.Has("areas")) {
+    throw CliError(kExitUsage, "build: --counting and --areas make different filters: one of them");
+  }
   const std::string out_path = o.Str("output", "");
   if (!c.stats.empty() && out_path == c.stats)
     throw CliError(kExitUsage, "build: --stats and -o name the same file");
@@ -357,14 +459,35 @@ int Build(const std::vector<std::string>& args) {
   CheckOutputIsNoInput("build", out_path, files);
   o.Exact("seed", 0);  // a bad value is a usage error before any work
   const double fpp = ParseFpp("build", o);
-  const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
   const auto start = std::chrono::steady_clock::now();
+  if (o.Has("areas")) {
+    BuildSpatial(o, c, files, out_path, fpp, start);
+    return 0;
+  }
   Sized sized;
-  KeySet set = MakeSet("build", o, files, c, fpp, layout, sized);
+  std::optional<KeySet> made;
+  if (o.Has("counting")) {
+    const CountingLayout layout = ParseCountingLayout(o.Str("layout", "blocked"));
+    if (!ExpectedKeys("build", o, files, c, sized)) {
+      throw CliError(kExitUsage,
+                     "build --counting: input is a pipe: give -n N (a counting filter does not "
+                     "grow)");
+    }
+    made.emplace(Construct(
+        "build", [&] { return CountingFilter::create(sized.n, fpp, layout, o.Exact("seed", 0)); }));
+  } else {
+    const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
+    made.emplace(MakeSet("build", o, files, c, fpp, layout, sized));
+  }
+  KeySet& set = *made;
   Progress progress(c.progress, "build", TotalBytes(files));
   Pass pass;
-  if (c.threads <= 1 || set.scalable() || !ParallelInsert(files, c, progress, set.plain(), pass)) {
-    if (c.threads > 1) Note(c, "--threads: input is a pipe; one thread cuts the lines");
+  if (c.threads <= 1 || set.scalable() || set.counting() ||
+      !ParallelInsert(files, c, progress, set.plain(), pass)) {
+    if (c.threads > 1) {
+      Note(c, set.counting() ? "--threads: a counting filter is built on one thread"
+                             : "--threads: input is a pipe; one thread cuts the lines");
+    }
     pass = StreamLines(files, c, progress, BatchFor(c),
                        [&](const auto& lines) { set.Insert(lines, c.threads); });
   }
@@ -373,6 +496,10 @@ int Build(const std::vector<std::string>& args) {
     Note(c, "warning: " + std::to_string(pass.keys) + " keys in a filter sized for " +
                 std::to_string(sized.n) + ": expected false-positive rate now " +
                 std::to_string(set.expected_fpp()));
+  }
+  if (set.counting() && set.counts().saturated_count() > 0) {
+    Note(c, "warning: " + std::to_string(set.counts().saturated_count()) +
+                " counters reached 15 and stick there: removing their keys leaves them set");
   }
   set.Save(out_path);
   Json j;
@@ -388,13 +515,13 @@ int Build(const std::vector<std::string>& args) {
 
 // ---- query
 // Exit status as grep's: 0 if a key was selected (may be present; with --absent: surely absent),
-// 1 if none; every error is 2 (QueryStatus).
+// 1 if none; every error is 2 (GrepStatus).
 int Query(const std::vector<std::string>& args) {
   const Options o("query", args, Specs({{"absent", 0, false}, {"count", 'c', false}, kNullSpec}));
   const Common c = ReadCommon(o, "query");
   if (o.positional().empty()) throw CliError(kExitUsage, "query: FILTER is required");
   const auto start = std::chrono::steady_clock::now();
-  const KeySet set = KeySet::Load(o.positional()[0]);
+  const KeySet set = KeySet::Load(o.positional()[0], "query");
   const auto files =
       FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
   const bool absent = o.Has("absent"), count_only = o.Has("count");
@@ -441,20 +568,6 @@ int Query(const std::vector<std::string>& args) {
       .Int("matches", selected);
   Summary(c, j, "query", pass, Seconds(start));
   return selected > 0 ? 0 : kExitFailure;
-}
-
-// query's errors all exit 2: its 1 means "no key selected".
-int QueryStatus(const std::vector<std::string>& args) {
-  SetFailureStatus(kExitUsage);
-  try {
-    return Query(args);
-  } catch (const CliError& e) {
-    throw CliError(kExitUsage, e.what());
-  } catch (const Error& e) {
-    throw CliError(kExitUsage, e.what());
-  } catch (const std::bad_alloc&) {
-    throw CliError(kExitUsage, "out of memory");
-  }
 }
 
 // ---- dedup
@@ -541,6 +654,129 @@ int Intersect(const std::vector<std::string>& args) {
   return 0;
 }
 
+// ---- remove
+// Deletes the keys of FILEs from a counting filter, saved atomically to -o OUT or over FILTER.
+int Remove(const std::vector<std::string>& args) {
+  const Options o("remove", args, Specs({{"output", 'o', true}, kNullSpec}));
+  const Common c = ReadCommon(o, "remove");
+  if (o.positional().empty()) throw CliError(kExitUsage, "remove: FILTER is required");
+  const std::string path = o.positional()[0];
+  if (path == "-") throw CliError(kExitUsage, "remove: a filter must be a file, not stdin");
+  const std::string out_path = o.Str("output", path);
+  if (!o.Has("output") && RegularFileSize(path) < 0) {
+    throw CliError(kExitUsage, "remove: " + path + " is not a regular file: give -o OUT");
+  }
+  if (!c.stats.empty() && out_path == c.stats) {
+    throw CliError(kExitUsage, "remove: --stats and the output name the same file");
+  }
+  CheckWritableDestination(out_path);
+  const auto files =
+      FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
+  CheckOutputIsNoInput("remove", out_path, files);
+  const auto start = std::chrono::steady_clock::now();
+  StoredFilter stored = StoredFilter::Load(path);
+  if (stored.kind != FileKind::kCounting) {
+    RefuseKind("remove", path, stored.kind,
+               "only a counting filter can delete keys (simdbloom build --counting)");
+  }
+  KeySet& set = *stored.set;
+  CountingFilter& f = set.counts();
+  Progress progress(c.progress, "remove", TotalBytes(files));
+  uint64_t done = 0;
+  const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
+    done += f.remove(Keys(lines.data(), lines.size()));  // in key order: repeats remove twice
+  });
+  progress.Finish();
+  const uint64_t absent = pass.keys - done;
+  if (absent > 0) {
+    Note(c, std::to_string(absent) + " of " + std::to_string(pass.keys) +
+                " keys were not in the filter: nothing removed for them");
+  }
+  set.Save(out_path);
+  Json j;
+  j.Str("filter_file", path)
+      .Obj("filter", set.Geometry())
+      .Int("removed", done)
+      .Int("not_found", absent)
+      .Int("present", f.size())
+      .Str("output", out_path);
+  Summary(c, j, "remove", pass, Seconds(start));
+  return 0;
+}
+
+// ---- classify
+// Prints LINE<TAB>AREA for each key: the area's name (its label without a name), "-" for none;
+// --labels: the label, 0 for none. Exit status as grep (and query): 0 if a key is in an area, 1
+// if none, 2 on any error (ClassifyStatus).
+int Classify(const std::vector<std::string>& args) {
+  const Options o("classify", args, Specs({{"labels", 0, false}, kNullSpec}));
+  const Common c = ReadCommon(o, "classify");
+  if (o.positional().empty()) throw CliError(kExitUsage, "classify: FILTER is required");
+  const std::string path = o.positional()[0];
+  const auto start = std::chrono::steady_clock::now();
+  StoredFilter stored = StoredFilter::Load(path);
+  if (!stored.spatial) {
+    RefuseKind("classify", path, stored.kind,
+               "classify reads spatial filters (simdbloom build --areas); simdbloom query probes "
+               "sets of keys");
+  }
+  const SpatialFilter& f = *stored.spatial;
+  const auto files =
+      FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
+  const bool numbers = o.Has("labels");
+  // The text of each label, once.
+  std::vector<std::string> text(f.num_areas() + 1);
+  for (uint32_t l = 0; l <= f.num_areas(); ++l) {
+    const auto label = static_cast<uint16_t>(l);
+    text[l] = numbers ? std::to_string(l) : AreaLabelText(f, label);
+  }
+  Progress progress(c.progress, "classify", TotalBytes(files));
+  Writer w(1, c.delim);
+  std::vector<uint16_t> labels(BatchFor(c));
+  uint64_t in_area = 0;
+  bool stop = false;
+  const Pass pass = StreamLines(
+      files, c, progress, BatchFor(c),
+      [&](const auto& lines) {
+        const uint64_t n = f.classify(Keys(lines.data(), lines.size()), labels.data());
+        in_area += n;
+        if (c.quiet) {
+          stop = n > 0;
+          return;
+        }
+        for (size_t i = 0; i < lines.size(); ++i) {
+          w.Text(lines[i]);
+          w.Text("\t");
+          w.Line(text[labels[i]]);
+        }
+      },
+      &stop);
+  progress.Finish();
+  w.Flush();
+  Json j;
+  j.Str("filter_file", path)
+      .Obj("filter", SpatialGeometry(f))
+      .Int("in_area", in_area)
+      .Int("no_area", pass.keys - in_area);
+  Summary(c, j, "classify", pass, Seconds(start));
+  return in_area > 0 ? 0 : kExitFailure;
+}
+
+// query's and classify's errors all exit 2: their 1 means "no key selected".
+int GrepStatus(int (*command)(const std::vector<std::string>&),
+               const std::vector<std::string>& args) {
+  SetFailureStatus(kExitUsage);
+  try {
+    return command(args);
+  } catch (const CliError& e) {
+    throw CliError(kExitUsage, e.what());
+  } catch (const Error& e) {
+    throw CliError(kExitUsage, e.what());
+  } catch (const std::bad_alloc&) {
+    throw CliError(kExitUsage, "out of memory");
+  }
+}
+
 // ---- info
 // info's data is the description: --json prints it as one JSON object on stdout instead of the
 // text (with --quiet too), with only what a stored filter has (no keys, bytes read or seconds);
@@ -549,29 +785,16 @@ int Info(const std::vector<std::string>& args) {
   const Options o("info", args, Specs({}));
   const Common c = ReadCommon(o, "info");
   if (o.positional().size() != 1) throw CliError(kExitUsage, "info: needs one FILTER file");
-  const KeySet set = KeySet::Load(o.positional()[0]);
+  const StoredFilter stored = StoredFilter::Load(o.positional()[0]);
   Writer w(1);
   if (!c.quiet && !(c.json && c.stats.empty())) {
-    w.Text("file: " + o.positional()[0] + "\n" + set.Describe());
+    w.Text("file: " + o.positional()[0] + "\n" + stored.Describe());
     w.Flush();
   }
   if (!c.json) return 0;
   Json j;
-  j.Str("file", o.positional()[0]).Obj("filter", set.Geometry());
-  if (set.scalable()) {
-    const ScalableFilter& chain = set.chain();
-    j.Int("seed", chain.seed())
-        .Num("fpp", chain.fpp())
-        .Num("growth", chain.growth())
-        .Num("tightening", chain.tightening())
-        .Int("count", chain.count())
-        .Num("bits_per_key", chain.bits_per_key());
-  } else {
-    j.Int("seed", set.plain().seed())
-        .Int("inserted", set.plain().inserted_count())
-        .Num("fill", set.plain().fill_ratio());
-  }
-  j.Num("approximate_count", set.approximate_count()).Num("expected_fpp", set.expected_fpp());
+  j.Str("file", o.positional()[0]);
+  stored.Info(j);
   if (!c.stats.empty()) {
     WriteSummary(c, j.str() + "\n");
   } else {
@@ -582,6 +805,25 @@ int Info(const std::vector<std::string>& args) {
 }
 
 // ---- merge
+// Why merge refuses a kind (exit 2).
+const char* NoMerge(FileKind kind) {
+  switch (kind) {
+    case FileKind::kSpatial:
+      return "spatial filters are not merged (the library has no merge for them: two files' "
+             "areas may differ in number, names and meaning); build one filter from every "
+             "area's file (simdbloom build --areas)";
+    case FileKind::kShbfA:
+      return "ShBF_A filters are not merged: a key is inserted once, with its membership (first "
+             "set, second or both); a key of A's first set and B's second would need another "
+             "membership, which ORed bits cannot give";
+    case FileKind::kShbfX:
+      return "ShBF_x filters are not merged: a key is inserted once, at its count; a key of both "
+             "would need the sum of its counts, which ORed bits cannot give";
+    default:
+      return nullptr;
+  }
+}
+
 int Merge(const std::vector<std::string>& args) {
   const Options o("merge", args, Specs({{"output", 'o', true}}));
   const Common c = ReadCommon(o, "merge");
@@ -593,16 +835,22 @@ int Merge(const std::vector<std::string>& args) {
     throw CliError(kExitUsage, "merge: --stats and -o name the same file");
   }
   CheckWritableDestination(o.Str("output", ""));
-  KeySet sa = KeySet::Load(a);
-  const KeySet sb = KeySet::Load(b);
-  if (sa.scalable() != sb.scalable()) {
-    throw CliError(kExitFailure, a + " and " + b +
-                                     " cannot be merged: one is a scalable chain, the other a "
-                                     "plain filter");
+  StoredFilter fa = StoredFilter::Load(a);
+  if (NoMerge(fa.kind) != nullptr) RefuseKind("merge", a, fa.kind, NoMerge(fa.kind));
+  const StoredFilter fb = StoredFilter::Load(b);
+  if (NoMerge(fb.kind) != nullptr) RefuseKind("merge", b, fb.kind, NoMerge(fb.kind));
+  KeySet& sa = *fa.set;
+  const KeySet& sb = *fb.set;
+  if (sa.kind() != sb.kind()) {
+    throw CliError(kExitFailure, a + " and " + b + " cannot be merged: " + a + " is a " +
+                                     KindName(sa.kind()) + " filter, " + b + " a " +
+                                     KindName(sb.kind()) + " filter");
   }
   try {
     if (sa.scalable()) {
       sa.chain().merge(sb.chain());
+    } else if (sa.counting()) {
+      sa.counts().merge(sb.counts());
     } else {
       sa.plain().merge(sb.plain());
     }
@@ -776,7 +1024,9 @@ int Run(int argc, char** argv) {
     }
   }
   if (cmd == "build") return Build(args);
-  if (cmd == "query") return QueryStatus(args);
+  if (cmd == "query") return GrepStatus(Query, args);
+  if (cmd == "classify") return GrepStatus(Classify, args);
+  if (cmd == "remove") return Remove(args);
   if (cmd == "dedup") return Dedup(args);
   if (cmd == "intersect") return Intersect(args);
   if (cmd == "info") return Info(args);

@@ -18,6 +18,7 @@ import resource
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import time
@@ -178,6 +179,16 @@ def test_build_query():
     run(["build", "-n", "10", "-o", w("long.sbf"), w("long.txt")])
     out, _ = run(["query", "--count", w("long.sbf"), w("long.txt")])
     check(out == b"3\n", "long line: %r" % out[:50])
+    # A counting filter probed by T threads (byte ranges of the file): the same answers.
+    run(["build", "--counting", "-o", w("c.sbc"), w("members.txt")])
+    one, _ = run(["query", "--count", w("c.sbc"), w("probe.txt")])
+    check(int(one) >= 10000, "counting: every member found: %r" % one)
+    for t in ["2", "5"]:
+        many, _ = run(["query", "--count", "--threads", t, w("c.sbc"), w("probe.txt")])
+        check(many == one, "counting --count --threads %s: %r vs %r" % (t, many, one))
+    a, _ = run(["query", w("c.sbc"), w("probe.txt")])
+    b, _ = run(["query", "--threads", "3", w("c.sbc"), w("probe.txt")])
+    check(a == b and len(lines_of(a)) == int(one), "counting query --threads prints the same")
 
 
 def test_lines():
@@ -902,11 +913,436 @@ def test_hostile():
 
 
 # ---------------------------------------------------------------------------------------------
+# Every kind of filter file (issue 29, item 5): counting filters (build --counting, remove),
+# spatial filters (build --areas, classify), and info/merge for each kind.
+def one_line(err, *needles):
+    check(err.count("\n") == 1 and err.startswith("simdbloom: "), "one line: %r" % err)
+    for n in needles:
+        check(n in err, "%r names %r" % (err, n))
+
+
+def multiset_lines(counts):
+    """The lines of a {key: copies} dict, each copy a line, in a fixed shuffled order."""
+    out = [k for k, c in counts.items() for _ in range(c)]
+    random.Random(len(out)).shuffle(out)
+    return out
+
+
+def test_counting():
+    """build --counting and remove against a Python multiset: every key with a copy left is
+    found (no false negative), removing keys gives the bytes of a filter built from what is left
+    (counters are exact sums below 15), keys not in the filter change nothing; merge of counting
+    filters is the filter of both files; wrong kinds and bad input exit 2."""
+    rnd = random.Random(41)
+    keys = urls(rnd, 6000, "count")
+    absent = urls(rnd, 20000, "never")
+    counts = {k: rnd.choice([1, 1, 2, 3]) for k in keys}
+    inserted = multiset_lines(counts)
+    write_lines(w("ins.txt"), inserted)
+    write_lines(w("keys.txt"), keys)
+    write_lines(w("absent.txt"), absent)
+    n = str(len(inserted))
+    out, err = run(["build", "--counting", "--fpp", "0.001", "-o", w("c.sbc"), w("ins.txt"),
+                    "--json"])
+    s = summary(err)
+    check(out == b"" and s["keys"] == len(inserted) and s["expected_items"] == len(inserted) and
+          s["sizing"] == "counted", "counting build summary: %s" % s)
+    g = s["filter"]
+    check(g["kind"] == "counting" and g["layout"] == "blocked" and g["bytes"] * 2 == g["counters"],
+          "counting geometry: %s" % g)
+    check(open(w("c.sbc"), "rb").read(8) == b"SBCOUNT1", "a counting file")
+    out, _ = run(["query", "--count", w("c.sbc"), w("keys.txt")])
+    check(out == b"%d\n" % len(keys), "every inserted key found: %r" % out)
+    out, _ = run(["query", "--count", w("c.sbc"), w("absent.txt")], expect=None)
+    check(int(out) <= fp_bound(len(absent), 0.001), "counting false positives: %r" % out)
+    out, _ = run(["query", w("c.sbc"), w("keys.txt")])
+    check(out == open(w("keys.txt"), "rb").read(), "query prints every key, in order")
+    info, _ = run(["info", w("c.sbc")])
+    d = dict(l.split(": ", 1) for l in lines_of(info)[1:])
+    check(d["kind"] == "counting" and d["present"] == str(len(inserted)) and
+          d["counters"] == str(g["counters"]) and d["k"] == str(g["k"]) and
+          d["saturated counters"] == "0", "counting info: %s" % d)
+    check(abs(float(d["approximate count"]) - len(keys)) < 0.05 * len(keys),
+          "approximate count of distinct keys: %s" % d)
+    j = summary(run(["info", "--json", w("c.sbc")])[0])
+    check(set(j) == {"file", "filter", "seed", "present", "saturated", "fill",
+                     "approximate_count", "expected_fpp"} and j["filter"] == g and
+          j["present"] == len(inserted) and 0 < j["expected_fpp"] < 0.002,
+          "counting info --json: %s" % j)
+
+    # remove: some keys lose every copy, some one copy; keys the filter surely does not hold
+    # (query --absent says so) are rejected and change nothing.
+    removed = {}
+    for k in keys[:3000]:
+        removed[k] = counts[k] if rnd.random() < 0.5 else 1
+    not_held = lines_of(run(["query", "--absent", w("c.sbc"), w("absent.txt")])[0])[:500]
+    check(len(not_held) == 500, "500 surely absent keys")
+    rm_lines = multiset_lines(removed) + not_held
+    rnd.shuffle(rm_lines)
+    write_lines(w("rm.txt"), rm_lines)
+    before = open(w("c.sbc"), "rb").read()
+    out, err = run(["remove", "-o", w("left.sbc"), w("c.sbc"), w("rm.txt"), "--json"])
+    s = summary(err)
+    left = {k: c - removed.get(k, 0) for k, c in counts.items()}
+    remaining = sum(left.values())
+    check(out == b"" and s["command"] == "remove" and s["keys"] == len(rm_lines) and
+          s["removed"] == len(rm_lines) - 500 and s["not_found"] == 500 and
+          s["present"] == remaining, "remove summary: %s" % s)
+    check("500 of %d keys were not in the filter" % len(rm_lines) in err, "note: %r" % err)
+    check(open(w("c.sbc"), "rb").read() == before, "remove -o OUT leaves FILTER as it was")
+    still = [k for k in keys if left[k] > 0]
+    gone = [k for k in keys if left[k] == 0]
+    check(len(gone) > 1000 and len(still) > 3000, "both cases: %d %d" % (len(gone), len(still)))
+    write_lines(w("still.txt"), still)
+    write_lines(w("gone.txt"), gone)
+    out, _ = run(["query", "--count", w("left.sbc"), w("still.txt")])
+    check(out == b"%d\n" % len(still), "a key with a copy left is found: %r" % out)
+    out, _ = run(["query", "--count", w("left.sbc"), w("gone.txt")], expect=None)
+    check(int(out) <= fp_bound(len(gone), 0.001), "removed keys are gone: %r" % out)
+    # Exactly the filter of what is left: the same sizing, the same counters and count.
+    write_lines(w("left.txt"), multiset_lines(left))
+    run(["build", "--counting", "-n", n, "--fpp", "0.001", "-o", w("direct.sbc"),
+         w("left.txt")])
+    check(open(w("left.sbc"), "rb").read() == open(w("direct.sbc"), "rb").read(),
+          "remove gives the bytes of the filter built from the keys left")
+    # In place (atomically, as build saves), from stdin, and with -z.
+    shutil.copy(w("c.sbc"), w("inplace.sbc"))
+    run(["remove", "-q", w("inplace.sbc")], input_bytes=open(w("rm.txt"), "rb").read())
+    check(open(w("inplace.sbc"), "rb").read() == open(w("direct.sbc"), "rb").read(),
+          "remove in place from stdin")
+    check(not [x for x in os.listdir(ARGS.work) if ".tmp." in x], "no temporary left")
+    zkeys = [("z%d\nline" % i).encode() for i in range(300)]
+    with open(w("z.txt"), "wb") as f:
+        f.write(b"".join(k + b"\0" for k in zkeys))
+    with open(w("z_rm.txt"), "wb") as f:
+        f.write(b"".join(k + b"\0" for k in zkeys[:100]))
+    run(["build", "--counting", "-z", "-n", "300", "-o", w("z.sbc"), w("z.txt")])
+    run(["remove", "-z", w("z.sbc"), w("z_rm.txt")])
+    out, _ = run(["query", "-z", w("z.sbc"), w("z.txt")])
+    check(set(zkeys[100:]) <= set(out.split(b"\0")[:-1]), "remove -z: the others stay")
+    # The classic geometry; one thread whatever --threads says (the same bytes, said on stderr).
+    run(["build", "--counting", "--layout", "classic", "-o", w("cl.sbc"), w("ins.txt")])
+    out, _ = run(["info", "--json", w("cl.sbc")])
+    check(summary(out)["filter"]["layout"] == "classic", "--layout classic")
+    out, _ = run(["query", "--count", w("cl.sbc"), w("keys.txt")])
+    check(out == b"%d\n" % len(keys), "classic: every key found")
+    _, err = run(["build", "--counting", "--threads", "2", "-n", n, "--fpp", "0.001", "-o",
+                  w("t.sbc"), w("ins.txt")])
+    check("one thread" in err, "--threads note: %r" % err)
+    run(["build", "--counting", "-n", n, "--fpp", "0.001", "-o", w("one.sbc"), w("ins.txt")])
+    check(open(w("t.sbc"), "rb").read() == open(w("one.sbc"), "rb").read(), "same bytes")
+
+    # merge: counters added, the filter of both files; other geometries and kinds refused.
+    half = len(inserted) // 2
+    write_lines(w("h1.txt"), inserted[:half])
+    write_lines(w("h2.txt"), inserted[half:])
+    for name in ["h1", "h2"]:
+        run(["build", "--counting", "-n", n, "--fpp", "0.001", "-o", w(name + ".sbc"),
+             w(name + ".txt")])
+    _, err = run(["merge", w("h1.sbc"), w("h2.sbc"), "-o", w("h12.sbc"), "--json"])
+    check(summary(err)["filter"]["kind"] == "counting", "merge summary: %s" % summary(err))
+    check(open(w("h12.sbc"), "rb").read() == open(w("one.sbc"), "rb").read(),
+          "merged counting filters == the filter of both files")
+    run(["build", "--counting", "-n", "100", "-o", w("small.sbc"), w("h1.txt")])
+    _, err = run(["merge", w("h1.sbc"), w("small.sbc"), "-o", w("bad.sbc")], expect=1)
+    one_line(err, "h1.sbc", "small.sbc")
+    run(["build", "-n", n, "-o", w("plain.sbf"), w("ins.txt")])
+    _, err = run(["merge", w("h1.sbc"), w("plain.sbf"), "-o", w("bad.sbc")], expect=1)
+    one_line(err, "counting", "plain")
+    check(not os.path.exists(w("bad.sbc")), "no output after a refused merge")
+
+    # Usage errors: exit 2, one line, nothing written.
+    listing = dir_names(ARGS.work)
+    for args, needle in [
+            (["remove", w("plain.sbf"), w("keys.txt")], "counting"),
+            (["remove"], "FILTER"),
+            (["remove", w("c.sbc"), w("c.sbc")], "also the input"),
+            (["remove", "-", w("keys.txt")], "stdin"),
+            (["build", "--counting", "-o", w("p.sbc")], "-n"),  # stdin is a pipe here
+            (["build", "--counting", "--layout", "block512", "-o", w("p.sbc"), w("keys.txt")],
+             "blocked"),
+            (["build", "--counting", "--areas", "-o", w("p.sbc"), w("keys.txt")], "--areas"),
+            (["build", "--counting", "--fpp", "2", "-o", w("p.sbc"), w("keys.txt")], "fpp")]:
+        _, err = run(args, input_bytes=b"x\n", expect=2)
+        one_line(err, needle)
+        check(dir_names(ARGS.work) == listing, "%s wrote files" % args)
+    # Failures: exit 1, FILTER unchanged.
+    for args, needle in [(["remove", w("c.sbc"), w("missing.txt")], "missing.txt"),
+                         (["remove", w("missing.sbc"), w("keys.txt")], "missing.sbc")]:
+        _, err = run(args, expect=1)
+        one_line(err, needle)
+    check(open(w("c.sbc"), "rb").read() == before, "a failed remove leaves FILTER")
+    with open(w("trunc.sbc"), "wb") as f:
+        f.write(before[:-3])
+    _, err = run(["remove", w("trunc.sbc"), w("keys.txt")], expect=1)
+    one_line(err, "trunc.sbc", "not a simdbloom filter")
+    _, err = run(["query", w("trunc.sbc"), w("keys.txt")], expect=2)
+    one_line(err, "trunc.sbc")
+
+
+def parse_classify(out, delim=b"\n"):
+    """[(key, area)] of classify's KEY<TAB>AREA records."""
+    return [tuple(r.rsplit(b"\t", 1)) for r in out.split(delim)[:-1]]
+
+
+def test_spatial():
+    """build --areas and classify against the areas of the test's files: a key of one area is
+    never reported in no area nor in a lower one (a higher one at most at the rate of
+    false labels, and never for the last area); a key of several areas gets the last of them or
+    higher; a key in none gets '-' but at the false-positive rate. --labels, -z, -q and the exit
+    status; info of the areas; errors."""
+    rnd = random.Random(43)
+    area_keys = [urls(rnd, n, "area%d" % i) for i, n in enumerate([3000, 1000, 2000])]
+    shared = urls(rnd, 200, "shared")  # in areas 1 and 3
+    none = urls(rnd, 20000, "none")
+    names = ["north.txt", "mid dle.txt", "south.txt"]
+    for i, name in enumerate(names):
+        write_lines(w(name), area_keys[i] + (shared if i in (0, 2) else []))
+    fpp = 0.001
+    out, err = run(["build", "--areas", "--fpp", str(fpp), "-o", w("s.sbs")] +
+                   [w(n) for n in names] + ["--json"])
+    built = summary(err)
+    total = sum(len(k) for k in area_keys) + 2 * len(shared)
+    check(out == b"" and built["keys"] == total and built["expected_items"] == total and
+          built["filter"]["kind"] == "spatial" and built["filter"]["areas"] == 3,
+          "spatial build summary: %s" % built)
+    areas = [(i + 1, w(n), len(area_keys[i]) + (200 if i != 1 else 0))
+             for i, n in enumerate(names)]
+    check([(a["label"], a["name"], a["keys"]) for a in built["areas"]] == areas,
+          "areas in the summary: %s" % built["areas"])
+    check(open(w("s.sbs"), "rb").read(12) == b"SIMDBSBF\x02\0\0\0",
+          "a spatial file with names: format version 2")
+    label_of = {}
+    for i, keys in enumerate(area_keys):
+        for k in keys:
+            label_of[k] = i + 1
+    probe = [k for keys in area_keys for k in keys] + shared + none
+    rnd.shuffle(probe)
+    write_lines(w("probe.txt"), probe)
+    out, _ = run(["classify", w("s.sbs"), w("probe.txt")])
+    got = parse_classify(out)
+    check([k for k, _ in got] == [k.encode() for k in probe], "every key, in input order")
+    name_label = {w(n).encode(): i + 1 for i, n in enumerate(names)}
+    name_label[b"-"] = 0
+    check(all(a in name_label for _, a in got), "areas are names or '-'")
+    higher = [0, 0, 0]
+    false_areas = 0
+    for (k, a), key in zip(got, probe):
+        label = name_label[a]
+        if key in label_of:
+            own = label_of[key]
+            check(label >= own, "%s of area %d reported as %r" % (key, own, a))
+            higher[own - 1] += label > own
+        elif key in shared:
+            check(label == 3, "%s of areas 1 and 3 reported as %r" % (key, a))
+        else:
+            false_areas += label != 0
+    for i in range(3):
+        check(higher[i] <= fp_bound(len(area_keys[i]), fpp), "area %d: %d reported higher"
+              % (i + 1, higher[i]))
+    check(higher[2] == 0, "the last area is exact")
+    check(false_areas <= fp_bound(len(none), fpp), "%d keys of no area got one" % false_areas)
+    # --labels: the label, 0 for none, the same answers.
+    out, _ = run(["classify", "--labels", w("s.sbs"), w("probe.txt")])
+    check([(k, int(a)) for k, a in parse_classify(out)] ==
+          [(k, name_label[a]) for k, a in got], "--labels agrees with the names")
+    # Exit status as grep; -q prints nothing.
+    write_lines(w("none.txt"), none[:50])
+    out, _ = run(["classify", w("s.sbs"), w("none.txt")], expect=None)
+    expected = 0 if any(a != b"-" for _, a in parse_classify(out)) else 1
+    rc, out, err = status_of(["classify", w("s.sbs"), w("none.txt")])
+    check(rc == expected, "classify of keys in no area: exit %d, expected %d" % (rc, expected))
+    rc, out, err = status_of(["classify", "-q", w("s.sbs"), w("none.txt")])
+    check(rc == expected and out == b"" and err == "", "-q: %d %r %r" % (rc, out, err))
+    rc, out, _ = status_of(["classify", "-q", w("s.sbs")], b"\n".join(
+        k.encode() for k in none[:5] + area_keys[1][:1]) + b"\n")
+    check(rc == 0 and out == b"", "-q with a key of an area: %d %r" % (rc, out))
+    rc, out, _ = status_of(["classify", w("s.sbs")], b"")
+    check(rc == 1 and out == b"", "no input: exit 1")
+    _, err = run(["classify", "--json", w("s.sbs"), w("probe.txt")])
+    s = summary(err)
+    in_area = sum(1 for _, a in got if a != b"-")
+    check(s["command"] == "classify" and s["keys"] == len(probe) and
+          s["in_area"] == in_area and s["no_area"] == len(probe) - in_area,
+          "classify summary: %s" % s)
+    # -z: keys with newlines and tabs, NUL-terminated records.
+    zareas = [[("a%d\n\t%d" % (i, j)).encode() for j in range(100)] for i in range(2)]
+    for i, keys in enumerate(zareas):
+        with open(w("z%d" % i), "wb") as f:
+            f.write(b"".join(k + b"\0" for k in keys))
+    run(["build", "--areas", "-z", "--fpp", "1e-6", "-o", w("z.sbs"), w("z0"), w("z1")])
+    out, _ = run(["classify", "-z", "--labels", w("z.sbs"), w("z0"), w("z1")])
+    recs = parse_classify(out, b"\0")
+    check([k for k, _ in recs] == zareas[0] + zareas[1], "-z keys round trip")
+    check(all(a in (b"1", b"2") for _, a in recs[:100]) and
+          all(a == b"2" for _, a in recs[100:]), "-z labels")
+    # stdin as an area (named as grep names it); a pipe needs -n.
+    out, err = run(["build", "--areas", "-n", "300", "-o", w("in.sbs"), "-", w("z1"), "--json"],
+                   input_bytes=b"p\nq\n")
+    check([a["name"] for a in summary(err)["areas"]] == ["(standard input)", w("z1")],
+          "stdin's area name: %s" % summary(err))
+    out, _ = run(["classify", w("in.sbs")], input_bytes=b"p\nq\n")
+    check(out == b"p\t(standard input)\nq\t(standard input)\n", "stdin area: %r" % out)
+    # info: the areas with their keys and names, text and JSON.
+    info, _ = run(["info", w("s.sbs")])
+    d = dict(l.split(": ", 1) for l in lines_of(info)[1:])
+    check(d["kind"] == "spatial" and d["areas"] == "3" and d["keys"] == str(total) and
+          d["highest label"] == "3", "spatial info: %s" % d)
+    for i, n in enumerate(names):
+        a = d["area %d" % (i + 1)]
+        check(a.startswith("keys %d," % (len(area_keys[i]) + (200 if i != 1 else 0))) and
+              a.endswith(", name " + w(n)), "info area %d: %r" % (i + 1, a))
+    j = summary(run(["info", "--json", w("s.sbs")])[0])
+    check(j["filter"] == built["filter"] and j["members"] == total and
+          [(a["label"], a["name"], a["members"]) for a in j["areas"]] == areas,
+          "spatial info --json: %s" % j)
+    check(j["areas"][2]["apriori_isep"] == 0 and 0 < j["expected_fpp"] < 0.01,
+          "spatial info values: %s" % j)
+    # A version-1 file without names (saved by the library): labels stand for the names.
+    golden = os.path.join(HERE, "..", "data", "golden", "spatial_u8.bin")
+    info, _ = run(["info", golden])
+    check(b"areas: 3" in info and b"name" not in info, "a file without names: %r" % info)
+    out, _ = run(["classify", golden], input_bytes=b"a\nb\nc\n", expect=None)
+    check(all(a in (b"1", b"2", b"-") for _, a in parse_classify(out)), "labels: %r" % out)
+    # Errors: wrong kinds and bad input exit 2 (classify: every error), one line.
+    run(["build", "-n", "10", "-o", w("plain.sbf"), w("none.txt")])
+    for args, needle in [
+            (["classify", w("plain.sbf"), w("none.txt")], "plain"),
+            (["classify"], "FILTER"),
+            (["classify", w("missing.sbs")], "missing.sbs"),
+            (["classify", w("s.sbs"), w("missing.txt")], "missing.txt"),
+            (["classify", w("none.txt")], "not a simdbloom filter"),
+            (["query", w("s.sbs"), w("none.txt")], "classify"),
+            (["remove", w("s.sbs"), w("none.txt")], "counting"),
+            (["merge", w("s.sbs"), w("plain.sbf"), "-o", w("m.sbs")], "spatial"),
+            (["merge", w("plain.sbf"), w("s.sbs"), "-o", w("m.sbs")], "spatial"),
+            (["build", "--areas", "-o", w("p.sbs"), "-"], "-n"),
+            (["build", "--areas", "-o", w("p.sbs")], "one FILE per area"),
+            (["build", "--areas", "--layout", "classic", "-o", w("p.sbs"), w("none.txt")],
+             "--layout"),
+            (["build", "--areas", "-o", w("p.sbs"), w("none.txt"), "-", "-"], "stdin")]:
+        _, err = run(args, input_bytes=b"x\n", expect=2)
+        one_line(err, needle)
+    check(not os.path.exists(w("m.sbs")) and not os.path.exists(w("p.sbs")), "nothing written")
+    data = open(w("s.sbs"), "rb").read()
+    with open(w("trunc.sbs"), "wb") as f:
+        f.write(data[:-5])  # inside the names table
+    _, err = run(["classify", w("trunc.sbs"), w("none.txt")], expect=2)
+    one_line(err, "trunc.sbs", "names table")
+    _, err = run(["info", w("trunc.sbs")], expect=1)
+    one_line(err, "trunc.sbs")
+
+
+def test_kinds():
+    """info describes every kind of filter file, told by its magic (plain, scalable, counting,
+    spatial, ShBF_A, ShBF_x), from a file and from a pipe, with the geometry the file's header
+    holds; merge works for plain, scalable and counting filters and refuses spatial and shifting
+    set filters with exit 2 and the reason."""
+    rnd = random.Random(47)
+    keys = urls(rnd, 3000, "kind")
+    write_lines(w("k.txt"), keys)
+    write_lines(w("k2.txt"), keys[:1000])
+    env = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="1000")
+    run(["build", "--seed", "7", "-o", w("plain.sbf"), w("k.txt")])
+    run(["build", "--seed", "7", "-o", w("chain.sbf")], input_bytes=open(w("k.txt"), "rb").read(),
+        env=env)
+    run(["build", "--counting", "--seed", "7", "-o", w("count.sbc"), w("k.txt")])
+    run(["build", "--areas", "--seed", "7", "-o", w("areas.sbs"), w("k.txt"), w("k2.txt")])
+    corpus = os.path.join(HERE, "..", "fuzz", "corpus")
+    shutil.copy(os.path.join(corpus, "shbf_a.bin"), w("a.shbf"))
+    shutil.copy(os.path.join(corpus, "shbf_x.bin"), w("x.shbf"))
+
+    def header(path):
+        data = open(path, "rb").read()
+        return data, struct.unpack_from("<8sII", data, 0)
+
+    expected = {
+        "plain.sbf": ("plain", {"kind", "layout", "bits", "k", "bytes"}),
+        "chain.sbf": ("scalable", {"kind", "layout", "stages", "initial_capacity", "bytes"}),
+        "count.sbc": ("counting", {"kind", "layout", "counters", "k", "bytes"}),
+        "areas.sbs": ("spatial", {"kind", "areas", "cells", "cell_bytes", "k", "bytes"}),
+        "a.shbf": ("shbf_a", {"kind", "bits", "blocks", "k", "bytes"}),
+        "x.shbf": ("shbf_x", {"kind", "bits", "blocks", "k", "bytes", "max_count"}),
+    }
+    for name, (kind, geometry) in expected.items():
+        data, (magic, version, header_size) = header(w(name))
+        text, err = run(["info", w(name)])
+        check(err == "", "info %s: nothing on stderr: %r" % (name, err))
+        lines = lines_of(text)
+        check(lines[0] == "file: " + w(name) and lines[1] == "kind: " + kind,
+              "info %s: %r" % (name, lines[:2]))
+        j = summary(run(["info", "--json", w(name)])[0])
+        check(j["file"] == w(name) and j["filter"]["kind"] == kind and
+              set(j["filter"]) == geometry, "info --json %s: %s" % (name, j))
+        # From a pipe: the same description.
+        piped, _ = run(["info", "/dev/stdin"], input_bytes=data)
+        check(lines_of(piped)[1:] == lines[1:], "info of %s from a pipe" % name)
+        fields = dict(l.split(": ", 1) for l in lines[1:] if not l.startswith(("stage ", "area ")))
+        if kind in ("shbf_a", "shbf_x"):
+            max_count, _, blocks, seed, items = struct.unpack_from("<IIQQQ", data, 16)
+            check(magic == (b"SIMDSHBA" if kind == "shbf_a" else b"SIMDSHBX"), "magic")
+            check(fields["bits"] == str(blocks * 512) and fields["blocks"] == str(blocks) and
+                  fields["k"] == "8" and fields["bytes"] == str(blocks * 64) and
+                  fields["seed"] == str(seed) and fields["inserted"] == str(items) and
+                  len(data) == 64 + blocks * 64, "%s info against its header: %s" % (name, fields))
+            check(j["filter"]["bits"] == blocks * 512 and j["seed"] == seed and
+                  j["inserted"] == items and 0 <= j["expected_fpp"] < 1, "%s json: %s" % (name, j))
+            if kind == "shbf_x":
+                check(fields["max count"] == str(max_count) and
+                      j["filter"]["max_count"] == max_count, "max count: %s" % fields)
+            else:
+                check(0 < float(fields["clear answer probability"]) <= 1, "clear answer")
+        else:
+            check(fields["seed"] == "7" and j["seed"] == 7, "%s seed: %s" % (name, fields))
+            check(j["filter"]["bytes"] == int(fields["bytes"]), "%s bytes" % name)
+        if kind == "counting":
+            k, blocks, seed, present = struct.unpack_from("<IQQQ", data, 20)
+            check(fields["k"] == str(k) and fields["counters"] == str(blocks * 128) and
+                  fields["present"] == str(present) == str(len(keys)), "counting header")
+        if kind == "spatial":
+            k, blocks, seed, areas, current = struct.unpack_from("<IQQII", data, 20)
+            check(fields["k"] == str(k) and fields["cells"] == str(blocks * 64) and
+                  fields["areas"] == str(areas) == "2" and fields["highest label"] == "2",
+                  "spatial header")
+        # Truncated: one line naming the file, exit 1 (info) / 2 (query: every error).
+        with open(w("trunc"), "wb") as f:
+            f.write(data[:len(data) - 1])
+        _, err = run(["info", w("trunc")], expect=1)
+        one_line(err, "trunc", "not a simdbloom filter")
+        _, err = run(["info", "/dev/stdin"], input_bytes=data[:100], expect=1)
+        one_line(err, "/dev/stdin")
+    # merge: the kinds that merge.
+    run(["build", "--seed", "7", "-o", w("plain2.sbf"), w("k.txt")])
+    for a, b in [("plain.sbf", "plain2.sbf"), ("count.sbc", "count.sbc")]:
+        _, err = run(["merge", w(a), w(b), "-o", w("m.out"), "--json"])
+        check(summary(err)["filter"]["kind"] == expected[a][0], "merge %s %s" % (a, b))
+        out, _ = run(["query", "--count", w("m.out"), w("k.txt")])
+        check(out == b"%d\n" % len(keys), "merged %s holds every key" % a)
+    # The kinds that do not: exit 2, one line with the reason, nothing written; mixed kinds
+    # that merge are incompatible (exit 1).
+    os.remove(w("m.out"))
+    for a in ["areas.sbs", "a.shbf", "x.shbf"]:
+        for pair in [(a, a), (a, "plain.sbf"), ("count.sbc", a)]:
+            _, err = run(["merge", w(pair[0]), w(pair[1]), "-o", w("m.out")], expect=2)
+            one_line(err, w(a), "is a %s filter" % expected[a][0], "not merged")
+        check(not os.path.exists(w("m.out")), "no output for %s" % a)
+    for a, b in [("plain.sbf", "count.sbc"), ("chain.sbf", "count.sbc")]:
+        _, err = run(["merge", w(a), w(b), "-o", w("m.out")], expect=1)
+        one_line(err, expected[a][0], expected[b][0])
+    # query takes the sets of keys; the others are refused with a pointer.
+    for name in ["a.shbf", "x.shbf"]:
+        _, err = run(["query", w(name), w("k.txt")], expect=2)
+        one_line(err, "info")
+
+
+# ---------------------------------------------------------------------------------------------
 # The conventions of the Unix tools (issue 31, item 4).
 COMMANDS = {
     # command: options its --help must name (beyond the common ones)
-    "build": ["--output", "-n", "--fpp", "--layout", "--seed", "--null"],
+    "build": ["--output", "-n", "--fpp", "--layout", "--seed", "--counting", "--areas", "--null"],
     "query": ["--absent", "--count", "--null"],
+    "remove": ["--output", "--null"],
+    "classify": ["--labels", "--null"],
     "dedup": ["-n", "--fpp", "--null"],
     "intersect": ["-n", "--fpp", "--null"],
     "info": ["--json"],
@@ -1056,8 +1492,10 @@ def test_json():
     write_lines(w("b.txt"), b + a[:100])
     run(["build", "-n", "3000", "-o", w("a.sbf"), w("a.txt")])
     run(["build", "-n", "3000", "-o", w("a2.sbf"), w("a.txt")])
+    run(["build", "--areas", "-o", w("ab.sbs"), w("a.txt"), w("b.txt")])
     parquet = os.path.join(ARGS.data, "multi_rowgroup.parquet")
     cases = [
+        ("classify", ["classify", w("ab.sbs"), w("b.txt")], "in_area"),
         ("query", ["query", w("a.sbf"), w("b.txt")], "matches"),
         ("query", ["query", "--count", w("a.sbf"), w("b.txt")], "matches"),
         ("dedup", ["dedup", w("b.txt")], "unique"),
