@@ -2,14 +2,13 @@
 // The C API: shims that catch every exception and return status codes.
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
-#include <new>
-#include <ostream>
-#include <streambuf>
 #include <string>
 #include <string_view>
 
 #include "kernels/registry.h"
+#include "lib/capi/shim.h"
 #include "lib/core/key_source.h"
 #include "simdbloom/simdbloom.h"
 #include "simdbloom/simdbloom.hpp"
@@ -21,25 +20,25 @@
 SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
 
-struct simdbloom_filter {
-  simdbloom::Filter filter;
-};
+namespace simdbloom {
+namespace capi {
 
 namespace {
-
 thread_local std::string g_last_error;
 
-// An argument the C layer itself refuses; `what` does not yet name the C function.
-struct Rejected {
-  simdbloom_status status;
-  std::string what;
-};
+// "0x..." for messages.
+std::string Address(const void* p) {
+  char text[2 + 2 * sizeof(uintptr_t) + 1];
+  std::snprintf(text, sizeof(text), "0x%jx",
+                static_cast<uintmax_t>(reinterpret_cast<uintptr_t>(p)));
+  return text;
+}
+}  // namespace
 
-[[noreturn]] void Reject(std::string what) { throw Rejected{SIMDBLOOM_EINVAL, std::move(what)}; }
+const char* LastError() noexcept { return g_last_error.c_str(); }
 
-// A C++ message without the C++ function that threw it: "with_bits: k = 7 ..." -> "k = 7 ...",
-// "Filter::create: ..." -> "...". Messages that do not start with such a name are kept whole
-// ("not a valid simdbloom filter: bad magic").
+void Reject(std::string what) { throw Rejected{SIMDBLOOM_EINVAL, std::move(what)}; }
+
 std::string_view WithoutCppName(std::string_view what) {
   size_t i = 0;
   while (i < what.size() && (std::isalnum(static_cast<unsigned char>(what[i])) || what[i] == '_' ||
@@ -50,8 +49,6 @@ std::string_view WithoutCppName(std::string_view what) {
   return what;
 }
 
-// Sets this thread's last error to "who: what". Never throws: if even that allocation fails, the
-// previous message is kept.
 simdbloom_status Fail(simdbloom_status status, const char* who, std::string_view what) noexcept {
   try {
     std::string message(who);
@@ -63,38 +60,16 @@ simdbloom_status Fail(simdbloom_status status, const char* who, std::string_view
   return status;
 }
 
-// Runs `fn`, mapping exceptions to status codes and messages that start with `who`, the C
-// function the caller called (never the C++ function that threw).
-template <class Fn>
-simdbloom_status Guard(const char* who, Fn&& fn) noexcept {
-  try {
-    fn();
-    return SIMDBLOOM_OK;
-  } catch (const Rejected& r) {
-    return Fail(r.status, who, r.what);
-  } catch (const simdbloom::Error& e) {
-    return Fail(static_cast<simdbloom_status>(e.code()), who, WithoutCppName(e.what()));
-  } catch (const std::bad_alloc&) {
-    return Fail(SIMDBLOOM_ENOMEM, who, "out of memory");
-  } catch (const std::exception& e) {
-    return Fail(SIMDBLOOM_EINTERNAL, who, WithoutCppName(e.what()));
-  } catch (...) {
-    return Fail(SIMDBLOOM_EINTERNAL, who, "unknown exception");
-  }
-}
-
 void NotNull(const void* p, const char* name) {
   if (p == nullptr) Reject(std::string(name) + " is NULL");
 }
 
-// A pointer that must be set when `count` (named `count_name`) is non-zero.
 void NotNullIf(const void* p, size_t count, const char* name, const char* count_name) {
   if (p == nullptr && count != 0) {
     Reject(std::string(name) + " is NULL with " + count_name + " = " + std::to_string(count));
   }
 }
 
-// `count` entries of `size` bytes must fit the address space to be an array at all.
 void CheckCount(size_t count, size_t size, const char* count_name) {
   if (count > SIZE_MAX / size) {
     Reject(std::string(count_name) + " = " + std::to_string(count) + " entries of " +
@@ -102,21 +77,39 @@ void CheckCount(size_t count, size_t size, const char* count_name) {
   }
 }
 
-simdbloom::Layout LayoutOf(int layout) {
-  if (layout < 0 || layout > 255 ||
-      simdbloom::detail::FindLayout(static_cast<uint8_t>(layout)) == nullptr) {
+void CheckArray(const void* p, size_t count, size_t size, const char* name,
+                const char* count_name) {
+  CheckCount(count, size, count_name);
+  NotNullIf(p, count, name, count_name);
+  if (!detail::FitsAddressSpace(p, uint64_t{count} * size)) {
+    Reject(std::string(name) + ": " + std::to_string(count) +
+           (size == 1 ? " bytes" : " entries of " + std::to_string(size) + " bytes") + " at " +
+           Address(p) + " pass the end of the address space");
+  }
+}
+
+Layout LayoutOf(int layout) {
+  if (layout < 0 || layout > 255 || detail::FindLayout(static_cast<uint8_t>(layout)) == nullptr) {
     std::string known;
-    for (const simdbloom::detail::LayoutInfo& l : simdbloom::detail::kLayoutInfos) {
+    for (const detail::LayoutInfo& l : detail::kLayoutInfos) {
       known += (known.empty() ? "" : ", ") + std::to_string(static_cast<int>(l.id)) + " " + l.name;
     }
     Reject("layout " + std::to_string(layout) + " is not a layout (" + known + ")");
   }
-  return static_cast<simdbloom::Layout>(layout);
+  return static_cast<Layout>(layout);
 }
 
-void Wrap(simdbloom::Filter&& f, simdbloom_filter** out) {
-  *out = new simdbloom_filter{std::move(f)};
+std::string_view OneKey(const void* key, size_t length) {
+  CheckArray(key, length, 1, "key", "length");
+  return std::string_view(static_cast<const char*>(key), key == nullptr ? 0 : length);
 }
+
+Keys U64Keys(const uint64_t* keys, size_t n) {
+  CheckArray(keys, n, sizeof(uint64_t), "keys", "n");
+  return Span<const uint64_t>(keys, n);
+}
+
+namespace {
 
 // Pointer i of an array of pointers to bytes passed as `const void*` (char*, const char*,
 // unsigned char*, uint8_t*, void*: all have the representation of void*, C11 6.2.5p28). memcpy
@@ -165,6 +158,8 @@ void StringTiles(const void* keys, const size_t* lengths, size_t n, Fn&& fn) {
     fn(simdbloom::Span<const std::string_view>(tile, m), i);
   }
 }
+
+}  // namespace
 
 // The C++ view of a simdbloom_keys, every field checked: the kind, the fields the kind does not
 // use (zero), the pointers the count needs and counts beyond the address space. Arrow offsets
@@ -228,32 +223,10 @@ simdbloom::Keys KeysOf(const simdbloom_keys* keys) {
   }
 }
 
-// Runs fn(Keys) -> uint64_t under Guard after checking the filter and keys, and stores the result
-// in *result if that is not null. `out` (named `out_name`) must be set when there are keys,
-// unless out_name is null.
-template <class Fn>
-simdbloom_status KeysCall(const char* who, const void* filter, const simdbloom_keys* keys,
-                          const void* out, const char* out_name, uint64_t* result, Fn&& fn) {
-  return Guard(who, [&] {
-    NotNull(filter, "filter");
-    const simdbloom::Keys k = KeysOf(keys);
-    if (out_name != nullptr) NotNullIf(out, k.size(), out_name, "keys->count");
-    const uint64_t r = fn(k);
-    if (result != nullptr) *result = r;
-  });
-}
+}  // namespace capi
+}  // namespace simdbloom
 
-// The value of a getter, or `none` (and a last error) for a NULL filter.
-template <class T, class Fn>
-T Get(const char* who, const simdbloom_filter* filter, T none, Fn&& fn) noexcept {
-  if (filter == nullptr) {
-    Fail(SIMDBLOOM_EINVAL, who, "filter is NULL");
-    return none;
-  }
-  return fn(filter->filter);
-}
-
-}  // namespace
+using namespace simdbloom::capi;  // NOLINT: the shims below are its only users
 
 extern "C" {
 
@@ -284,7 +257,7 @@ const char* simdbloom_strerror(simdbloom_status status) {
   }
 }
 
-const char* simdbloom_last_error(void) { return g_last_error.c_str(); }
+const char* simdbloom_last_error(void) { return simdbloom::capi::LastError(); }
 
 simdbloom_status simdbloom_create(uint64_t expected_items, double fpp, int layout, uint64_t seed,
                                   simdbloom_filter** out) {
@@ -307,22 +280,16 @@ simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint
 void simdbloom_free(simdbloom_filter* filter) { delete filter; }
 
 simdbloom_status simdbloom_insert_u64(simdbloom_filter* filter, const uint64_t* keys, size_t n) {
-  return Guard("simdbloom_insert_u64", [&] {
-    NotNull(filter, "filter");
-    CheckCount(n, sizeof(uint64_t), "n");
-    NotNullIf(keys, n, "keys", "n");
-    filter->filter.insert(simdbloom::Span<const uint64_t>(keys, n));
-  });
+  return Call("simdbloom_insert_u64", filter,
+              [&](simdbloom::Filter& f) { f.insert(U64Keys(keys, n)); });
 }
 
 simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const uint64_t* keys,
                                         size_t n, uint8_t* out) {
-  return Guard("simdbloom_contains_u64", [&] {
-    NotNull(filter, "filter");
-    CheckCount(n, sizeof(uint64_t), "n");
-    NotNullIf(keys, n, "keys", "n");
+  return Call("simdbloom_contains_u64", filter, [&](const simdbloom::Filter& f) {
+    const simdbloom::Keys k = U64Keys(keys, n);
     NotNullIf(out, n, "out", "n");
-    filter->filter.contains(simdbloom::Span<const uint64_t>(keys, n), out);
+    f.contains(k, out);
   });
 }
 
@@ -408,100 +375,43 @@ simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdb
   });
 }
 
-int simdbloom_layout(const simdbloom_filter* filter) {
-  return Get("simdbloom_layout", filter, 0,
-             [](const simdbloom::Filter& f) { return static_cast<int>(f.layout()); });
-}
-uint64_t simdbloom_bit_count(const simdbloom_filter* filter) {
-  return Get("simdbloom_bit_count", filter, uint64_t{0},
-             [](const simdbloom::Filter& f) { return f.bit_count(); });
-}
-uint32_t simdbloom_num_hashes(const simdbloom_filter* filter) {
-  return Get("simdbloom_num_hashes", filter, uint32_t{0},
-             [](const simdbloom::Filter& f) { return f.num_hashes(); });
-}
-uint64_t simdbloom_inserted_count(const simdbloom_filter* filter) {
-  return Get("simdbloom_inserted_count", filter, uint64_t{0},
-             [](const simdbloom::Filter& f) { return f.inserted_count(); });
-}
-double simdbloom_expected_fpp(const simdbloom_filter* filter) {
-  return Get("simdbloom_expected_fpp", filter, 0.0,
-             [](const simdbloom::Filter& f) { return f.expected_fpp(); });
-}
+SIMDBLOOM_CAPI_GETTER(int, simdbloom_filter, simdbloom_layout, f.layout())
+SIMDBLOOM_CAPI_GETTER(uint64_t, simdbloom_filter, simdbloom_bit_count, f.bit_count())
+SIMDBLOOM_CAPI_GETTER(uint32_t, simdbloom_filter, simdbloom_num_hashes, f.num_hashes())
+SIMDBLOOM_CAPI_GETTER(uint64_t, simdbloom_filter, simdbloom_inserted_count, f.inserted_count())
+SIMDBLOOM_CAPI_GETTER(double, simdbloom_filter, simdbloom_expected_fpp, f.expected_fpp())
 
 simdbloom_status simdbloom_merge(simdbloom_filter* filter, const simdbloom_filter* other) {
-  return Guard("simdbloom_merge", [&] {
-    NotNull(filter, "filter");
-    NotNull(other, "other");
-    filter->filter.merge(other->filter);
-  });
+  return Pair("simdbloom_merge", filter, other, [](auto& f, const auto& o) { f.merge(o); });
 }
 
 simdbloom_status simdbloom_intersect(simdbloom_filter* filter, const simdbloom_filter* other) {
-  return Guard("simdbloom_intersect", [&] {
-    NotNull(filter, "filter");
-    NotNull(other, "other");
-    filter->filter.intersect(other->filter);
-  });
+  return Pair("simdbloom_intersect", filter, other, [](auto& f, const auto& o) { f.intersect(o); });
 }
 
 int simdbloom_compatible(const simdbloom_filter* a, const simdbloom_filter* b) {
-  if (a == nullptr || b == nullptr) {
-    Fail(SIMDBLOOM_EINVAL, "simdbloom_compatible", a == nullptr ? "a is NULL" : "b is NULL");
-    return 0;
-  }
-  return a->filter.compatible(b->filter) ? 1 : 0;
+  return Predicate("simdbloom_compatible", a, b,
+                   [](const auto& x, const auto& y) { return x.compatible(y); });
 }
 
 size_t simdbloom_serialized_size(const simdbloom_filter* filter) {
-  return Get("simdbloom_serialized_size", filter, size_t{0},
-             [](const simdbloom::Filter& f) { return f.serialized_size(); });
+  return SerializedSizeOf("simdbloom_serialized_size", filter);
 }
 
 simdbloom_status simdbloom_serialize(const simdbloom_filter* filter, void* buf, size_t capacity) {
-  return Guard("simdbloom_serialize", [&] {
-    NotNull(filter, "filter");
-    NotNull(buf, "buf");
-    const size_t need = filter->filter.serialized_size();
-    if (!simdbloom::detail::FitsAddressSpace(buf, capacity)) {
-      Reject("buf with capacity " + std::to_string(capacity) +
-             " passes the end of the address space");
-    }
-    if (capacity < need) {
-      Reject("capacity " + std::to_string(capacity) + " is below simdbloom_serialized_size, " +
-             std::to_string(need));
-    }
-    // A stream over the caller's buffer: no intermediate copy of the payload.
-    struct Buf : std::streambuf {
-      Buf(char* p, size_t n) { setp(p, p + n); }
-    } sb(static_cast<char*>(buf), capacity);
-    std::ostream os(&sb);
-    filter->filter.save(os);
-  });
+  return Serialize("simdbloom_serialize", filter, buf, capacity);
 }
 
 simdbloom_status simdbloom_save(const simdbloom_filter* filter, const char* path) {
-  return Guard("simdbloom_save", [&] {
-    NotNull(filter, "filter");
-    NotNull(path, "path");
-    filter->filter.save_file(path);
-  });
+  return Save("simdbloom_save", filter, path);
 }
 
 simdbloom_status simdbloom_load(const char* path, simdbloom_filter** out) {
-  return Guard("simdbloom_load", [&] {
-    NotNull(path, "path");
-    NotNull(out, "out");
-    Wrap(simdbloom::Filter::load_file(path), out);
-  });
+  return Load("simdbloom_load", path, out);
 }
 
 simdbloom_status simdbloom_load_bytes(const void* data, size_t size, simdbloom_filter** out) {
-  return Guard("simdbloom_load_bytes", [&] {
-    NotNullIf(data, size, "data", "size");
-    NotNull(out, "out");
-    Wrap(simdbloom::Filter::load(static_cast<const uint8_t*>(data), size), out);
-  });
+  return LoadBytes("simdbloom_load_bytes", data, size, out);
 }
 
 simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checksum,
