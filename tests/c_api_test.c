@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The C API from C99: every function, its error codes, and that no failure escapes as a crash. */
 #define _GNU_SOURCE /* unshare, mount: the full-disk test */
+#include "c_api_test.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -17,42 +19,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int failures = 0;
-#define EXPECT(cond)                                                     \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
-      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                        \
-    }                                                                    \
-  } while (0)
-
-/* The last error names the C function called first ("fn: ..."), contains `part`, and names no
- * C++ function ("Filter::create: ", "size_for: ", "with_bits: ", "load_file: ", ...). */
-static int message_is(const char* fn, const char* part) {
-  static const char* const cpp[] = {"Filter::", "size_for",  "with_bits:", "load_file", "save_file",
-                                    "insert:",  "contains:", "select:",    "refine:",   "hash:"};
-  const char* m = simdbloom_last_error();
-  const size_t n = strlen(fn);
-  size_t i;
-  int ok = strncmp(m, fn, n) == 0 && m[n] == ':' && m[n + 1] == ' ' && strstr(m, part) != NULL;
-  for (i = 0; ok && i < sizeof(cpp) / sizeof(cpp[0]); ++i) ok = strstr(m + n, cpp[i]) == NULL;
-  if (!ok) fprintf(stderr, "  last error \"%s\", expected \"%s: ...%s...\"\n", m, fn, part);
-  return ok;
-}
-/* call fails with `status` and a message from function `fn` that contains `part`. */
-#define EXPECT_ERROR(call, status, fn, part) \
-  do {                                       \
-    EXPECT((call) == (status));              \
-    EXPECT(message_is(fn, part));            \
-  } while (0)
-
-static uint64_t next(uint64_t* s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 static void test_layout(int layout) {
   enum { N = 5000 };
