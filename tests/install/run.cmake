@@ -6,10 +6,11 @@
 #    entries), and a fully static C++ consumer with `g++ -static` (runs it);
 #  - then installs the shared variant into the same prefix (side by side: both export files and
 #    both libraries stay), checks its SONAME and file name, that it exports only simdbloom_* /
-#    simdbloom:: symbols (nm -D) including the typeinfo of simdbloom::Error, needs no libhwy, and
-#    that find_package (Highway not findable) picks static by default (the consumer runs and
-#    needs neither libhwy nor libsimdbloom) and shared with -Dsimdbloom_SHARED_LIBS=ON (runs,
-#    needs the SONAME, not libhwy). Without SHARED, only the static part runs.
+#    simdbloom:: symbols (nm -D) including the typeinfo of simdbloom::Error and every function
+#    the installed simdbloom.h declares (no C function more: tests/c_api_exports.cmake), needs no
+#    libhwy, and that find_package (Highway not findable) picks static by default (the consumer
+#    runs and needs neither libhwy nor libsimdbloom) and shared with -Dsimdbloom_SHARED_LIBS=ON
+#    (runs, needs the SONAME, not libhwy). Without SHARED, only the static part runs.
 cmake_minimum_required(VERSION 3.16)
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
@@ -131,6 +132,12 @@ foreach(must simdbloom_create _ZTIN9simdbloom5ErrorE _ZN9simdbloom6Filter6create
   endif()
 endforeach()
 message(STATUS "libsimdbloom.so: SONAME ${soname}, ${count} symbols, all simdbloom")
+# The installed C header's functions are exactly the library's C exports (c_api_exports.cmake).
+set(header ${prefix}/include/simdbloom/simdbloom.h)
+if(NOT EXISTS ${header})
+  message(FATAL_ERROR "the C header is not installed as ${header}")
+endif()
+run(${CMAKE_COMMAND} -DHEADER=${header} -DLIB=${so} -P ${SOURCE_DIR}/../c_api_exports.cmake)
 
 build_consumer(${WORK_DIR}/build_static -DEXPECT_VARIANT=static)
 needed(n ${WORK_DIR}/build_static/consumer)
