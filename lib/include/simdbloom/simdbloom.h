@@ -326,7 +326,7 @@ simdbloom_status simdbloom_counting_clear(simdbloom_counting* filter);
 /* Parameters (O(1)): layout SIMDBLOOM_COUNTING_*, blocks (of 128 or 512 counters), counters, k,
  * seed; size = inserts minus successful removes; size_bytes = counters / 2; is_view 1 or 0.
  * saturated_count: counters at 15, O(size_bytes). predicted_fpp: the rate with n distinct keys
- * present. */
+ * present (a few hundred exp() at most). None allocates. */
 int simdbloom_counting_layout(const simdbloom_counting* filter);
 uint64_t simdbloom_counting_num_blocks(const simdbloom_counting* filter);
 uint64_t simdbloom_counting_counter_count(const simdbloom_counting* filter);
@@ -394,8 +394,9 @@ int simdbloom_scalable_can_merge(const simdbloom_scalable* a, const simdbloom_sc
 /* ScalableFilter::clear: the chain as create made it. EINVAL: filter NULL. O(first stage). */
 simdbloom_status simdbloom_scalable_clear(simdbloom_scalable* filter);
 /* Stage i (0 = oldest): a copy of it as a plain filter into *out (ScalableFilter::stage; one
- * allocation); and its count (keys that set a new bit there), capacity and design rate, each if
- * not NULL. EINVAL: filter (or out) NULL, i >= simdbloom_scalable_stages. */
+ * allocation and a copy of its bits); and its count (keys that set a new bit there), capacity
+ * and design rate, each if not NULL (O(i), no allocation). EINVAL: filter (or out) NULL, i >=
+ * simdbloom_scalable_stages. */
 simdbloom_status simdbloom_scalable_stage(const simdbloom_scalable* filter, size_t i,
                                           simdbloom_filter** out);
 simdbloom_status simdbloom_scalable_stage_info(const simdbloom_scalable* filter, size_t i,
@@ -480,7 +481,8 @@ simdbloom_status simdbloom_spatial_stats(const simdbloom_spatial* filter, int me
                                          simdbloom_spatial_totals* totals,
                                          simdbloom_spatial_area* areas, size_t capacity);
 /* Parameters (O(1)). members: keys inserted with `label` (0 for labels outside 1..num_areas).
- * predicted_fpp: the probability that a key in no area gets a label after n keys. */
+ * predicted_fpp: the probability that a key in no area gets a label after n keys (a few hundred
+ * exp() at most). None allocates. */
 uint32_t simdbloom_spatial_num_areas(const simdbloom_spatial* filter);
 uint32_t simdbloom_spatial_num_hashes(const simdbloom_spatial* filter);
 uint64_t simdbloom_spatial_num_blocks(const simdbloom_spatial* filter);
@@ -586,7 +588,8 @@ simdbloom_status simdbloom_shbf_x_count_keys(const simdbloom_shbf_x* filter,
 /* ShiftingMultiplicity::correct_probability(count): the probability that a key inserted with
  * `count` is reported as count, into *out. EINVAL: filter or out NULL, count outside
  * 1..max_count. false_positive_probability: that a key not in the multiset gets a non-zero
- * count. Parameters: max_count, items, num_blocks, bit_count, seed. */
+ * count. Both O(max_count^2 x load range), no allocation. Parameters (O(1)): max_count, items,
+ * num_blocks, bit_count, seed. */
 simdbloom_status simdbloom_shbf_x_correct_probability(const simdbloom_shbf_x* filter,
                                                       uint32_t count, double* out);
 double simdbloom_shbf_x_false_positive_probability(const simdbloom_shbf_x* filter);
