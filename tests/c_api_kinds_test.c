@@ -427,6 +427,24 @@ static void test_counting(int layout, const unsigned char* other, size_t other_s
   simdbloom_counting_free(v);
   free(bytes);
 
+  /* The filter saved and mapped: the same counts, read-only, unmapped by _free. */
+  EXPECT(simdbloom_counting_save(c, "simdbloom_c_kinds_mapped.bin") == SIMDBLOOM_OK);
+  v = sentinel;
+  EXPECT(simdbloom_counting_map_file("simdbloom_c_kinds_mapped.bin", 1, &v) == SIMDBLOOM_OK);
+  remove("simdbloom_c_kinds_mapped.bin");
+  EXPECT(simdbloom_counting_is_view(v) == 1);
+  EXPECT(simdbloom_counting_count_u64(v, g_keys.u64, N, g_out) == SIMDBLOOM_OK);
+  for (i = 0; i < N; ++i) EXPECT(g_out[i] == multiplicity(i));
+  EXPECT_ERROR(simdbloom_counting_remove_u64(v, g_keys.u64, 1, NULL), SIMDBLOOM_EREADONLY,
+               "simdbloom_counting_remove_u64", "read-only view");
+  simdbloom_counting_free(v);
+  v = sentinel;
+  EXPECT_ERROR(simdbloom_counting_map_file("simdbloom_c_kinds_mapped.bin", 0, &v), SIMDBLOOM_EIO,
+               "simdbloom_counting_map_file", "simdbloom_c_kinds_mapped.bin");
+  EXPECT_EINVAL(simdbloom_counting_map_file(NULL, 0, &v), "simdbloom_counting_map_file",
+                "path is NULL");
+  EXPECT(v == sentinel);
+
   /* clear */
   EXPECT(simdbloom_counting_clear(c) == SIMDBLOOM_OK);
   EXPECT(simdbloom_counting_size(c) == 0);

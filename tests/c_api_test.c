@@ -89,7 +89,31 @@ static void test_layout(int layout) {
     EXPECT(simdbloom_merge(g, f) == SIMDBLOOM_OK);
     EXPECT(simdbloom_intersect(g, f) == SIMDBLOOM_OK);
     EXPECT(simdbloom_expected_fpp(g) > 0 && simdbloom_expected_fpp(g) < 0.02);
-    remove(path);
+    {
+      /* The saved file mapped (with and without the checksum pass): the same answers, read-only;
+       * the mapping outlives the file's removal and goes with simdbloom_free. */
+      simdbloom_filter* m = NULL;
+      simdbloom_filter* m2 = NULL;
+      EXPECT(simdbloom_map_file(path, 1, &m) == SIMDBLOOM_OK);
+      EXPECT(simdbloom_map_file(path, 0, &m2) == SIMDBLOOM_OK);
+      remove(path);
+      EXPECT(simdbloom_bit_count(m) == simdbloom_bit_count(f));
+      EXPECT(simdbloom_contains_u64(m2, keys, N, out) == SIMDBLOOM_OK);
+      for (i = 0, hits = 0; i < N; ++i) hits += out[i];
+      EXPECT(hits == N);
+      EXPECT_ERROR(simdbloom_insert_u64(m, keys, 1), SIMDBLOOM_EREADONLY, "simdbloom_insert_u64",
+                   "read-only");
+      simdbloom_free(m);
+      simdbloom_free(m2);
+      m = NULL;
+      EXPECT_ERROR(simdbloom_map_file(path, 1, &m), SIMDBLOOM_EIO, "simdbloom_map_file",
+                   "simdbloom_c_test_");
+      EXPECT(m == NULL);
+      EXPECT_ERROR(simdbloom_map_file(NULL, 1, &m), SIMDBLOOM_EINVAL, "simdbloom_map_file", "path");
+      EXPECT_ERROR(simdbloom_map_file(".", 1, NULL), SIMDBLOOM_EINVAL, "simdbloom_map_file", "out");
+      EXPECT_ERROR(simdbloom_map_file(".", 1, &m), SIMDBLOOM_EIO, "simdbloom_map_file",
+                   "regular file");
+    }
     simdbloom_free(g);
     simdbloom_free(c);
     simdbloom_free(v);

@@ -424,4 +424,8 @@ simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checks
   });
 }
 
+simdbloom_status simdbloom_map_file(const char* path, int verify_checksum, simdbloom_filter** out) {
+  return MapFile("simdbloom_map_file", path, verify_checksum, out);
+}
+
 }  // extern "C"

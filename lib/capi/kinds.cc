@@ -258,6 +258,11 @@ simdbloom_status simdbloom_counting_view(const void* data, size_t size, int veri
   });
 }
 
+simdbloom_status simdbloom_counting_map_file(const char* path, int verify_checksum,
+                                             simdbloom_counting** out) {
+  return MapFile("simdbloom_counting_map_file", path, verify_checksum, out);
+}
+
 // ---- Scalable ----
 
 simdbloom_status simdbloom_scalable_create(uint64_t initial_capacity, double fpp, int layout,

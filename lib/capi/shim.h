@@ -240,6 +240,16 @@ simdbloom_status Load(const char* who, const char* path, H** out) noexcept {
   });
 }
 
+// map_file(path, verify_checksum != 0) of the handle's kind (Filter, CountingFilter).
+template <class H>
+simdbloom_status MapFile(const char* who, const char* path, int verify_checksum, H** out) noexcept {
+  return Guard(who, [&] {
+    NotNull(path, "path");
+    NotNull(out, "out");
+    Wrap(KindOf<H>::map_file(path, verify_checksum != 0), out);
+  });
+}
+
 template <class H>
 simdbloom_status LoadBytes(const char* who, const void* data, size_t size, H** out) noexcept {
   return Guard(who, [&] {

@@ -221,6 +221,14 @@ simdbloom_status simdbloom_load_bytes(const void* data, size_t size, simdbloom_f
  * the end of the address space. EFORMAT: as load_bytes. */
 simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checksum,
                                 simdbloom_filter** out);
+/* Filter::map_file(path, verify_checksum != 0): a read-only filter over a memory mapping of the
+ * file, which the filter owns: simdbloom_free unmaps it. With verify_checksum 0 the cost is open +
+ * mmap + the 64-byte header, whatever the file's size (pages are read on first use); otherwise one
+ * checksum pass reads the file first. Mutations are EREADONLY. The file must not be truncated or
+ * rewritten in place while mapped (simdbloom_save replaces by rename, which a mapping survives).
+ * EINVAL: path or out NULL. EIO: a path that is missing, unreadable or not a regular file, or a
+ * failed mmap. EFORMAT: as simdbloom_load. */
+simdbloom_status simdbloom_map_file(const char* path, int verify_checksum, simdbloom_filter** out);
 
 /* ==== The other kinds of filter ====
  * Counting (simdbloom::CountingFilter, counting.hpp), scalable (ScalableFilter, scalable.hpp),
@@ -349,6 +357,9 @@ simdbloom_status simdbloom_counting_load_bytes(const void* data, size_t size,
  * are EREADONLY); data 64-byte aligned, outliving the filter. */
 simdbloom_status simdbloom_counting_view(const void* data, size_t size, int verify_checksum,
                                          simdbloom_counting** out);
+/* CountingFilter::map_file, as simdbloom_map_file: read-only, unmapped by _free. */
+simdbloom_status simdbloom_counting_map_file(const char* path, int verify_checksum,
+                                             simdbloom_counting** out);
 
 /* ---- Scalable filters (ScalableFilter): a chain of plain stages that grows with its set ---- */
 typedef struct simdbloom_scalable simdbloom_scalable;
