@@ -8,11 +8,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "simdbloom/counting.hpp"
+#include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 #include "tests/test_util.h"
 
 namespace simdbloom {
@@ -188,6 +192,109 @@ TEST_CASE(
   detail::SetPrefetchOverride(-1);
   CHECK(!detail::PrefetchTuned(f));
   CHECK(out == want_out);
+}
+
+detail::TuneTarget CountingTarget(const CountingFilter& f) {
+  return detail::TuneTarget::Of(f.layout() == CountingLayout::kBlocked
+                                    ? detail::KindSlot::counting_blocked
+                                    : detail::KindSlot::counting_classic,
+                                f.size_bytes(), true, false);
+}
+detail::TuneTarget SpatialTarget(const SpatialFilter& f) {
+  return detail::TuneTarget::Of(detail::KindSlot::spatial, f.size_bytes(), true, false,
+                                static_cast<int>(f.cell_bytes()) - 1);
+}
+detail::TuneTarget SetsTarget(const ShiftingAssociation& f) {
+  return detail::TuneTarget::Of(detail::KindSlot::shifting_sets, f.num_blocks() * 64, true, false);
+}
+
+TEST_CASE("api: every kind measures its own prefetch distance per size class") {
+  const std::vector<uint64_t> keys = test::RandomKeys(5000, 91);
+  std::vector<uint8_t> out(keys.size());
+  std::vector<uint16_t> labels(keys.size());
+  CountingFilter blocked = CountingFilter::with_counters(uint64_t{16} << 20, 4);  // 8 MiB
+  CountingFilter classic =
+      CountingFilter::with_counters(uint64_t{16} << 20, 4, CountingLayout::kClassic);
+  SpatialFilter narrow = SpatialFilter::with_blocks(uint64_t{1} << 17, 4, 3);     // 8 MiB, u8
+  SpatialFilter wide = SpatialFilter::with_blocks(uint64_t{1} << 16, 4, 300);     // 8 MiB, u16
+  ShiftingAssociation sets = ShiftingAssociation::with_bits(uint64_t{64} << 20);  // 8 MiB
+  const Filter plain = Filter::with_bits(uint64_t{64} << 20, 6);                  // 8 MiB
+  REQUIRE(narrow.size_bytes() == wide.size_bytes());
+  const detail::TuneTarget targets[] = {CountingTarget(blocked), CountingTarget(classic),
+                                        SpatialTarget(narrow),   SpatialTarget(wide),
+                                        SetsTarget(sets),        detail::TuneTarget::Of(plain)};
+  // Each bulk call measures its own kernel's row (and spatial its cell width's) and no other.
+  const std::function<void()> calls[] = {
+      [&] { blocked.contains(keys, out.data()); }, [&] { classic.count(keys, out.data()); },
+      [&] { narrow.classify(keys, labels.data()); }, [&] { wide.insert(1, keys); },
+      [&] { sets.query(keys, out.data()); }};
+  for (size_t c = 0; c < 5; ++c) {
+    CAPTURE(c);
+    detail::ResetPrefetchCalibration();
+    for (const detail::TuneTarget& t : targets) CHECK(detail::CachedDistance(t) == -1);
+    calls[c]();
+    for (size_t t = 0; t < 6; ++t) {
+      CAPTURE(t);
+      const int64_t d = detail::CachedDistance(targets[t]);
+      if (t == c) {
+        CHECK(IsCandidate(static_cast<uint32_t>(d)));
+      } else {
+        CHECK(d == -1);
+      }
+    }
+  }
+  // Below 1 MiB nothing is measured.
+  detail::ResetPrefetchCalibration();
+  CountingFilter small = CountingFilter::with_counters(4096, 4);
+  small.contains(keys, out.data());
+  CHECK(detail::CachedDistance(CountingTarget(small)) == 0);
+  CHECK(detail::CachedDistance(CountingTarget(blocked)) == -1);
+}
+
+// Native only: the kinds' large calls tune on their own keys, with the same bytes and answers as
+// at a fixed distance.
+TEST_CASE("big: counting, spatial and shifting set calls tune the prefetch distance") {
+  constexpr size_t n = 10000000;
+  const std::vector<uint64_t> keys = test::RandomKeys(n, 93);
+  std::vector<uint8_t> out(n), want_out(n);
+  detail::SetPrefetchOverride(32);
+  CountingFilter want = CountingFilter::create(n, 0.01);
+  want.insert(keys);
+  want.count(keys, want_out.data());
+  detail::SetPrefetchOverride(-1);
+  detail::ResetPrefetchCalibration();
+  CountingFilter f = CountingFilter::create(n, 0.01);
+  CHECK(!detail::PrefetchTuned(CountingTarget(f)));
+  f.insert(keys);
+  CHECK(detail::PrefetchTuned(CountingTarget(f)));
+  CHECK(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
+  detail::ResetPrefetchCalibration();
+  f.count(keys, out.data());
+  CHECK(detail::PrefetchTuned(CountingTarget(f)));
+  CHECK(out == want_out);
+
+  SpatialFilter s = SpatialFilter::create(n, 0.01, 2);
+  s.insert(1, Span<const uint64_t>(keys.data(), n / 2));
+  s.insert(2, Span<const uint64_t>(keys.data() + n / 2, n / 2));
+  std::vector<uint16_t> labels(n), want_labels(n);
+  detail::SetPrefetchOverride(32);
+  s.classify(keys, want_labels.data());
+  detail::SetPrefetchOverride(-1);
+  detail::ResetPrefetchCalibration();
+  s.classify(keys, labels.data());
+  CHECK(detail::PrefetchTuned(SpatialTarget(s)));
+  CHECK(labels == want_labels);
+  for (size_t i = 0; i < n; ++i) REQUIRE(labels[i] >= (i < n / 2 ? 1 : 2));
+
+  ShiftingMultiplicity m = ShiftingMultiplicity::create(n, 0.01, 4);
+  m.insert(keys, 3);
+  std::vector<uint32_t> counts(n);
+  detail::ResetPrefetchCalibration();
+  ShiftingAssociation probe = ShiftingAssociation::with_bits(m.bit_count());
+  REQUIRE(!detail::PrefetchTuned(SetsTarget(probe)));
+  m.count(keys, counts.data());
+  CHECK(detail::PrefetchTuned(SetsTarget(probe)));  // the same kernel, the same size class
+  for (size_t i = 0; i < n; ++i) REQUIRE(counts[i] >= 1);
 }
 
 }  // namespace

@@ -21,7 +21,6 @@ struct ShiftingSetKernels {
   void (*candidates)(const uint64_t* words, const Params& p, const KeySource& keys, size_t n,
                      uint64_t* out);
 };
-constexpr uint32_t kShiftingSetsAhead = 64;
 // Keys are hashed with XXH3 (the kinds' hash family, kernels/registry.h).
 constexpr bool kShiftingSetsXxh64 = false;
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
+#include "lib/core/driver.h"
 #include "lib/core/filter_access.h"
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
@@ -25,32 +26,6 @@
 namespace simdbloom {
 namespace detail {
 namespace {
-
-static_assert(DistanceTuner::kMinTrialKeys % kStringChunk == 0, "trials end at chunk ends");
-
-// Keys from `begin` on of a source the kernels read in place (u64, u32, pre-hashed; no sel).
-KeySource SliceSource(KeySource src, size_t begin) {
-  const size_t width = src.kind == KeyKind::kU32 ? 4 : 8;
-  src.keys = static_cast<const uint8_t*>(src.keys) + begin * width;
-  return src;
-}
-
-// Runs run(source, begin, m) over the n keys of src in the pieces the tuner asks for (one piece
-// when it is inactive), byte strings in hashed chunks; returns the sum of its results.
-template <class Run>
-uint64_t OverPieces(const KeySource& src, size_t n, DistanceTuner& tuner, const Run& run) {
-  if (ChunkStrings(src, n)) {
-    return OverHashedChunks(
-        src, n, [&](size_t begin, size_t count) { return tuner.Piece(begin, count); }, run);
-  }
-  if (!tuner.active()) return run(src, 0, n);
-  uint64_t total = 0;
-  for (size_t begin = 0, m = 0; begin < n; begin += m) {
-    m = tuner.Piece(begin, n);
-    total += run(SliceSource(src, begin), begin, m);
-  }
-  return total;
-}
 
 Params BulkParams(const Filter& f) {
   Params p{f.num_blocks(), f.num_hashes(), f.seed()};

@@ -98,41 +98,6 @@ uint64_t OverHashedChunks(const KeySource& src, size_t n, const Run& run) {
       src, n, [](size_t begin, size_t count) { return count - begin; }, run);
 }
 
-// Runs run(source, begin, m) over the n keys of src in one piece, or, for byte strings, in
-// hashed chunks (ChunkStrings); returns the sum of its results. The driver of the kinds whose bulk
-// calls have no prefetch tuner (CountingFilter, SpatialFilter).
-template <class Run>
-uint64_t OverKeys(const KeySource& src, size_t n, const Run& run) {
-  if (n == 0) return 0;
-  return ChunkStrings(src, n) ? OverHashedChunks(src, n, run) : run(src, 0, n);
-}
-
-// The results of keys [begin, begin + m) of a call whose results go to `out` in form `result`:
-// calls contains(piece_out) (a kernel call writing the piece's results from piece_out on) with
-// the piece's place in `out`; a selection's indices, which the kernel counts from 0, are shifted
-// by `begin` and appended after the *selected hits of earlier pieces. Returns the piece's hits.
-// Pieces must start at multiples of 8 keys (bitmap bytes).
-template <class Contains>
-uint64_t ResultsOfPiece(ResultKind result, void* out, size_t begin, uint64_t* selected,
-                        const Contains& contains) {
-  switch (result) {
-    case ResultKind::kBytes:
-      return contains(static_cast<uint8_t*>(out) + begin);
-    case ResultKind::kBitmap:
-      return contains(static_cast<uint8_t*>(out) + begin / 8);
-    case ResultKind::kSelection: {
-      uint32_t* dst = static_cast<uint32_t*>(out) + *selected;
-      const uint64_t c = contains(dst);
-      if (begin != 0) {
-        for (uint64_t i = 0; i < c; ++i) dst[i] += static_cast<uint32_t>(begin);
-      }
-      *selected += c;
-      return c;
-    }
-  }
-  return 0;
-}
-
 }  // namespace detail
 }  // namespace simdbloom
 

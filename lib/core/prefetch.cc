@@ -6,13 +6,14 @@
 // misses a core keeps in flight, a VM's nested page tables) and on the filter's size: a constant
 // tuned on one machine was far from the best on another (perf/README.md, design note M3). So the
 // first bulk call on a filter of a new size class (a power of two of bytes, >= kPrefetchMinBytes)
-// for the active SIMD target and layout measures the layout's own query kernel on that filter's
-// words at each candidate distance and keeps the fastest, for the rest of the process.
+// for the active SIMD target and kernel (a layout's, or another kind's: counting, spatial,
+// shifting sets, each with its own size classes) measures that kernel's query on the caller's
+// array at each candidate distance and keeps the fastest, for the rest of the process.
 //
 // The measurement: kCalibKeys random keys per run, a fresh key set for every run (so no run finds
 // lines an earlier one brought into the caches), every candidate in each of kCalibRounds rounds,
 // interleaved, the minimum per candidate (robust to a preempted run): 12 runs of 8192 keys,
-// 0.3-1.5 ms once per (layout, size class, target), against the >= 0.1 ms it took to allocate and
+// 0.3-1.5 ms once per (kernel, size class, target), against the >= 0.1 ms it took to allocate and
 // zero the filter. Queries only read, so measuring on the caller's filter is safe even while
 // other threads insert into it. Only timing depends on the choice, never a filter's bytes or a
 // result. perf/calibration.cc checks the choice against a full sweep.
@@ -41,21 +42,22 @@ constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
 // filter that fits the last-level cache may run faster without the prefetch instructions.
 constexpr uint32_t kCandidates[] = {0, 16, 32, 64, 128, 256};
 constexpr int kNumCandidates = sizeof(kCandidates) / sizeof(kCandidates[0]);
-constexpr size_t kCalibKeys = 8192;
 constexpr int kCalibRounds = 2;
 
 std::atomic<int> g_prefetch_override{-1};
 
-// [layout][log2(bytes)]: 0 = not measured, else (target index << 16) | kTuned (when a large call
-// tuned it, DistanceTuner) | (distance + 1). A target change (set_target) re-measures.
-std::atomic<uint32_t> g_calibrated[kNumLayoutSlots][64];
+// [row][variant][log2(bytes)] (TuneTarget): 0 = not measured, else (target index << 16) | kTuned
+// (when a large call tuned it, DistanceTuner) | (distance + 1). A target change (set_target)
+// re-measures.
+constexpr int kNumRows = kNumLayoutSlots + static_cast<int>(KindSlot::kCount);
+std::atomic<uint32_t> g_calibrated[kNumRows][2][64];
 std::mutex g_calibrating;  // one calibration at a time: parallel ones would measure each other
 std::atomic<bool> g_tuning{false};  // one DistanceTuner at a time, for the same reason
 constexpr uint32_t kTuned = 0x8000;
 constexpr uint32_t kDistanceBits = 0x7FFF;
 
-std::atomic<uint32_t>& SlotOf(const Filter& f) {
-  return g_calibrated[static_cast<int>(IdOf(f.layout()))][63 - __builtin_clzll(f.size_bytes())];
+std::atomic<uint32_t>& SlotOf(const TuneTarget& t) {
+  return g_calibrated[t.row][t.variant][63 - __builtin_clzll(t.bytes)];
 }
 
 uint32_t TargetIndex(const Kernels& k) {
@@ -69,20 +71,11 @@ uint64_t SplitMix(uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-// Distance of the fastest candidate on `words` (see the file comment).
-uint32_t Measure(const LayoutKernels& kernels, const uint64_t* words, Params p) {
-  std::vector<uint8_t> out(kCalibKeys);
-  KeySource src;
-  src.kind = KeyKind::kU64;
-  return FastestDistance(
-      kCalibKeys, 0x5EED0F5EEDULL ^ p.num_blocks, [&](uint32_t distance, const uint64_t* keys) {
-        p.prefetch_distance = distance;
-        src.keys = keys;
-        kernels.contains(words, p, src, kCalibKeys, ResultKind::kBytes, out.data());
-      });
-}
-
 }  // namespace
+
+TuneTarget TuneTarget::Of(const Filter& f) {
+  return {static_cast<int>(IdOf(f.layout())), 0, f.size_bytes(), f.data() != nullptr, f.is_view()};
+}
 
 uint32_t FastestDistance(size_t num_keys, uint64_t seed,
                          const std::function<void(uint32_t, const uint64_t*)>& run) {
@@ -107,28 +100,45 @@ uint32_t FastestDistance(size_t num_keys, uint64_t seed,
   return kCandidates[kNumCandidates - 1];
 }
 
-uint32_t PrefetchDistance(const Filter& f) {
+int64_t CachedDistance(const TuneTarget& t) {
   const int forced = g_prefetch_override.load(std::memory_order_relaxed);
-  if (forced >= 0) return static_cast<uint32_t>(forced);
-  const uint64_t bytes = f.size_bytes();
-  if (bytes < kPrefetchMinBytes || f.data() == nullptr) return 0;
-  const Kernels& kernels = Active();
-  std::atomic<uint32_t>& slot = SlotOf(f);
-  const uint32_t target = TargetIndex(kernels);
-  uint32_t v = slot.load(std::memory_order_relaxed);
-  if (v != 0 && (v >> 16) == target) return (v & kDistanceBits) - 1;
+  if (forced >= 0) return forced;
+  if (t.bytes < kPrefetchMinBytes || !t.usable) return 0;
+  const uint32_t v = SlotOf(t).load(std::memory_order_relaxed);
+  if (v != 0 && (v >> 16) == TargetIndex(Active())) return (v & kDistanceBits) - 1;
   // A view's pages may not be resident yet (an mmapped file): timing page faults would choose
   // noise. Views use a measured size class's distance when there is one, else a middle value.
-  if (f.is_view()) return v != 0 ? (v & kDistanceBits) - 1 : 64;
+  if (t.is_view) return v != 0 ? (v & kDistanceBits) - 1 : 64;
+  return -1;
+}
+
+uint32_t MeasureDistance(const TuneTarget& t,
+                         const std::function<void(uint32_t, const uint64_t*)>& measure) {
   std::lock_guard<std::mutex> lock(g_calibrating);
-  v = slot.load(std::memory_order_relaxed);
+  std::atomic<uint32_t>& slot = SlotOf(t);
+  const uint32_t target = TargetIndex(Active());
+  const uint32_t v = slot.load(std::memory_order_relaxed);
   if (v != 0 && (v >> 16) == target) return (v & kDistanceBits) - 1;
-  Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-  p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), bytes);
   const uint32_t d =
-      Measure(kernels.For(IdOf(f.layout())), reinterpret_cast<const uint64_t*>(f.data()), p);
+      FastestDistance(kCalibKeys, 0x5EED0F5EEDULL ^ t.bytes ^ uint64_t(t.row), measure);
   slot.store((target << 16) | (d + 1), std::memory_order_relaxed);
   return d;
+}
+
+uint32_t PrefetchDistance(const Filter& f) {
+  return PrefetchDistanceFor(TuneTarget::Of(f), [&](uint32_t distance, const uint64_t* keys) {
+    std::vector<uint8_t> out(kCalibKeys);  // the measurement only: cached calls never get here
+    Params p{f.num_blocks(), f.num_hashes(), f.seed()};
+    p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
+    p.prefetch_distance = distance;
+    KeySource src;
+    src.kind = KeyKind::kU64;
+    src.keys = keys;
+    Active()
+        .For(IdOf(f.layout()))
+        .contains(reinterpret_cast<const uint64_t*>(f.data()), p, src, kCalibKeys,
+                  ResultKind::kBytes, out.data());
+  });
 }
 
 namespace {
@@ -145,20 +155,20 @@ double Seconds() {
 }
 }  // namespace
 
-bool PrefetchTuned(const Filter& f) {
-  if (f.size_bytes() < kPrefetchMinBytes) return false;
-  const uint32_t v = SlotOf(f).load(std::memory_order_relaxed);
+bool PrefetchTuned(const TuneTarget& t) {
+  if (t.bytes < kPrefetchMinBytes) return false;
+  const uint32_t v = SlotOf(t).load(std::memory_order_relaxed);
   return v != 0 && (v >> 16) == TargetIndex(Active()) && (v & kTuned) != 0;
 }
 
-DistanceTuner::DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p) {
+DistanceTuner::DistanceTuner(const TuneTarget& t, size_t n, bool has_sel,
+                             uint32_t* prefetch_distance) {
   // Short calls (a packet burst) first: the cheapest test, and the one that rules most calls out.
   if (n < kTuneMinTrials * kMinTrialKeys) return;
-  if (has_sel || PrefetchOverride() >= 0 || f.data() == nullptr || f.is_view() ||
-      f.size_bytes() < kPrefetchMinBytes) {
+  if (has_sel || PrefetchOverride() >= 0 || !t.usable || t.is_view || t.bytes < kPrefetchMinBytes) {
     return;
   }
-  const uint32_t d = p->prefetch_distance;
+  const uint32_t d = *prefetch_distance;
   for (uint32_t c : kTuneCandidates) {
     const bool in = d < 16 ? c <= 32 : (c >= d / 4 && c <= 4 * d && c != 0);
     if (in) candidates_[num_candidates_++] = c;
@@ -168,7 +178,7 @@ DistanceTuner::DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p)
   if (n < kTuneMinTrials * trials * kMinTrialKeys) return;
   trial_keys_ = std::min(
       kMaxTrialKeys, std::max(kMinTrialKeys, n / (16 * trials) / kMinTrialKeys * kMinTrialKeys));
-  std::atomic<uint32_t>& slot = SlotOf(f);
+  std::atomic<uint32_t>& slot = SlotOf(t);
   const uint32_t v = slot.load(std::memory_order_relaxed);
   if (v == 0 || (v >> 16) != TargetIndex(Active()) || (v & kTuned) != 0) return;
   bool expected = false;
@@ -178,8 +188,8 @@ DistanceTuner::DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p)
     g_tuning.store(false, std::memory_order_release);
     return;
   }
-  f_ = &f;
-  p_ = p;
+  t_ = t;
+  distance_ = prefetch_distance;
   active_ = true;
   std::fill(best_, best_ + num_candidates_, 1e300);
 }
@@ -202,7 +212,7 @@ size_t DistanceTuner::Piece(size_t begin, size_t n) {
     Finish();
     return n - begin;
   }
-  p_->prefetch_distance = candidates_[trial_ % num_candidates_];
+  *distance_ = candidates_[trial_ % num_candidates_];
   start_ = Seconds();
   return std::min(begin + trial_keys_, n) - begin;
 }
@@ -223,8 +233,8 @@ void DistanceTuner::Finish() {
       if (best_[c] <= fastest * 1.04) near[num_near++] = c;
     }
     const uint32_t d = candidates_[near[(num_near - 1) / 2]];
-    p_->prefetch_distance = d;
-    SlotOf(*f_).store((TargetIndex(Active()) << 16) | kTuned | (d + 1), std::memory_order_relaxed);
+    *distance_ = d;
+    SlotOf(t_).store((TargetIndex(Active()) << 16) | kTuned | (d + 1), std::memory_order_relaxed);
   }
   g_tuning.store(false, std::memory_order_release);
 }
@@ -246,7 +256,9 @@ int PrefetchOverride() { return g_prefetch_override.load(std::memory_order_relax
 void ResetPrefetchCalibration() {
   std::lock_guard<std::mutex> lock(g_calibrating);
   for (auto& row : g_calibrated) {
-    for (auto& slot : row) slot.store(0, std::memory_order_relaxed);
+    for (auto& variant : row) {
+      for (auto& slot : variant) slot.store(0, std::memory_order_relaxed);
+    }
   }
 }
 

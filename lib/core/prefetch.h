@@ -8,16 +8,48 @@
 #include <cstdint>
 #include <functional>
 
+#include "kernels/registry.h"
 #include "kernels/shared.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
 namespace detail {
 
-// Keys between a software prefetch and its use in a bulk call on `f`: 0 (no prefetching) below
-// 1 MiB, where the filter stays in the caches; else the distance measured on this machine for f's
-// layout, size class and the active target (the first call measures: 0.3-1.5 ms, once per
-// process; thread-safe). Only timing depends on it.
+// The kinds of kernels/registry.h's list, numbered (a kind's row in the distance table follows
+// the layouts').
+enum class KindSlot : int {
+#define SIMDBLOOM_X(member, Type, TableAt, Reference) member,
+  SIMDBLOOM_FOR_EACH_KIND(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
+      kCount
+};
+
+// What a prefetch distance is measured and tuned for: one kernel (a layout's, or another kind's)
+// on arrays of one size class (a power of two of bytes) and one variant (spatial cells of 1 or 2
+// bytes; 0 for the others), on the active target.
+struct TuneTarget {
+  int row = 0;           // LayoutId, or kNumLayoutSlots + KindSlot
+  int variant = 0;       // 0 or 1
+  uint64_t bytes = 0;    // the array the kernel reads
+  bool usable = false;   // an array is there (not moved from)
+  bool is_view = false;  // caller-owned bytes (maybe an mmapped file not yet resident)
+
+  static TuneTarget Of(const Filter& f);
+  static TuneTarget Of(KindSlot kind, uint64_t bytes, bool usable, bool is_view, int variant = 0) {
+    return {kNumLayoutSlots + static_cast<int>(kind), variant, bytes, usable, is_view};
+  }
+};
+
+// Keys between a software prefetch and its use in a bulk call on `t`: 0 (no prefetching) below
+// 1 MiB, where the array stays in the caches; else the distance measured on this machine for t's
+// kernel, size class and the active target: the first call measures, running
+// measure(distance, keys) (a query of 8192 u64 keys on the caller's array at that distance) for
+// each candidate, 0.3-1.5 ms once per process; thread-safe. A view whose class was never measured
+// gets 64 (its pages may not be resident: timing page faults would choose noise). Only timing
+// depends on it. The cached case is a few loads, no allocation.
+template <class Measure>
+uint32_t PrefetchDistanceFor(const TuneTarget& t, const Measure& measure);
+// Filter's: its layout's query kernel on its words.
 uint32_t PrefetchDistance(const Filter& f);
 // Benchmarks only: forgets every measured distance (the next bulk call measures again).
 void ResetPrefetchCalibration();
@@ -27,8 +59,22 @@ void ResetPrefetchCalibration();
 // shorter one within 2% preferred).
 uint32_t FastestDistance(size_t num_keys, uint64_t seed,
                          const std::function<void(uint32_t, const uint64_t*)>& run);
-// Tests and benchmarks: whether a call has tuned f's size class for the active target.
-bool PrefetchTuned(const Filter& f);
+// Tests and benchmarks: whether a call has tuned t's size class for the active target.
+bool PrefetchTuned(const TuneTarget& t);
+inline bool PrefetchTuned(const Filter& f) { return PrefetchTuned(TuneTarget::Of(f)); }
+
+// PrefetchDistanceFor's two halves: the cached distance (or -1 when t's class must be measured),
+// and the measurement (serialized process-wide; stores and returns the result).
+int64_t CachedDistance(const TuneTarget& t);
+uint32_t MeasureDistance(const TuneTarget& t,
+                         const std::function<void(uint32_t, const uint64_t*)>& measure);
+template <class Measure>
+uint32_t PrefetchDistanceFor(const TuneTarget& t, const Measure& measure) {
+  const int64_t d = CachedDistance(t);
+  return d >= 0 ? static_cast<uint32_t>(d) : MeasureDistance(t, measure);
+}
+// The keys a first-use measurement runs (each candidate's run: measure(distance, keys)).
+constexpr size_t kCalibKeys = 8192;
 
 // Tunes the prefetch distance inside one large bulk call, on its own keys: the first call of at
 // least 8 x (trials) x kMinTrialKeys keys (at most 8.4M; with a selection vector: never) on a
@@ -50,9 +96,11 @@ class DistanceTuner {
   static constexpr size_t kMinTrialKeys = 65536;
   static constexpr size_t kMaxTrialKeys = 16 * kMinTrialKeys;
 
-  // Tunes *p's prefetch_distance for a call of n keys on f when the conditions above hold; else
-  // inactive (Piece returns the rest, *p untouched).
-  DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p);
+  // Tunes *prefetch_distance (which PrefetchDistanceFor set) for a call of n keys on t when the
+  // conditions above hold; else inactive (Piece returns the rest, the distance untouched).
+  DistanceTuner(const TuneTarget& t, size_t n, bool has_sel, uint32_t* prefetch_distance);
+  DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p)
+      : DistanceTuner(TuneTarget::Of(f), n, has_sel, &p->prefetch_distance) {}
   ~DistanceTuner();
   DistanceTuner(const DistanceTuner&) = delete;
   DistanceTuner& operator=(const DistanceTuner&) = delete;
@@ -66,8 +114,8 @@ class DistanceTuner {
  private:
   void Finish();
 
-  const Filter* f_ = nullptr;
-  Params* p_ = nullptr;
+  TuneTarget t_;
+  uint32_t* distance_ = nullptr;
   bool active_ = false;
   int trial_ = -1;  // running trial; trials_ when done
   int trials_ = 0;

@@ -17,6 +17,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/scalar/probes.h"
+#include "lib/core/driver.h"
 #include "lib/core/filter_access.h"
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
@@ -41,9 +42,6 @@ constexpr uint64_t kClassicMaxUnits = (uint64_t{1} << 30) - 1;  // store_: 4 uni
 constexpr size_t kHeaderSize = 64;
 constexpr char kMagic[8] = {'S', 'B', 'C', 'O', 'U', 'N', 'T', '1'};
 constexpr uint32_t kVersion = 1;
-// Filters from this size on prefetch a fixed distance ahead in bulk calls (as Filter's 1 MiB).
-constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
-constexpr uint32_t kPrefetchDistance = 64;
 
 bool Known(CountingLayout layout) {
   return layout == CountingLayout::kBlocked || layout == CountingLayout::kClassic;
@@ -283,16 +281,44 @@ uint32_t CountingFilter::count_hash(uint64_t h) const {
 
 // ---- Bulk ----
 namespace {
+// The prefetch tuner's key for f's kernels: its geometry's row, its size class
+// (lib/core/prefetch.h).
+detail::TuneTarget TuneOf(const CountingFilter& f) {
+  return detail::TuneTarget::Of(f.layout() == CountingLayout::kBlocked
+                                    ? detail::KindSlot::counting_blocked
+                                    : detail::KindSlot::counting_classic,
+                                f.size_bytes(), f.data() != nullptr, f.is_view());
+}
+
+// The kernels' parameters, the prefetch distance measured (on first use of f's size class) with
+// its contains kernel, as Filter's.
 detail::Params BulkParams(const CountingFilter& f) {
   detail::Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-  const int forced = detail::PrefetchOverride();
-  p.prefetch_distance = forced >= 0                           ? static_cast<uint32_t>(forced)
-                        : f.size_bytes() >= kPrefetchMinBytes ? kPrefetchDistance
-                                                              : 0;
   p.query_prefetch_probes = detail::QueryPrefetchProbes(
       f.layout() == CountingLayout::kClassic ? Layout::kClassic : Layout::kRegister64,
       f.size_bytes());
+  const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
+  p.prefetch_distance =
+      detail::PrefetchDistanceFor(TuneOf(f), [&](uint32_t distance, const uint64_t* keys) {
+        std::vector<uint8_t> out(detail::kCalibKeys);
+        detail::Params q = p;
+        q.prefetch_distance = distance;
+        detail::KeySource src;
+        src.kind = detail::KeyKind::kU64;
+        src.keys = keys;
+        kernels.contains(reinterpret_cast<const uint64_t*>(f.data()), q, src, detail::kCalibKeys,
+                         ResultKind::kBytes, out.data());
+      });
   return p;
+}
+
+// Runs run(source, begin, m) over the n keys of src through the bulk driver (lib/core/driver.h):
+// the prefetch tuner's pieces (it adjusts p->prefetch_distance), byte strings in hashed chunks.
+template <class Run>
+uint64_t Drive(const CountingFilter& f, const detail::KeySource& src, size_t n, detail::Params* p,
+               const Run& run) {
+  detail::DistanceTuner tuner(TuneOf(f), n, false, &p->prefetch_distance);
+  return detail::OverPieces(src, n, tuner, run);
 }
 }  // namespace
 
@@ -305,10 +331,10 @@ uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, seed_, &hasher);
   const auto& kernels = detail::Active().For(IdOf(layout_));
-  const detail::Params p = BulkParams(*this);
+  detail::Params p = BulkParams(*this);
   uint64_t* c = Counters();
   const uint64_t r =
-      detail::OverKeys(src, keys.size(), [&](const detail::KeySource& s, size_t begin, size_t m) {
+      Drive(*this, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
         return kernels.insert(c, p, s, m, fresh != nullptr ? fresh + begin : nullptr);
       });
   present_ += keys.size();
@@ -325,10 +351,10 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, seed_, &hasher);
   const auto& kernels = detail::Active().For(IdOf(layout_));
-  const detail::Params p = BulkParams(*this);
+  detail::Params p = BulkParams(*this);
   uint64_t* c = Counters();
   const uint64_t r =
-      detail::OverKeys(src, keys.size(), [&](const detail::KeySource& s, size_t begin, size_t m) {
+      Drive(*this, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
         return kernels.remove(c, p, s, m, removed != nullptr ? removed + begin : nullptr);
       });
   present_ -= r;
@@ -336,8 +362,8 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
 }
 
 namespace {
-// Runs fn(kernels, counters, params, source, begin, m) over the keys (byte strings in hashed
-// chunks: detail::OverKeys). `out_bytes`: the output's size for keys.size() keys.
+// Runs fn(kernels, counters, params, source, begin, m) over the keys (through Drive). `out_bytes`:
+// the output's size for keys.size() keys.
 template <class Fn>
 uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const void* out,
                size_t out_bytes, const Fn& fn) {
@@ -350,11 +376,10 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
   const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
   const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
   const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
-  const detail::Params p = BulkParams(f);
-  return detail::OverKeys(src, keys.size(),
-                          [&](const detail::KeySource& s, size_t begin, size_t m) {
-                            return fn(kernels, counters, p, s, begin, m);
-                          });
+  detail::Params p = BulkParams(f);
+  return Drive(f, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
+    return fn(kernels, counters, p, s, begin, m);
+  });
 }
 
 // A contains call's Query: results in `result` form at `out`.

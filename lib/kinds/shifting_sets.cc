@@ -15,6 +15,7 @@
 #include "kernels/shifting_sets/spec.h"
 #include "lib/core/key_source.h"
 #include "lib/core/memory.h"
+#include "lib/core/prefetch.h"
 #include "lib/formats/file_io.h"
 #include "simdbloom/shifting.hpp"
 
@@ -25,9 +26,8 @@ namespace {
 constexpr uint64_t kMaxSetBlocks = (uint64_t{1} << 32) - 1;
 constexpr double kSetHeadroom =
     0.97;  // as Filter's sizing: a model-sized filter measures below fpp
-constexpr size_t kPrefetchAhead = 16;  // single calls of candidates(hashes, n): keys ahead
-// Bulk inserts: tiles of hashed keys, each block prefetched kShiftingSetsAhead (64) keys before
-// its use, across tiles (perf/'s references measured 64-128 best for DRAM on this kind of machine).
+// Bulk inserts: tiles of hashed keys, each block prefetched the measured distance (at most a tile)
+// before its use, across tiles.
 constexpr size_t kBulkTile = 256;
 // Bulk queries hash this many keys, then run the candidates kernel over them.
 constexpr size_t kScanChunk = 2048;
@@ -154,34 +154,8 @@ void ShiftingBlocks::set(uint64_t h, uint32_t o) noexcept {
   }
 }
 
-// Inline helpers: the exported members below are interposable in the shared library (default
-// visibility, -fPIC), so the bulk loops call these instead (a call per key cost 2x in cache).
-namespace {
-inline uint64_t CandidatesAt(const uint64_t* words, uint64_t num_blocks, uint64_t h) {
-  return ShiftingSetCandidatesAt(words, num_blocks, h);
-}
-
-// out[i] = CandidatesAt(hashes[i]), i < n, each block prefetched kPrefetchAhead keys ahead.
-inline void CandidatesRun(const uint64_t* words, uint64_t nb, const uint64_t* hashes, size_t n,
-                          uint64_t* out) {
-  for (size_t i = 0; i < std::min(n, kPrefetchAhead); ++i) {
-    __builtin_prefetch(words + 8 * BlockIndex(hashes[i], nb));
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kPrefetchAhead < n) {
-      __builtin_prefetch(words + 8 * BlockIndex(hashes[i + kPrefetchAhead], nb));
-    }
-    out[i] = CandidatesAt(words, nb, hashes[i]);
-  }
-}
-}  // namespace
-
 uint64_t ShiftingBlocks::candidates(uint64_t h) const noexcept {
-  return CandidatesAt(words_.get(), num_blocks_, h);
-}
-
-void ShiftingBlocks::candidates(const uint64_t* hashes, size_t n, uint64_t* out) const noexcept {
-  CandidatesRun(words_.get(), num_blocks_, hashes, n, out);
+  return ShiftingSetCandidatesAt(words_.get(), num_blocks_, h);
 }
 
 }  // namespace detail
@@ -332,14 +306,36 @@ SIMDBLOOM_INLINE void PrefetchAt(const uint64_t* words, uint64_t nb, const uint6
   }
 }
 
+// The prefetch tuner's key for a shifting set filter's array (lib/core/prefetch.h).
+detail::TuneTarget TuneOf(const detail::ShiftingBlocks& b) {
+  return detail::TuneTarget::Of(detail::KindSlot::shifting_sets, b.num_blocks() * 64,
+                                b.words() != nullptr, false);
+}
+
+// Keys the bulk calls prefetch ahead on b: measured on first use of b's size class with the
+// candidates kernel (as Filter's), 0 below 1 MiB.
+uint32_t PrefetchDistance(const detail::ShiftingBlocks& b, const detail::Kernels& k) {
+  return detail::PrefetchDistanceFor(TuneOf(b), [&](uint32_t distance, const uint64_t* keys) {
+    std::vector<uint64_t> out(detail::kCalibKeys);
+    detail::Params p{b.num_blocks(), 8, b.seed()};
+    p.prefetch_distance = distance;
+    detail::KeySource src;
+    src.kind = detail::KeyKind::kU64;
+    src.keys = keys;
+    k.shifting_sets.candidates(b.words(), p, src, detail::kCalibKeys, out.data());
+  });
+}
+
 // Sets the pattern at offset_of(h) of every key, in order: hashed a tile ahead by the active
-// target's bulk XXH3, each block prefetched (for writing) 64 keys ahead. No allocation.
+// target's bulk XXH3, each block prefetched (for writing) the measured distance ahead (at most a
+// tile). No allocation.
 template <class OffsetOf>
 inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf& offset_of) {
   const size_t n = keys.size();
   if (n == 0) return;
-  constexpr size_t T = detail::kBulkTile, D = detail::kShiftingSetsAhead;
+  constexpr size_t T = detail::kBulkTile;
   const detail::Kernels& k = detail::Active();
+  const size_t D = std::min<size_t>(PrefetchDistance(b, k), T);
   uint64_t* words = b.words();
   const uint64_t nb = b.num_blocks();
   uint64_t h[2][T];
@@ -349,38 +345,45 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf&
     return m;
   };
   size_t cur = 0, m = hash_tile(0, h[0]);
-  for (size_t q = 0; q < std::min(m, D); ++q) PrefetchAt(words, nb, h[0], m, nullptr, 0, q, true);
+  if (D != 0) {
+    for (size_t q = 0; q < std::min(m, D); ++q) PrefetchAt(words, nb, h[0], m, nullptr, 0, q, true);
+  }
   for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
     m = std::min(T, n - begin);
     const size_t next_m = begin + T < n ? hash_tile(begin + T, h[cur ^ 1]) : 0;
     for (size_t i = 0; i < m; ++i) {
-      PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + D, true);
+      if (D != 0) PrefetchAt(words, nb, h[cur], m, h[cur ^ 1], next_m, i + D, true);
       b.set(h[cur][i], offset_of(h[cur][i]));
     }
   }
 }
 
-// Calls emit(i, h, candidates) for every key in order, kScanChunk keys at a time: hashed by the
-// active target's bulk XXH3, then the candidates from the target's kernel (kernels/shifting_sets/spec.h:
-// the tile pipeline, a vector of 8 lanes per key, each block prefetched 64 keys ahead; the
-// reference target's: key by key). 32 KiB of stack, no allocation.
+// Calls emit(i, h, candidates) for every key in order, in the prefetch tuner's pieces (lib/core/
+// driver.h's driver, one piece unless a large call tunes the distance) and within them
+// kScanChunk keys at a time: hashed by the active target's bulk XXH3, then the candidates from
+// the target's kernel (kernels/shifting_sets/spec.h: the tile pipeline, a vector of 8 lanes per
+// key, each block prefetched the measured distance ahead; the reference target's: key by key).
+// 32 KiB of stack, no allocation.
 template <class Emit>
-inline void BulkScan(const uint64_t* words, uint64_t nb, uint64_t seed, const Keys& keys,
-                     const Emit& emit) {
+inline void BulkScan(const detail::ShiftingBlocks& b, const Keys& keys, const Emit& emit) {
   const size_t n = keys.size();
   constexpr size_t C = detail::kScanChunk;
   const detail::Kernels& k = detail::Active();
-  detail::Params p{nb, 8, seed};
-  p.prefetch_distance = detail::kShiftingSetsAhead;
+  detail::Params p{b.num_blocks(), 8, b.seed()};
+  p.prefetch_distance = PrefetchDistance(b, k);
+  detail::DistanceTuner tuner(TuneOf(b), n, false, &p.prefetch_distance);
   alignas(64) uint64_t h[C], c[C];
   detail::KeySource src;
   src.kind = detail::KeyKind::kHashes;
   src.keys = h;
-  for (size_t begin = 0; begin < n; begin += C) {
-    const size_t m = std::min(C, n - begin);
-    detail::HashKeyRange(k, keys, seed, begin, m, h);
-    k.shifting_sets.candidates(words, p, src, m, c);
-    for (size_t i = 0; i < m; ++i) emit(begin + i, h[i], c[i]);
+  for (size_t begin = 0, piece = 0; begin < n; begin += piece) {
+    piece = tuner.Piece(begin, n);
+    for (size_t at = begin; at < begin + piece; at += C) {
+      const size_t m = std::min(C, begin + piece - at);
+      detail::HashKeyRange(k, keys, b.seed(), at, m, h);
+      k.shifting_sets.candidates(b.words(), p, src, m, c);
+      for (size_t i = 0; i < m; ++i) emit(at + i, h[i], c[i]);
+    }
   }
 }
 }  // namespace
@@ -394,8 +397,7 @@ void ShiftingAssociation::query(Keys keys, uint8_t* out) const {
   detail::CheckUsable("ShiftingAssociation::query", blocks_);
   detail::ValidateKeys("ShiftingAssociation::query", keys);
   detail::CheckExtent("ShiftingAssociation::query", "result bytes", out, keys.size(), 1);
-  BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
-           [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
+  BulkScan(blocks_, keys, [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
 }
 
 double ShiftingAssociation::clear_answer_probability() const {
@@ -570,7 +572,7 @@ void ShiftingMultiplicity::count(Keys keys, uint32_t* out) const {
   detail::ValidateKeys("ShiftingMultiplicity::count", keys);
   detail::CheckExtent("ShiftingMultiplicity::count", "counts", out, keys.size(), 4);
   const uint32_t c = max_count_;
-  BulkScan(blocks_.words(), blocks_.num_blocks(), blocks_.seed(), keys,
+  BulkScan(blocks_, keys,
            [&](size_t i, uint64_t, uint64_t cand) { out[i] = SmallestCount(cand, c); });
 }
 

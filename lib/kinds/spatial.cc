@@ -27,6 +27,7 @@
 #include "kernels/scalar/hash.h"
 #include "kernels/spatial/scalar.h"
 #include "kernels/spatial/spec.h"
+#include "lib/core/driver.h"
 #include "lib/core/key_source.h"
 #include "lib/core/memory.h"
 #include "lib/core/prefetch.h"
@@ -44,48 +45,6 @@ using detail::Invalid;
 using detail::SpatialSpec;
 
 constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
-
-// ---- Prefetch distance, measured on this machine (as lib/core/prefetch.cc does for Filter) ----
-// Filters of 1 MiB and more are prefetched some keys ahead; how far is measured by the first bulk
-// call on a filter of a new size class (power of two of bytes) for its cell width and the active
-// target: the classify kernel on that filter's cells, a fresh set of random hashes per run, each
-// candidate twice, the fastest kept (a shorter one within 2% preferred). 12 runs of 4096 keys,
-// about 1-3 ms once per process and class. Only timing depends on it, never a result.
-constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
-constexpr size_t kCalibKeys = 4096;
-std::atomic<uint32_t> g_calibrated[2][64];  // [cell bytes - 1][log2 bytes]: (target << 16) | d + 1
-std::mutex g_calibrating;
-
-uint32_t MeasureDistance(const detail::SpatialKernels& sk, const void* cells,
-                         detail::SpatialParams p) {
-  std::vector<uint16_t> out(kCalibKeys);
-  detail::KeySource src;
-  src.kind = detail::KeyKind::kHashes;
-  return detail::FastestDistance(kCalibKeys, 0x5EED5BF ^ p.num_blocks,
-                                 [&](uint32_t distance, const uint64_t* hashes) {
-                                   p.prefetch_distance = distance;
-                                   src.keys = hashes;
-                                   sk.classify(cells, p, src, kCalibKeys, out.data());
-                                 });
-}
-
-uint32_t PrefetchDistance(const SpatialFilter& f, const detail::Kernels& kernels,
-                          const detail::SpatialKernels& sk) {
-  const uint64_t bytes = f.size_bytes();
-  if (bytes < kPrefetchMinBytes) return 0;
-  std::atomic<uint32_t>& slot = g_calibrated[f.cell_bytes() - 1][63 - __builtin_clzll(bytes)];
-  const uint32_t target =
-      kernels.hwy_target == 0 ? 0 : 1 + static_cast<uint32_t>(__builtin_ctzll(kernels.hwy_target));
-  uint32_t v = slot.load(std::memory_order_relaxed);
-  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
-  std::lock_guard<std::mutex> lock(g_calibrating);
-  v = slot.load(std::memory_order_relaxed);
-  if (v != 0 && (v >> 16) == target) return (v & 0xFFFF) - 1;
-  const detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
-  const uint32_t d = MeasureDistance(sk, f.data(), p);
-  slot.store((target << 16) | (d + 1), std::memory_order_relaxed);
-  return d;
-}
 
 uint32_t CellBytesFor(uint32_t num_areas) {
   return num_areas <= SpatialSpec::kMaxAreasOneByte ? 1 : 2;
@@ -110,13 +69,40 @@ uint8_t* AllocateCells(uint64_t bytes) {
   return static_cast<uint8_t*>(detail::AllocateZeroed(bytes, "spatial filter"));
 }
 
-// The kernels' parameters; bulk calls pass the kernels they run on (to measure the distance).
-detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::Kernels* kernels = nullptr,
-                               const detail::SpatialKernels* sk = nullptr) {
+// The prefetch tuner's key for f's kernels (lib/core/prefetch.h): spatial, its cell width as the
+// variant, its size class.
+detail::TuneTarget TuneOf(const SpatialFilter& f) {
+  return detail::TuneTarget::Of(detail::KindSlot::spatial, f.size_bytes(), f.data() != nullptr,
+                                false, static_cast<int>(f.cell_bytes()) - 1);
+}
+
+// The kernels' parameters; bulk calls pass the kernels they run on: the prefetch distance is then
+// measured on first use of f's size class, with the classify kernel on f's cells (as Filter's).
+detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::SpatialKernels* sk = nullptr) {
   detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
   p.seed = f.seed();
-  if (kernels != nullptr) p.prefetch_distance = PrefetchDistance(f, *kernels, *sk);
+  if (sk != nullptr) {
+    p.prefetch_distance =
+        detail::PrefetchDistanceFor(TuneOf(f), [&](uint32_t distance, const uint64_t* hashes) {
+          std::vector<uint16_t> out(detail::kCalibKeys);
+          detail::SpatialParams q = p;
+          q.prefetch_distance = distance;
+          detail::KeySource src;
+          src.kind = detail::KeyKind::kHashes;
+          src.keys = hashes;
+          sk->classify(f.data(), q, src, detail::kCalibKeys, out.data());
+        });
+  }
   return p;
+}
+
+// Runs run(source, begin, m) over the n keys of src through the bulk driver (lib/core/driver.h):
+// the prefetch tuner's pieces (it adjusts p->prefetch_distance), byte strings in hashed chunks.
+template <class Run>
+uint64_t Drive(const SpatialFilter& f, const detail::KeySource& src, size_t n,
+               detail::SpatialParams* p, const Run& run) {
+  detail::DistanceTuner tuner(TuneOf(f), n, false, &p->prefetch_distance);
+  return detail::OverPieces(src, n, tuner, run);
 }
 
 // ---- File format ----
@@ -373,15 +359,14 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   const char* who = "SpatialFilter::insert";
   CheckLabel(who, label);
   detail::ValidateKeys(who, keys);
-  const detail::Kernels& kernels = detail::Active();
-  const detail::SpatialKernels& sk = kernels.spatial;
-  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
+  const detail::SpatialKernels& sk = detail::Active().spatial;
+  detail::SpatialParams p = ParamsOf(*this, &sk);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t, size_t m) {
     return sk.insert(cells_, p, s, m, label);
   };
-  const uint64_t raised = detail::OverKeys(src, keys.size(), run);
+  const uint64_t raised = Drive(*this, src, keys.size(), &p, run);
   current_ = label;
   members_[label - 1] += keys.size();
   written_[label - 1] += raised;
@@ -400,15 +385,14 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   if (labels == nullptr) Invalid(std::string(who) + ": null labels with non-zero size");
   detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "labels", labels, keys.size(), 2);
-  const detail::Kernels& kernels = detail::Active();
-  const detail::SpatialKernels& sk = kernels.spatial;
-  const detail::SpatialParams p = ParamsOf(*this, &kernels, &sk);
+  const detail::SpatialKernels& sk = detail::Active().spatial;
+  detail::SpatialParams p = ParamsOf(*this, &sk);
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
     return sk.classify(cells_, p, s, m, labels + begin);
   };
-  return detail::OverKeys(src, keys.size(), run);
+  return Drive(*this, src, keys.size(), &p, run);
 }
 
 // ---- Statistics ----

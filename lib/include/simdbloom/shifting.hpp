@@ -51,8 +51,6 @@ class ShiftingBlocks {
   void set(uint64_t h, uint32_t o) noexcept;
   // Bit o set iff the key's pattern at offset o is complete.
   uint64_t candidates(uint64_t h) const noexcept;
-  // candidates() of n hashes, with software prefetch of the blocks a few keys ahead.
-  void candidates(const uint64_t* hashes, size_t n, uint64_t* out) const noexcept;
   uint64_t num_blocks() const noexcept { return num_blocks_; }
   uint64_t seed() const noexcept { return seed_; }
   const uint64_t* words() const noexcept { return words_.get(); }
