@@ -29,11 +29,6 @@ HWY_AFTER_NAMESPACE();
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
-SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingBlockedKernels)
-namespace detail {
-const CountingKernels* CountingBlockedKernelsAt(size_t table_index) {
-  return CountingBlockedKernelsTable[table_index]();
-}
-}  // namespace detail
+SIMDBLOOM_EXPORT_KIND(CountingKernels, CountingBlockedKernels, CountingBlockedKernelsAt)
 }  // namespace simdbloom
 #endif  // HWY_ONCE

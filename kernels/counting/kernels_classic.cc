@@ -27,11 +27,6 @@ HWY_AFTER_NAMESPACE();
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
-SIMDBLOOM_EXPORT_TABLE(const detail::CountingKernels*, CountingClassicKernels)
-namespace detail {
-const CountingKernels* CountingClassicKernelsAt(size_t table_index) {
-  return CountingClassicKernelsTable[table_index]();
-}
-}  // namespace detail
+SIMDBLOOM_EXPORT_KIND(CountingKernels, CountingClassicKernels, CountingClassicKernelsAt)
 }  // namespace simdbloom
 #endif  // HWY_ONCE

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Per-target unit of the shifting set filters' candidates kernel (kernels/shifting_sets/spec.h): for
-// each key, its cache line's 8 words rotated right by the key's 8 bit positions and ANDed — a
+// Per-target unit of the shifting set filters' candidates kernel (kernels/shifting_sets/spec.h):
+// for each key, its cache line's 8 words rotated right by the key's 8 bit positions and ANDed — a
 // vector of 8 u64 lanes per key (one on AVX-512, with vprorvq), word by word on HWY_SCALAR —
 // run in the tile pipeline with the block as its layout (SetScan).
 // Exported like the layouts' units (kernels/simd/export.h).
@@ -137,11 +137,6 @@ HWY_AFTER_NAMESPACE();
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
-SIMDBLOOM_EXPORT_TABLE(const detail::ShiftingSetKernels*, SetKernels)
-namespace detail {
-const ShiftingSetKernels* ShiftingSetKernelsAt(size_t table_index) {
-  return SetKernelsTable[table_index]();
-}
-}  // namespace detail
+SIMDBLOOM_EXPORT_KIND(ShiftingSetKernels, SetKernels, ShiftingSetKernelsAt)
 }  // namespace simdbloom
 #endif  // HWY_ONCE

@@ -22,4 +22,13 @@
       nullptr, HWY_CHOOSE_TARGET_LIST(FUNC), HWY_CHOOSE_FALLBACK(FUNC)};
 #endif
 
+// A kind's per-target unit ends with this (inside namespace simdbloom): FUNC's table (FUNC
+// returns a `const detail::TYPE*`), and detail::AT(table_index), the accessor the kinds' list of
+// kernels/registry.h names for kernels/dispatch.cc.
+#define SIMDBLOOM_EXPORT_KIND(TYPE, FUNC, AT)                               \
+  SIMDBLOOM_EXPORT_TABLE(const detail::TYPE*, FUNC)                         \
+  namespace detail {                                                        \
+  const TYPE* AT(size_t table_index) { return FUNC##Table[table_index](); } \
+  }
+
 #endif  // SIMDBLOOM_KERNELS_SIMD_EXPORT_H_

@@ -28,12 +28,6 @@ HWY_AFTER_NAMESPACE();
 #include "kernels/simd/export.h"
 
 namespace simdbloom {
-SIMDBLOOM_EXPORT_TABLE(const detail::SpatialKernels*, SpatialKernels)
-namespace detail {
-const SpatialKernels* SpatialKernelsAt(size_t table_index) {
-  return SpatialKernelsTable[table_index]();
-}
-}  // namespace detail
-
+SIMDBLOOM_EXPORT_KIND(SpatialKernels, SpatialKernels, SpatialKernelsAt)
 }  // namespace simdbloom
 #endif  // HWY_ONCE
