@@ -126,18 +126,14 @@ uint32_t MeasureDistance(const TuneTarget& t,
 }
 
 uint32_t PrefetchDistance(const Filter& f) {
-  return PrefetchDistanceFor(TuneTarget::Of(f), [&](uint32_t distance, const uint64_t* keys) {
+  Params p{f.num_blocks(), f.num_hashes(), f.seed()};
+  p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
+  return MeasuredDistance(TuneTarget::Of(f), p, KeyKind::kU64, [&](Params q, const KeySource& s) {
     std::vector<uint8_t> out(kCalibKeys);  // the measurement only: cached calls never get here
-    Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-    p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
-    p.prefetch_distance = distance;
-    KeySource src;
-    src.kind = KeyKind::kU64;
-    src.keys = keys;
     Active()
         .For(IdOf(f.layout()))
-        .contains(reinterpret_cast<const uint64_t*>(f.data()), p, src, kCalibKeys,
-                  ResultKind::kBytes, out.data());
+        .contains(reinterpret_cast<const uint64_t*>(f.data()), q, s, kCalibKeys, ResultKind::kBytes,
+                  out.data());
   });
 }
 

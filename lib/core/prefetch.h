@@ -76,6 +76,21 @@ uint32_t PrefetchDistanceFor(const TuneTarget& t, const Measure& measure) {
 // The keys a first-use measurement runs (each candidate's run: measure(distance, keys)).
 constexpr size_t kCalibKeys = 8192;
 
+// PrefetchDistanceFor with the usual measurement: run(q, source) with q a copy of the kernel
+// parameters `p` at the candidate distance and source the kCalibKeys keys as `kind` (kU64 keys,
+// or kHashes for kernels that take hashes).
+template <class P, class Run>
+uint32_t MeasuredDistance(const TuneTarget& t, const P& p, KeyKind kind, const Run& run) {
+  return PrefetchDistanceFor(t, [&](uint32_t distance, const uint64_t* keys) {
+    P q = p;
+    q.prefetch_distance = distance;
+    KeySource src;
+    src.kind = kind;
+    src.keys = keys;
+    run(q, src);
+  });
+}
+
 // Tunes the prefetch distance inside one large bulk call, on its own keys: the first call of at
 // least 8 x (trials) x kMinTrialKeys keys (at most 8.4M; with a selection vector: never) on a
 // filter of a size class not yet tuned for this layout and target runs its first keys in trials

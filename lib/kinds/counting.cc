@@ -298,15 +298,10 @@ detail::Params BulkParams(const CountingFilter& f) {
       f.layout() == CountingLayout::kClassic ? Layout::kClassic : Layout::kRegister64,
       f.size_bytes());
   const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
-  p.prefetch_distance =
-      detail::PrefetchDistanceFor(TuneOf(f), [&](uint32_t distance, const uint64_t* keys) {
+  p.prefetch_distance = detail::MeasuredDistance(
+      TuneOf(f), p, detail::KeyKind::kU64, [&](detail::Params q, const detail::KeySource& s) {
         std::vector<uint8_t> out(detail::kCalibKeys);
-        detail::Params q = p;
-        q.prefetch_distance = distance;
-        detail::KeySource src;
-        src.kind = detail::KeyKind::kU64;
-        src.keys = keys;
-        kernels.contains(reinterpret_cast<const uint64_t*>(f.data()), q, src, detail::kCalibKeys,
+        kernels.contains(reinterpret_cast<const uint64_t*>(f.data()), q, s, detail::kCalibKeys,
                          ResultKind::kBytes, out.data());
       });
   return p;
@@ -320,23 +315,29 @@ uint64_t Drive(const CountingFilter& f, const detail::KeySource& src, size_t n, 
   detail::DistanceTuner tuner(TuneOf(f), n, false, &p->prefetch_distance);
   return detail::OverPieces(src, n, tuner, run);
 }
+
+// An insert or remove of `keys` (already checked writable, non-empty) into `counters`: the keys and
+// the optional per-key flags checked, then op (the kernel's insert or remove) through Drive.
+using UpdateFn = uint64_t (*)(uint64_t*, detail::Params, const detail::KeySource&, size_t,
+                              uint8_t*);
+uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, const char* what,
+                const Keys& keys, uint8_t* flags, UpdateFn op) {
+  detail::ValidateKeys(who, keys);
+  if (flags != nullptr) detail::CheckExtent(who, what, flags, keys.size(), 1);
+  detail::StringHasher hasher{keys, 0};
+  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
+  detail::Params p = BulkParams(f);
+  return Drive(f, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
+    return op(counters, p, s, m, flags != nullptr ? flags + begin : nullptr);
+  });
+}
 }  // namespace
 
 uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
-  detail::ValidateKeys("CountingFilter::insert", keys);
-  if (fresh != nullptr)
-    detail::CheckExtent("CountingFilter::insert", "fresh bytes", fresh, keys.size(), 1);
-  detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, seed_, &hasher);
-  const auto& kernels = detail::Active().For(IdOf(layout_));
-  detail::Params p = BulkParams(*this);
-  uint64_t* c = Counters();
-  const uint64_t r =
-      Drive(*this, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
-        return kernels.insert(c, p, s, m, fresh != nullptr ? fresh + begin : nullptr);
-      });
+  const uint64_t r = Update(*this, Counters(), "CountingFilter::insert", "fresh bytes", keys, fresh,
+                            detail::Active().For(IdOf(layout_)).insert);
   present_ += keys.size();
   return r;
 }
@@ -344,19 +345,8 @@ uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
 uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
   CheckWritable("remove");
   if (keys.size() == 0) return 0;
-  detail::ValidateKeys("CountingFilter::remove", keys);
-  if (removed != nullptr) {
-    detail::CheckExtent("CountingFilter::remove", "removed bytes", removed, keys.size(), 1);
-  }
-  detail::StringHasher hasher{keys, 0};
-  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, seed_, &hasher);
-  const auto& kernels = detail::Active().For(IdOf(layout_));
-  detail::Params p = BulkParams(*this);
-  uint64_t* c = Counters();
-  const uint64_t r =
-      Drive(*this, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
-        return kernels.remove(c, p, s, m, removed != nullptr ? removed + begin : nullptr);
-      });
+  const uint64_t r = Update(*this, Counters(), "CountingFilter::remove", "removed bytes", keys,
+                            removed, detail::Active().For(IdOf(layout_)).remove);
   present_ -= r;
   return r;
 }

@@ -315,15 +315,12 @@ detail::TuneTarget TuneOf(const detail::ShiftingBlocks& b) {
 // Keys the bulk calls prefetch ahead on b: measured on first use of b's size class with the
 // candidates kernel (as Filter's), 0 below 1 MiB.
 uint32_t PrefetchDistance(const detail::ShiftingBlocks& b, const detail::Kernels& k) {
-  return detail::PrefetchDistanceFor(TuneOf(b), [&](uint32_t distance, const uint64_t* keys) {
-    std::vector<uint64_t> out(detail::kCalibKeys);
-    detail::Params p{b.num_blocks(), 8, b.seed()};
-    p.prefetch_distance = distance;
-    detail::KeySource src;
-    src.kind = detail::KeyKind::kU64;
-    src.keys = keys;
-    k.shifting_sets.candidates(b.words(), p, src, detail::kCalibKeys, out.data());
-  });
+  const detail::Params p{b.num_blocks(), 8, b.seed()};
+  return detail::MeasuredDistance(
+      TuneOf(b), p, detail::KeyKind::kU64, [&](detail::Params q, const detail::KeySource& s) {
+        std::vector<uint64_t> out(detail::kCalibKeys);
+        k.shifting_sets.candidates(b.words(), q, s, detail::kCalibKeys, out.data());
+      });
 }
 
 // Sets the pattern at offset_of(h) of every key, in order: hashed a tile ahead by the active

@@ -83,15 +83,11 @@ detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::SpatialKern
   p.seed = f.seed();
   if (sk != nullptr) {
     p.prefetch_distance =
-        detail::PrefetchDistanceFor(TuneOf(f), [&](uint32_t distance, const uint64_t* hashes) {
-          std::vector<uint16_t> out(detail::kCalibKeys);
-          detail::SpatialParams q = p;
-          q.prefetch_distance = distance;
-          detail::KeySource src;
-          src.kind = detail::KeyKind::kHashes;
-          src.keys = hashes;
-          sk->classify(f.data(), q, src, detail::kCalibKeys, out.data());
-        });
+        detail::MeasuredDistance(TuneOf(f), p, detail::KeyKind::kHashes,
+                                 [&](detail::SpatialParams q, const detail::KeySource& s) {
+                                   std::vector<uint16_t> out(detail::kCalibKeys);
+                                   sk->classify(f.data(), q, s, detail::kCalibKeys, out.data());
+                                 });
   }
   return p;
 }
