@@ -19,6 +19,9 @@
 #include <streambuf>
 #include <vector>
 
+#include "lib/core/key_source.h"
+#include "lib/core/layout.h"
+
 namespace simdbloom {
 namespace detail {
 namespace {
@@ -196,6 +199,14 @@ int NamedDescriptor(const std::string& path) {
 }
 
 }  // namespace
+
+void CheckViewBytes(const std::string& who, const uint8_t* data, size_t size) {
+  if (data == nullptr) Invalid(who + ": null data");
+  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
+    Invalid(who + ": data must be 64-byte aligned (mmap gives page alignment)");
+  }
+  CheckExtent(who.c_str(), "bytes", data, size, 1);
+}
 
 std::string SaveTarget(const std::string& path, const std::string& who) {
   return ResolveLinksImpl(path, who);

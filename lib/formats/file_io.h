@@ -81,6 +81,10 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
 // instead (a FIFO's open waits for a reader, as open(2) does); a socket cannot be opened (ENXIO).
 // Cost: one pass over the bytes through a 64 KiB buffer, two fsyncs, and room for the new file
 // beside the old one until the rename.
+// The bytes a view() is made over: not null, 64-byte aligned (mmap gives page alignment), `size`
+// bytes within the address space; else Error(kInvalidArgument) "WHO: ...". O(1).
+void CheckViewBytes(const std::string& who, const uint8_t* data, size_t size);
+
 void WriteFileAtomically(const std::string& path, const std::string& who,
                          const std::function<void(std::ostream&)>& write);
 

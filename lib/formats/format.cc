@@ -23,10 +23,7 @@
 namespace simdbloom {
 namespace {
 
-using detail::GetU32;
-using detail::GetU64;
-using detail::PutU32;
-using detail::PutU64;
+using detail::GetU32, detail::GetU64, detail::PutU32, detail::PutU64;  // file_io.h
 
 constexpr size_t kHeaderSize = 64;
 constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'L', 'O', 'M'};
@@ -302,11 +299,7 @@ Filter Filter::load_file(const std::string& path) {
 }
 
 Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
-  if (data == nullptr) detail::Invalid("view: null data");
-  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
-    detail::Invalid("view: data must be 64-byte aligned (mmap gives page alignment)");
-  }
-  detail::CheckExtent("view", "bytes", data, size, 1);
+  detail::CheckViewBytes("view", data, size);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data, size - kHeaderSize);
   if (verify_checksum && scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {

@@ -28,10 +28,7 @@
 namespace simdbloom {
 namespace {
 
-using detail::GetU32;
-using detail::GetU64;
-using detail::PutU32;
-using detail::PutU64;
+using detail::GetU32, detail::GetU64, detail::PutU32, detail::PutU64;  // file_io.h
 
 using detail::CountingId;
 using detail::CountingSpec;
@@ -559,10 +556,7 @@ CountingFilter CountingFilter::load_file(const std::string& path) {
 }
 
 CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verify_checksum) {
-  if (data == nullptr) Invalid("CountingFilter::view: null data");
-  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
-    Invalid("CountingFilter::view: data must be 64-byte aligned (mmap gives page alignment)");
-  }
+  detail::CheckViewBytes("CountingFilter::view", data, size);
   if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
   const Header h = DecodeHeader(data);
   if (size - kHeaderSize != h.payload_bytes) Bad("payload size does not match the header");

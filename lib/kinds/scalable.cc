@@ -23,10 +23,7 @@
 namespace simdbloom {
 namespace {
 
-using detail::GetU32;
-using detail::GetU64;
-using detail::PutU32;
-using detail::PutU64;
+using detail::GetU32, detail::GetU64, detail::PutU32, detail::PutU64;  // file_io.h
 
 using detail::Invalid;
 
