@@ -5,12 +5,15 @@ The C++ library simdbloom (Highway SIMD kernels chosen at run time, a scalar ref
 kernel matches bit for bit) behind a small Python API::
 
     import numpy as np, simdbloom
-    f = simdbloom.Filter.create(1_000_000, 0.01)          # n keys at a 1% false-positive rate
+    f = simdbloom.Filter(1_000_000, 0.01)                 # n keys at a 1% false-positive rate
     f.insert(np.arange(1000, dtype=np.uint64))            # bulk, in place, GIL released
     hits = f.contains(np.array([5, 5000], dtype=np.uint64))  # NumPy bool array
-    f.insert(b"key"); "text" in f                         # single keys: int, bytes, str (UTF-8)
+    f.add(b"key"); "text" in f                            # single keys: int, bytes, str (UTF-8)
+    f.update(str(i) for i in range(10))                   # any iterable, in chunks
 
-Key types, batch forms and errors are described in the docstring of ``simdbloom._core``.
+Classes: Filter, CountingFilter (remove, count), ScalableFilter (no n), SpatialFilter (areas),
+ShiftingAssociation (which of two sets), ShiftingMultiplicity (how many times). Key types, batch
+forms and errors are described in the docstring of ``simdbloom._core``.
 ``simdbloom.dask`` builds a filter over a Dask array or series on a cluster (one filter per
 partition, merged tree-wise: byte-identical to a single build) and filters a Dask dataframe by
 a broadcast filter.
@@ -18,11 +21,18 @@ a broadcast filter.
 
 __license__ = "Apache-2.0"
 
+from . import _core
 from ._core import (
     Binary,
+    CountingFilter,
+    CountingLayout,
     Error,
     Filter,
     Layout,
+    ScalableFilter,
+    ShiftingAssociation,
+    ShiftingMultiplicity,
+    SpatialFilter,
     active_target,
     available_targets,
     layouts,
@@ -35,19 +45,32 @@ from ._core import (
 __version__ = version()
 
 
-def _filter_from_bytes(data, key_type=None):
-    """Unpickling: Filter.from_bytes, by a name pickle can store, and the pickled key_type. A
-    pickle without one (an older release) or with None is unknown (None): an older release wrote
-    None for empty filters as well, and an unknown filter never takes a concrete type."""
-    f = Filter.from_bytes(data)
+def _from_bytes(kind, data, key_type=None):
+    """Unpickling: ``kind``.from_bytes (kind: the class's name), by a name pickle can store, and
+    the pickled key_type (None: unknown)."""
+    f = getattr(_core, kind).from_bytes(data)
     f.key_type = key_type
     return f
 
+
+def _filter_from_bytes(data, key_type=None):
+    """Unpickling of Filter pickles of earlier releases. A pickle without a key_type or with None
+    is unknown (None): an older release wrote None for empty filters as well, and an unknown
+    filter never takes a concrete type."""
+    return _from_bytes("Filter", data, key_type)
+
+
 __all__ = [
     "Binary",
+    "CountingFilter",
+    "CountingLayout",
     "Error",
     "Filter",
     "Layout",
+    "ScalableFilter",
+    "ShiftingAssociation",
+    "ShiftingMultiplicity",
+    "SpatialFilter",
     "active_target",
     "available_targets",
     "layouts",

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: simdbloom.Error, what the library's simdbloom::Error becomes in Python.
+#include <simdbloom/simdbloom.hpp>
+
+#include "module.h"
+
+namespace simdbloom_py {
+namespace {
+
+PyObject* g_error_type = nullptr;
+
+const char* CodeName(simdbloom::ErrorCode code) {
+  using simdbloom::ErrorCode;
+  switch (code) {
+    case ErrorCode::kInvalidArgument:
+      return "invalid_argument";
+    case ErrorCode::kUnknownTarget:
+      return "unknown_target";
+    case ErrorCode::kOutOfMemory:
+      return "out_of_memory";
+    case ErrorCode::kFormat:
+      return "format";
+    case ErrorCode::kIo:
+      return "io";
+    case ErrorCode::kIncompatible:
+      return "incompatible";
+    case ErrorCode::kReadOnly:
+      return "read_only";
+  }
+  return "unknown";
+}
+
+void RaiseLibraryError(const simdbloom::Error& e) {
+  py::object type = py::reinterpret_borrow<py::object>(g_error_type);
+  py::object exc = type(py::str(e.what()));
+  exc.attr("code") = py::str(CodeName(e.code()));
+  PyErr_SetObject(g_error_type, exc.ptr());
+}
+
+}  // namespace
+
+void BindErrors(py::module_& m) {
+  g_error_type = PyErr_NewExceptionWithDoc(
+      "simdbloom.Error",
+      "Raised for every error the library reports; the message is the library's, `code` names "
+      "its kind: invalid_argument, unknown_target, out_of_memory, format, io, incompatible, "
+      "read_only.",
+      PyExc_ValueError, nullptr);
+  m.attr("Error") = py::handle(g_error_type);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const simdbloom::Error& e) {
+      RaiseLibraryError(e);
+    }
+  });
+}
+
+}  // namespace simdbloom_py

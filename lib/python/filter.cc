@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: simdbloom.Filter (simdbloom::Filter), the Bloom filter.
+#include <cstring>
+#include <simdbloom/simdbloom.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "membership.h"
+#include "module.h"
+#include "persist.h"
+#include "setops.h"
+
+namespace simdbloom_py {
+
+using simdbloom::Filter;
+using simdbloom::Threads;
+
+template <>
+struct Kind<Filter> {
+  static constexpr const char* kName = "Filter";
+  static constexpr bool kThreads = true;
+  static constexpr const char* kCost =
+      "O(k) per key, no allocation but the result; out of cache about one overlapped cache miss "
+      "per key (classic: k).";
+  static Filter Copy(const Filter& f) { return f; }
+  static bool Equal(const Filter& a, const Filter& b) {
+    return a.compatible(b) && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+  }
+  static uint64_t Inserted(const Filter& f) { return f.inserted_count(); }
+  static size_t SerializedSize(const Filter& f) { return f.serialized_size(); }
+  static void Save(const Filter& f, std::ostream& os) { f.save(os); }
+  static Filter Load(const uint8_t* p, size_t n) { return Filter::load(p, n); }
+  static Filter Load(std::istream& in) { return Filter::load(in); }
+  static void SaveFile(const Filter& f, const std::string& path) { f.save_file(path); }
+  static Filter LoadFile(const std::string& path) { return Filter::load_file(path); }
+  static uint64_t InsertBulk(Filter& f, const Keys& k, uint8_t* fresh, unsigned threads) {
+    if (fresh == nullptr) return f.insert(k, Threads{threads});
+    // The threaded form with `fresh` always uses atomic ORs: only for threads > 1.
+    return threads > 1 ? f.insert(k, fresh, Threads{threads}) : f.insert(k, fresh);
+  }
+  static void ContainsBulk(const Filter& f, const Keys& k, uint8_t* out, unsigned threads) {
+    f.contains(k, out, Threads{threads});
+  }
+  static void BitmapBulk(const Filter& f, const Keys& k, uint8_t* bitmap, unsigned threads) {
+    f.contains_bitmap(k, bitmap, Threads{threads});
+  }
+  static uint64_t SelectBulk(const Filter& f, const Keys& k, uint32_t* sel, unsigned threads) {
+    return f.select(k, sel, Threads{threads});
+  }
+  // Every bit of a set in b.
+  static bool Subset(const Filter& a, const Filter& b) {
+    if (!a.compatible(b)) {
+      throw simdbloom::Error(simdbloom::ErrorCode::kIncompatible,
+                             "issubset: the filters differ in layout, size, k or seed");
+    }
+    const uint8_t* x = a.data();
+    const uint8_t* y = b.data();
+    for (size_t i = 0; i < a.size_bytes(); i += 8) {  // whole 64-bit words (64-byte blocks)
+      uint64_t u, v;
+      std::memcpy(&u, x + i, 8);
+      std::memcpy(&v, y + i, 8);
+      if (u & ~v) return false;
+    }
+    return true;
+  }
+};
+
+namespace {
+
+using G = Guarded<Filter>;
+
+py::dict Stats(const G& self) {
+  uint64_t inserted = 0;
+  double fill = 0, count = 0, fpp = 0;
+  Reading(self, [&](const Filter& f) {
+    inserted = f.inserted_count();
+    fill = f.fill_ratio();
+    count = f.approximate_count();
+    fpp = f.expected_fpp();
+  });
+  const Filter& f = self.obj;  // its parameters never change
+  py::dict d;  // built after the lock is released: Python code (a GC pass) may run here
+  d["layout"] = simdbloom::layout_name(f.layout());
+  d["bits"] = f.bit_count();
+  d["size_bytes"] = f.size_bytes();
+  d["num_blocks"] = f.num_blocks();
+  d["num_hashes"] = f.num_hashes();
+  d["seed"] = f.seed();
+  d["inserted_count"] = inserted;
+  d["fill_ratio"] = fill;
+  d["approximate_count"] = count;
+  d["expected_fpp"] = fpp;
+  d["bits_per_inserted_key"] = inserted == 0 ? 0.0 : double(f.bit_count()) / double(inserted);
+  d["is_view"] = f.is_view();
+  d["target"] = simdbloom::active_target();
+  return d;
+}
+
+Ptr<Filter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed) {
+  const simdbloom::Layout l = LayoutFrom(layout);
+  return Wrap(WithoutGil([&] { return Filter::create(n, fpp, l, seed); }), KeyType::kEmpty);
+}
+
+constexpr const char kCreateDoc[] =
+    "An empty filter sized for `n` distinct keys at false-positive rate `fpp` (the smallest size "
+    "and best k by the layout's model), as rbloom's Bloom(expected_items, false_positive_rate). "
+    "`layout`: a Layout or its name. Raises simdbloom.Error (invalid_argument: n == 0, fpp outside "
+    "[1e-9, 1)). Cost: ~1 ms of sizing and one zeroed allocation, GIL released.";
+
+}  // namespace
+
+void BindFilter(py::module_& m) {
+  py::class_<G> cls(m, "Filter", R"doc(A Bloom filter: Filter(n, fpp, layout="block512", seed=0).
+
+A set-like object: add(key), update(iterable), `key in f`, len(f) (an estimate), f == g (same
+parameters and bits), f <= g (issubset), f | g, f & g, |=, &=, copy(), clear(); and bulk calls over
+NumPy arrays (insert, contains, select, ...) that run the library's SIMD path without the GIL.
+
+Thread-safety: queries may run concurrently from many threads (bulk queries release the GIL and
+then run in parallel); a mutation (insert, merge, intersect, clear) waits for the calls running
+on the same filter and runs alone. No call waits for the filter with the GIL held (a single-key
+insert behind a slow save lets other Python threads run). Copies (copy.copy, pickle) are
+independent filters.)doc");
+  cls.def(py::init(&Create), py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
+          py::arg("seed") = 0, kCreateDoc)
+      .def_static("create", &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
+                  py::arg("seed") = 0, kCreateDoc)
+      .def_static(
+          "with_bits",
+          [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
+            const simdbloom::Layout l = LayoutFrom(layout);
+            return Wrap(WithoutGil([&] { return Filter::with_bits(bits, k, l, seed); }),
+                        KeyType::kEmpty);
+          },
+          py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512",
+          py::arg("seed") = 0,
+          "An empty filter of at least `bits` bits (whole blocks) and `num_hashes` probes per key. "
+          "Cost: one zeroed allocation.");
+  BindMembership(cls);
+  BindCommon(cls);
+  BindSetOp(
+      cls, "merge", "__or__", "__ior__", [](Filter& a, const Filter& b) { a.merge(b); },
+      "Union in place (OR of the bits; also f |= g, and f | g into a new filter). Raises "
+      "simdbloom.Error (incompatible) unless both have the same layout, size, k and seed. "
+      "O(size_bytes), no allocation, GIL released.");
+  BindSetOp(
+      cls, "intersect", "__and__", "__iand__", [](Filter& a, const Filter& b) { a.intersect(b); },
+      "Intersection in place (AND of the bits; also f &= g, and f & g into a new filter); same "
+      "conditions as merge. Keeps every key both held.");
+  BindSubset(cls, &Kind<Filter>::Subset);
+  cls.def(
+         "compatible", [](const G& self, const G& other) { return self.obj.compatible(other.obj); },
+         py::arg("other"), "True if merge/intersect/issubset with `other` are allowed. O(1).")
+      .def(
+          "hashes",
+          [](const G& self, py::handle keys) {
+            KeyBatch b;
+            MakeKeys(keys, false, &b);
+            if (b.valid) {
+              throw py::value_error(
+                  "hashes: the keys hold nulls, and a null has no hash; drop them first "
+                  "(keys.dropna())");
+            }
+            py::array_t<uint64_t> out(static_cast<py::ssize_t>(b.size()));
+            uint64_t* p = out.mutable_data();
+            {
+              py::gil_scoped_release nogil;  // reads the parameters only: no lock
+              self.obj.hash(*b.keys, p);
+            }
+            return out;
+          },
+          py::arg("keys"),
+          "uint64 hashes of a batch: pass them with prehashed=True to probe several filters of "
+          "the same layout family and seed without hashing again. O(n), GIL released.")
+      .def(
+          "clear",
+          [](G& self) {
+            Writing(self, [](Filter& f) { f.clear(); });
+            self.key_type = KeyType::kEmpty;
+          },
+          "Clears every bit (and key_type). O(size_bytes), no allocation.")
+      .def(
+          "__len__",
+          [](const G& self) {
+            const double c = Reading(self, [](const Filter& f) { return f.approximate_count(); });
+            if (!(c < 9.2e18)) throw std::overflow_error("the filter is full: no estimate");
+            return static_cast<Py_ssize_t>(c + 0.5);
+          },
+          "An estimate: the number of distinct keys inserted as round(approximate_count()), from "
+          "the set bits (a Bloom filter does not store its keys). OverflowError when every bit "
+          "is set. O(size_bytes): reads the whole bit array.")
+      .def(
+          "approximate_count",
+          [](const G& self) {
+            return Reading(self, [](const Filter& f) { return f.approximate_count(); });
+          },
+          "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
+      .def(
+          "fill_ratio",
+          [](const G& self) {
+            return Reading(self, [](const Filter& f) { return f.fill_ratio(); });
+          },
+          "Fraction of bits set. O(size_bytes).")
+      .def(
+          "expected_fpp",
+          [](const G& self) {
+            return Reading(self, [](const Filter& f) { return f.expected_fpp(); });
+          },
+          "False-positive rate of the current bits for a random absent key. O(size_bytes).")
+      .def(
+          "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
+          py::arg("n"), "The model's false-positive rate after n distinct keys.")
+      .def("stats", &Stats,
+           "A dict: layout, bits, size_bytes, num_blocks, num_hashes, seed, inserted_count, "
+           "fill_ratio, approximate_count, expected_fpp, bits_per_inserted_key, is_view, "
+           "target. Reads the bit array a few times (O(size_bytes), GIL released).")
+      .def_property_readonly("layout", [](const G& self) { return self.obj.layout(); })
+      .def_property_readonly("bit_count", [](const G& self) { return self.obj.bit_count(); })
+      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.size_bytes(); })
+      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
+      .def_property_readonly("num_hashes", [](const G& self) { return self.obj.num_hashes(); })
+      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
+      .def_property_readonly(
+          "inserted_count",
+          [](const G& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.inserted_count();
+          },
+          "Keys passed to insert so far, repeats included (merge adds).")
+      .def("__repr__", [](const G& self) {
+        uint64_t inserted = 0;
+        const double fill = Reading(self, [&](const Filter& f) {
+          inserted = f.inserted_count();
+          return f.fill_ratio();
+        });
+        const Filter& f = self.obj;
+        return Repr("Filter", {{"layout", simdbloom::layout_name(f.layout())},
+                               {"bits", std::to_string(f.bit_count())},
+                               {"num_hashes", std::to_string(f.num_hashes())},
+                               {"seed", std::to_string(f.seed())},
+                               {"fill", FormatDouble(fill)},
+                               {"inserted_count", std::to_string(inserted)}});
+      });
+}
+
+}  // namespace simdbloom_py

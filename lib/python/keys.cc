@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: Python keys as the library's keys (keys.h).
+#include "keys.h"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace simdbloom_py {
+namespace {
+
+constexpr const char* kKeyTypeNames[] = {"",      "empty", "int16",     "int32",
+                                         "int64", "bytes", "prehashed", "mixed"};
+
+}  // namespace
+
+KeyType Combine(KeyType a, KeyType b) {
+  if (b == KeyType::kEmpty || a == b) return a;
+  if (a == KeyType::kEmpty) return b;
+  if (a == KeyType::kMixed || b == KeyType::kMixed) return KeyType::kMixed;
+  if (a == KeyType::kUnknown || b == KeyType::kUnknown) return KeyType::kUnknown;
+  return KeyType::kMixed;
+}
+
+py::object KeyTypeObject(KeyType t) {
+  if (t == KeyType::kUnknown) return py::none();
+  return py::str(kKeyTypeNames[static_cast<int>(t)]);
+}
+
+KeyType KeyTypeFrom(py::handle h) {
+  if (h.is_none()) return KeyType::kUnknown;
+  if (py::isinstance<py::str>(h)) {
+    const std::string name = h.cast<std::string>();
+    for (int t = 1; t <= static_cast<int>(KeyType::kMixed); ++t) {
+      if (name == kKeyTypeNames[t]) return static_cast<KeyType>(t);
+    }
+  }
+  throw py::value_error(
+      "key_type must be None, 'empty', 'int16', 'int32', 'int64', 'bytes', 'prehashed' or "
+      "'mixed' (got " +
+      py::repr(h).cast<std::string>() + ")");
+}
+
+py::handle NumpyInteger() {
+  static py::object* type = new py::object(py::module_::import("numpy").attr("integer"));
+  return *type;
+}
+
+void ThrowBoolKey() { throw py::type_error("bool is not a key (as in C++); use 0/1 or bytes"); }
+void ThrowIntRange() {
+  throw py::value_error("integer key out of the 64-bit range [-2**63, 2**64)");
+}
+void ThrowFloatKey() { throw py::type_error("float is not a key (as in C++)"); }
+void ThrowOneByteKey() {
+  throw py::type_error("1-byte integers are not keys (as in C++); use a wider type");
+}
+
+namespace {
+
+std::string DtypeName(const py::dtype& dt) {
+  return py::str(static_cast<py::handle>(dt)).cast<std::string>();
+}
+
+[[noreturn]] void BadArray(const std::string& why) { throw py::type_error("keys: " + why); }
+
+// Appends the UTF-8 encoding of code point c.
+void PutUtf8(uint32_t c, std::vector<uint8_t>* out) {
+  if (c < 0x80) {
+    out->push_back(static_cast<uint8_t>(c));
+  } else if (c < 0x800) {
+    out->push_back(static_cast<uint8_t>(0xC0 | (c >> 6)));
+    out->push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    if (c >= 0xD800 && c <= 0xDFFF) throw py::value_error("keys: a surrogate is not UTF-8");
+    out->push_back(static_cast<uint8_t>(0xE0 | (c >> 12)));
+    out->push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+  } else if (c < 0x110000) {
+    out->push_back(static_cast<uint8_t>(0xF0 | (c >> 18)));
+    out->push_back(static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F)));
+    out->push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+  } else {
+    throw py::value_error("keys: code point beyond U+10FFFF");
+  }
+}
+
+void FromSequence(py::handle seq, KeyBatch* b);
+
+void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
+  if (arr.ndim() != 1) {
+    BadArray("a key array must be 1-D (got " + std::to_string(arr.ndim()) +
+             "-D); use keys.ravel()");
+  }
+  const py::dtype dt = arr.dtype();
+  const char kind = dt.kind();
+  const size_t item = static_cast<size_t>(dt.itemsize());
+  const size_t n = static_cast<size_t>(arr.shape(0));
+  if (kind == 'O') return FromSequence(arr, b);
+  if (n > 1 && arr.strides(0) != static_cast<py::ssize_t>(item)) {
+    throw py::value_error("keys: the array is not contiguous (stride " +
+                          std::to_string(arr.strides(0)) + " bytes, items of " +
+                          std::to_string(item) +
+                          "); keys are read in place, never copied silently: pass "
+                          "numpy.ascontiguousarray(keys) (a copy)");
+  }
+  const char order = dt.attr("byteorder").cast<std::string>()[0];
+  if (order == '>') {
+    BadArray("big-endian dtype " + DtypeName(dt) +
+             ": convert with keys.astype(keys.dtype.newbyteorder('='))");
+  }
+  b->array = arr;
+  const void* p = arr.data();
+  if (prehashed) {
+    if ((kind != 'u' && kind != 'i') || item != 8) {
+      BadArray("pre-hashed keys must be a uint64 array (got " + DtypeName(dt) + ")");
+    }
+    b->keys.emplace(simdbloom::Prehashed{static_cast<const uint64_t*>(p), n});
+    b->key_type = KeyType::kPrehashed;
+    return;
+  }
+  if (kind == 'u' || kind == 'i') {
+    switch (item) {
+      case 8:
+        b->keys.emplace(static_cast<const uint64_t*>(p), n);
+        b->key_type = KeyType::kInt64;
+        return;
+      case 4:
+        b->keys.emplace(static_cast<const uint32_t*>(p), n);
+        b->key_type = KeyType::kInt32;
+        return;
+      case 2:
+        b->keys.emplace(static_cast<const uint16_t*>(p), n);
+        b->key_type = KeyType::kInt16;
+        return;
+      default:
+        BadArray("1-byte integers are not keys (as in C++); use a wider dtype or bytes");
+    }
+  }
+  if (kind == 'S') {
+    // NumPy's fixed-width bytes: an element is its bytes without trailing NULs, as NumPy reads it.
+    const char* base = static_cast<const char*>(p);
+    b->views.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const char* s = base + i * item;
+      size_t len = item;
+      while (len > 0 && s[len - 1] == '\0') --len;
+      b->views[i] = std::string_view(s, len);
+    }
+    b->keys.emplace(b->views.data(), n);
+    b->key_type = KeyType::kBytes;
+    return;
+  }
+  if (kind == 'U') {
+    // UCS-4 code points: encoded to UTF-8 into one buffer with offsets (a copy).
+    const size_t chars = item / 4;
+    const auto* base = static_cast<const uint32_t*>(p);
+    b->offsets.resize(n + 1);
+    b->offsets[0] = 0;
+    b->data.reserve(n * chars);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t* s = base + i * chars;
+      size_t len = chars;
+      while (len > 0 && s[len - 1] == 0) --len;
+      for (size_t j = 0; j < len; ++j) PutUtf8(s[j], &b->data);
+      b->offsets[i + 1] = static_cast<int64_t>(b->data.size());
+    }
+    static const uint8_t kEmpty = 0;
+    b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(),
+                                                    b->data.empty() ? &kEmpty : b->data.data(), n});
+    b->key_type = KeyType::kBytes;
+    return;
+  }
+  BadArray("dtype " + DtypeName(dt) +
+           " is not a key type: use uint64/int64/uint32/int32/uint16/int16 arrays, bytes ('S'), "
+           "str ('U') or object arrays of bytes/str");
+}
+
+// A list, tuple or object array: all Python ints (8-byte keys), or all bytes/str.
+void FromSequence(py::handle seq_handle, KeyBatch* b) {
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(seq_handle);
+  const size_t n = py::len(seq);
+  b->refs.reserve(n);
+  bool ints = false, strings = false;
+  for (size_t i = 0; i < n; ++i) {
+    py::object item = seq[i];
+    const bool is_int = PyLong_Check(item.ptr()) || py::isinstance(item, NumpyInteger());
+    bool ok = true;
+    if (is_int) {
+      if (strings) ok = false;
+      ints = true;
+      WithSingleKey(item, [&](auto key) {
+        using K = decltype(key);
+        if constexpr (std::is_same<K, uint64_t>::value) {
+          b->ints.push_back(key);
+        } else if constexpr (std::is_integral<K>::value) {
+          throw py::type_error(
+              "keys: a sequence of ints holds 8-byte keys; NumPy scalars narrower than 8 bytes "
+              "belong in a NumPy array of their dtype");
+        }
+      });
+    } else {
+      if (ints) ok = false;
+      strings = true;
+      const bool single = WithSingleKey(item, [&](auto key) {
+        using K = decltype(key);
+        if constexpr (std::is_same<K, std::string_view>::value) {
+          b->views.push_back(key);
+        }
+      });
+      if (!single) {
+        throw py::type_error("keys: item " + std::to_string(i) + " is a " +
+                             py::str(item.get_type().attr("__name__")).cast<std::string>() +
+                             ", not a key (int, bytes, bytearray or str)");
+      }
+      if (PyByteArray_Check(item.ptr())) {
+        throw py::type_error(
+            "keys: bytearray items can change while the GIL is released; "
+            "use bytes");
+      }
+      b->refs.push_back(std::move(item));
+    }
+    if (!ok) throw py::type_error("keys: a batch mixes ints and bytes/str; make two batches");
+  }
+  if (strings) {
+    b->keys.emplace(b->views.data(), b->views.size());
+    b->key_type = KeyType::kBytes;
+  } else {
+    b->keys.emplace(b->ints.data(), b->ints.size());
+    if (ints) b->key_type = KeyType::kInt64;  // an empty sequence has no key type
+  }
+}
+
+// Variable-width keys in Arrow's layout, read in place: key i is data[offsets[i]:offsets[i+1]].
+struct PyBinary {
+  py::array offsets;  // 1-D contiguous int32 or int64, length + 1 entries
+  py::array data;     // 1-D contiguous bytes (uint8/int8)
+  size_t data_size = 0;
+};
+
+PyBinary MakeBinary(py::object offsets, py::object data) {
+  py::module_ np = py::module_::import("numpy");
+  PyBinary b;
+  if (!py::isinstance<py::array>(offsets)) offsets = np.attr("asarray")(offsets);
+  b.offsets = py::reinterpret_borrow<py::array>(offsets);
+  const py::dtype odt = b.offsets.dtype();
+  if (b.offsets.ndim() != 1 || odt.kind() != 'i' || (odt.itemsize() != 4 && odt.itemsize() != 8)) {
+    throw py::type_error("Binary: offsets must be a 1-D int32 or int64 array (Arrow's offsets)");
+  }
+  if (b.offsets.shape(0) < 1) throw py::value_error("Binary: offsets need length + 1 >= 1 entries");
+  if (b.offsets.shape(0) > 1 && b.offsets.strides(0) != odt.itemsize()) {
+    throw py::value_error("Binary: offsets are not contiguous");
+  }
+  if (odt.attr("byteorder").cast<std::string>()[0] == '>') {
+    throw py::type_error("Binary: offsets are big-endian");
+  }
+  if (!py::isinstance<py::array>(data)) {
+    data = np.attr("frombuffer")(data, "uint8");  // bytes, bytearray, memoryview, Arrow buffers
+  }
+  b.data = py::reinterpret_borrow<py::array>(data);
+  const py::dtype ddt = b.data.dtype();
+  if (b.data.ndim() != 1 || ddt.itemsize() != 1 || (ddt.kind() != 'u' && ddt.kind() != 'i')) {
+    throw py::type_error("Binary: data must be a 1-D uint8 array or a bytes-like object");
+  }
+  if (b.data.shape(0) > 1 && b.data.strides(0) != 1) {
+    throw py::value_error("Binary: data is not contiguous");
+  }
+  b.data_size = static_cast<size_t>(b.data.shape(0));
+  return b;
+}
+
+// The offsets are copied, under the GIL, and the library reads and checks the copy: another
+// Python thread may rewrite the array while the call runs without the GIL (or while this copy is
+// taken, by a NumPy call that released the GIL), and read in place a rewrite made the kernels read
+// outside the data. The copy cannot change: the library checks that it is non-negative and
+// non-decreasing, this function that its last entry lies within the data, so every key of the
+// call lies within the data. Cost: the offsets' width per key (4 bytes for int32, 8 for int64) and
+// one memcpy. The data is read in place: `refs` holds the array, which holds its buffer export, so
+// a bytearray under it cannot be resized (NumPy's own ndarray.resize(refcheck=False) ignores
+// every reference and export: it is unsafe for any array in use, this one as well).
+void FromBinary(const PyBinary& bin, KeyBatch* b) {
+  const size_t n = static_cast<size_t>(bin.offsets.shape(0)) - 1;
+  int64_t last = 0;
+  if (bin.offsets.dtype().itemsize() == 4) {
+    const auto* src = static_cast<const int32_t*>(bin.offsets.data());
+    b->offsets32.assign(src, src + n + 1);
+    last = b->offsets32[n];
+  } else {
+    const auto* src = static_cast<const int64_t*>(bin.offsets.data());
+    b->offsets.assign(src, src + n + 1);
+    last = b->offsets[n];
+  }
+  if (last < 0 || static_cast<uint64_t>(last) > bin.data_size) {
+    throw py::value_error("Binary: the last offset (" + std::to_string(last) +
+                          ") lies outside the data (" + std::to_string(bin.data_size) + " bytes)");
+  }
+  static const uint8_t kEmpty = 0;
+  const auto* data = bin.data_size == 0 ? &kEmpty : static_cast<const uint8_t*>(bin.data.data());
+  b->refs.push_back(bin.data);
+  b->key_type = KeyType::kBytes;
+  if (bin.offsets.dtype().itemsize() == 4) {
+    b->keys.emplace(simdbloom::BinaryArray<int32_t>{b->offsets32.data(), data, n});
+  } else {
+    b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(), data, n});
+  }
+}
+
+// pandas extension arrays whose dtype names a NumPy dtype (`numpy_dtype`: the nullable
+// Int16..UInt64, Float32/64, boolean; Series and Index of them): the keys are the values as that
+// NumPy dtype, so a nullable Int32 column hashes as the int32 array of its values (a 1-byte or
+// float dtype is refused as for NumPy). Nulls are left out of the keys; valid[] says where they
+// were. Returns false for anything else. Cost: to_numpy's copy, one more of the non-null values
+// when there are nulls, a flag per key.
+// Whether `obj` is such a pandas extension array, Series or Index.
+bool IsMasked(py::handle obj) {
+  if (!py::hasattr(obj, "dtype") || !py::hasattr(obj, "isna") || !py::hasattr(obj, "to_numpy")) {
+    return false;
+  }
+  py::object dt = obj.attr("dtype");
+  return !py::isinstance<py::dtype>(dt) && py::hasattr(dt, "numpy_dtype");
+}
+
+void FromMasked(py::handle obj, bool prehashed, KeyBatch* b) {
+  py::object dt = obj.attr("dtype");
+  py::module_ np = py::module_::import("numpy");
+  py::array isna = np.attr("asarray")(obj.attr("isna")(), "bool");
+  py::array values = np.attr("ascontiguousarray")(
+      obj.attr("to_numpy")(py::arg("dtype") = dt.attr("numpy_dtype"), py::arg("na_value") = 0));
+  if (isna.ndim() != 1 || values.ndim() != 1 || isna.shape(0) != values.shape(0)) {
+    BadArray("a key array must be 1-D");
+  }
+  if (!np.attr("any")(isna).cast<bool>()) return FromArray(values, prehashed, b);
+  py::array valid = np.attr("ascontiguousarray")(np.attr("logical_not")(isna));
+  FromArray(values[valid], prehashed, b);  // the non-null values, a contiguous copy
+  b->valid_array = valid;
+  b->valid = static_cast<const uint8_t*>(valid.data());
+  b->total = static_cast<size_t>(valid.shape(0));
+}
+
+std::string TypeName(py::handle obj) {
+  return py::str(obj.get_type().attr("__name__")).cast<std::string>();
+}
+
+// Whether update() hands `obj` to MakeKeys as one batch: arrays of a key dtype, Binary, pandas
+// objects. Lists, tuples and object arrays go through Chunker: their items may mix key types.
+bool IsBatch(py::handle obj) {
+  if (py::isinstance<py::array>(obj)) {
+    return py::reinterpret_borrow<py::array>(obj).dtype().kind() != 'O';
+  }
+  return py::isinstance<PyBinary>(obj) || IsMasked(obj) ||
+         (!PyList_Check(obj.ptr()) && !PyTuple_Check(obj.ptr()) && py::hasattr(obj, "__array__"));
+}
+
+// The keys of an iterable, in order, as KeyBatches of at most kChunkKeys keys of one C++ type.
+class Chunker {
+ public:
+  explicit Chunker(const std::function<void(const KeyBatch&)>& fn) : fn_(fn) {}
+
+  void Add(py::handle item, size_t index) {
+    py::object owned = py::reinterpret_borrow<py::object>(item);
+    if (PyByteArray_Check(item.ptr())) {  // copied: a bytearray can change without the GIL
+      owned = py::bytes(PyByteArray_AS_STRING(item.ptr()),
+                        static_cast<size_t>(PyByteArray_GET_SIZE(item.ptr())));
+    }
+    const std::string where = "update: item " + std::to_string(index) + ": ";
+    bool single = false;
+    try {
+      single = WithSingleKey(owned, [&](auto key) {
+        using K = decltype(key);
+        const KeyType t = KeyTypeOf<K>();
+        if (t != type_ || count_ == kChunkKeys) Flush();
+        type_ = t;
+        if constexpr (std::is_same<K, uint64_t>::value) {
+          b_.ints.push_back(key);
+        } else if constexpr (std::is_same<K, uint32_t>::value) {
+          b_.ints32.push_back(key);
+        } else if constexpr (std::is_same<K, uint16_t>::value) {
+          b_.ints16.push_back(key);
+        } else {
+          b_.views.push_back(key);
+          b_.refs.push_back(owned);
+        }
+        ++count_;
+      });
+    } catch (const py::type_error& e) {
+      throw py::type_error(where + e.what());
+    } catch (const py::value_error& e) {
+      throw py::value_error(where + e.what());
+    }
+    if (!single) {
+      throw py::type_error(where + "a " + TypeName(item) +
+                           " is not a key (int, bytes, str, NumPy integer)");
+    }
+  }
+
+  // Hands the keys gathered so far to fn, then starts an empty chunk.
+  void Flush() {
+    if (count_ == 0) return;
+    switch (type_) {
+      case KeyType::kInt64:
+        b_.keys.emplace(b_.ints.data(), b_.ints.size());
+        break;
+      case KeyType::kInt32:
+        b_.keys.emplace(b_.ints32.data(), b_.ints32.size());
+        break;
+      case KeyType::kInt16:
+        b_.keys.emplace(b_.ints16.data(), b_.ints16.size());
+        break;
+      default:
+        b_.keys.emplace(b_.views.data(), b_.views.size());
+        break;
+    }
+    b_.key_type = type_;
+    fn_(b_);
+    b_ = KeyBatch();
+    count_ = 0;
+  }
+
+ private:
+  const std::function<void(const KeyBatch&)>& fn_;
+  KeyBatch b_;
+  KeyType type_ = KeyType::kEmpty;
+  size_t count_ = 0;
+};
+
+}  // namespace
+
+void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
+  if (py::isinstance<PyBinary>(obj)) {
+    if (prehashed) throw py::type_error("keys: Binary keys cannot be pre-hashed");
+    return FromBinary(obj.cast<const PyBinary&>(), b);
+  }
+  if (py::isinstance<py::array>(obj)) {
+    return FromArray(py::reinterpret_borrow<py::array>(obj), prehashed, b);
+  }
+  if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
+    if (prehashed) {
+      return FromArray(py::module_::import("numpy").attr("asarray")(obj, "uint64"), true, b);
+    }
+    return FromSequence(obj, b);
+  }
+  if (IsMasked(obj)) return FromMasked(obj, prehashed, b);  // pandas nullable integers, ...
+  if (py::hasattr(obj, "__array__")) {  // pandas Series/Index, Arrow arrays, ...
+    return FromArray(py::module_::import("numpy").attr("asarray")(obj), prehashed, b);
+  }
+  throw py::type_error(
+      "keys: expected a key (int, bytes, str, NumPy integer) or a batch "
+      "(NumPy array, list or tuple of keys, pandas Series), got " +
+      TypeName(obj));
+}
+
+bool IsSingle(py::handle h) {
+  return PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyBytes_Check(h.ptr()) ||
+         PyByteArray_Check(h.ptr()) || PyUnicode_Check(h.ptr()) ||
+         py::isinstance(h, NumpyInteger());
+}
+
+void ForEachChunk(py::handle iterable, const std::function<void(const KeyBatch&)>& fn) {
+  if (IsSingle(iterable)) {
+    throw py::type_error("update takes an iterable of keys; a " + TypeName(iterable) +
+                         " is one key: use add(key)");
+  }
+  if (IsBatch(iterable)) {
+    KeyBatch b;
+    MakeKeys(iterable, false, &b);
+    return fn(b);
+  }
+  if (!py::isinstance<py::iterable>(iterable)) {
+    throw py::type_error("update takes an iterable of keys, got " + TypeName(iterable));
+  }
+  Chunker chunker(fn);
+  size_t index = 0;
+  for (py::handle item : py::iter(iterable)) chunker.Add(item, index++);
+  chunker.Flush();
+}
+
+void BindBinary(py::module_& m) {
+  py::class_<PyBinary>(
+      m, "Binary",
+      R"doc(Byte-string keys in Arrow's variable-width layout (the data read in place).
+
+Binary(offsets, data): key i is data[offsets[i]:offsets[i+1]]; `offsets` is a 1-D contiguous
+int32 (Arrow Binary/Utf8) or int64 (LargeBinary/LargeUtf8) array of len(keys) + 1 entries,
+`data` a 1-D uint8 array or any bytes-like object (bytes, memoryview, an Arrow buffer). Pass it
+to any bulk call of any class. Offsets must be non-negative, non-decreasing and end within the
+data (checked before any work). Each call copies the offsets (4 or 8 bytes per key) and reads the
+copy, so a thread that rewrites them meanwhile cannot make it read outside the data; `data` is
+read in place (a change during a call changes answers, never safety). For a pyarrow StringArray
+`a` without nulls: Binary(numpy.frombuffer(a.buffers()[1], numpy.int32)[a.offset:a.offset +
+len(a) + 1], a.buffers()[2]).)doc")
+      .def(py::init(&MakeBinary), py::arg("offsets"), py::arg("data"))
+      .def("__len__", [](const PyBinary& b) { return b.offsets.shape(0) - 1; })
+      .def_readonly("offsets", &PyBinary::offsets)
+      .def_readonly("data", &PyBinary::data);
+}
+
+}  // namespace simdbloom_py

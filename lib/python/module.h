@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: what the module's files share besides keys (keys.h), objects (guarded.h) and
+// persistence (persist.h): the exception, enums given as members or names, and each class's
+// binding function (one file per class).
+#ifndef SIMDBLOOM_PYTHON_MODULE_H_
+#define SIMDBLOOM_PYTHON_MODULE_H_
+
+#include <pybind11/pybind11.h>
+
+#include <simdbloom/simdbloom.hpp>
+#include <string>
+
+namespace simdbloom_py {
+
+namespace py = pybind11;
+
+// simdbloom.Error(message) with .code ("invalid_argument", ...), a ValueError, and the translator
+// of simdbloom::Error to it.
+void BindErrors(py::module_& m);
+
+// The member of enum E that `h` names: a member of the bound enum (Python name `type`), or its
+// name (str). `what` names the parameter in errors; names(e) is the library's name of e, `values`
+// every member. TypeError for other types, ValueError for an unknown name (listing the known
+// ones).
+template <class E, class Values, class Name>
+E EnumFrom(py::handle h, const char* what, const char* type, const Values& values, Name&& names) {
+  if (py::isinstance<E>(h)) return h.cast<E>();
+  if (py::isinstance<py::str>(h)) {
+    const std::string name = h.cast<std::string>();
+    std::string known;
+    for (E e : values) {
+      if (name == names(e)) return e;
+      known += (known.empty() ? "" : ", ") + std::string(names(e));
+    }
+    throw py::value_error("unknown " + std::string(what) + " '" + name + "' (known: " + known +
+                          ")");
+  }
+  throw py::type_error(std::string(what) + " must be a simdbloom." + type + " or its name (str)");
+}
+
+// A Layout given as simdbloom.Layout or its name.
+simdbloom::Layout LayoutFrom(py::handle h);
+
+void BindFilter(py::module_& m);
+void BindCounting(py::module_& m);
+void BindScalable(py::module_& m);
+void BindSpatial(py::module_& m);
+void BindShifting(py::module_& m);
+
+}  // namespace simdbloom_py
+
+#endif  // SIMDBLOOM_PYTHON_MODULE_H_

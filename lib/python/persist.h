@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: what every class does alike, bound once as templates over the C++ class
+// (BindCommon): copies, equality, the saved form as bytes, files given as paths or as Python
+// binary file objects, pickling (protocol 5 out of band), key_type. Each class supplies its
+// Kind<T> traits (guarded.h).
+#ifndef SIMDBLOOM_PYTHON_PERSIST_H_
+#define SIMDBLOOM_PYTHON_PERSIST_H_
+
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include "guarded.h"
+
+namespace simdbloom_py {
+
+// os.fspath(path) as a string (str, bytes, pathlib.Path).
+std::string PathOf(py::handle path);
+// Whether `target` is a file object for `method` ("write" or "read"): it has that method and is
+// not a path (str, bytes, os.PathLike).
+bool IsFile(py::handle target, const char* method);
+
+// A std::streambuf over a Python binary file object's write(), for a save running without the
+// GIL: bytes are gathered into 1 MiB and handed to write() with the GIL taken for that call (a
+// short write of a raw file is continued). If write() raises, the stream fails (the library then
+// throws Error(kIo)) and RethrowPending raises the Python exception instead. Construct, use and
+// destroy with the GIL held; only the stream calls run without it.
+class PyWriter : public std::streambuf {
+ public:
+  explicit PyWriter(py::handle file);
+  // With the GIL: raises what write() raised, if it did.
+  void RethrowPending();
+
+ protected:
+  int_type overflow(int_type c) override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+  int sync() override;
+
+ private:
+  bool Flush();
+  bool Write(const char* p, size_t n);  // takes the GIL
+  py::object write_;
+  std::vector<char> buf_;
+  std::optional<py::error_already_set> pending_;
+};
+
+// A std::streambuf over a Python binary file object's read(n), for a load running without the
+// GIL: each read the library makes becomes read() calls for those bytes (the GIL taken per call,
+// at most 1 MiB each). If read() raises, the stream ends (the library throws Error(kFormat/kIo))
+// and RethrowPending raises the Python exception instead.
+class PyReader : public std::streambuf {
+ public:
+  explicit PyReader(py::handle file);
+  void RethrowPending();
+
+ protected:
+  std::streamsize xsgetn(char* s, std::streamsize n) override;
+  int_type underflow() override;
+
+ private:
+  size_t Read(char* p, size_t n);  // takes the GIL; fewer than n bytes only at the end
+  py::object read_;
+  char ch_ = 0;  // underflow's one-byte buffer
+  std::optional<py::error_already_set> pending_;
+};
+
+// A streambuf writing into a fixed buffer (to_bytes: the library writes into the bytes object).
+class FixedBuf : public std::streambuf {
+ public:
+  FixedBuf(char* p, size_t n) { setp(p, p + n); }
+  size_t written() const { return static_cast<size_t>(pptr() - pbase()); }
+};
+
+// Whether Kind<T> has `static std::string SaveString(const T&)`: a class whose library call
+// returns its saved form as a string (the shifting set filters) instead of writing a stream of a
+// size known ahead.
+template <class T, class = void>
+struct SavesString : std::false_type {};
+template <class T>
+struct SavesString<T, std::void_t<decltype(Kind<T>::SaveString(std::declval<const T&>()))>>
+    : std::true_type {};
+
+// The saved form as bytes, under the shared lock without the GIL: the library writes into the
+// bytes object (one copy of the bits), or (SaveString) its string is copied into it.
+template <class T>
+py::bytes ToBytes(const Guarded<T>& g) {
+  if constexpr (SavesString<T>::value) {
+    const std::string s = Reading(g, &Kind<T>::SaveString);
+    return py::bytes(s);
+  } else {
+    const size_t size = Kind<T>::SerializedSize(g.obj);
+    py::bytes out(nullptr, static_cast<py::ssize_t>(size));
+    char* dst = PyBytes_AS_STRING(out.ptr());
+    const size_t written = Reading(g, [&](const T& obj) {
+      FixedBuf buf(dst, size);
+      std::ostream os(&buf);
+      Kind<T>::Save(obj, os);
+      return buf.written();
+    });
+    if (written != size) throw std::runtime_error("simdbloom: serialized size mismatch");
+    return out;
+  }
+}
+
+// One contiguous buffer's bytes (from_bytes accepts any buffer).
+struct BufferBytes {
+  py::buffer_info info;
+  const uint8_t* data;
+  size_t size;
+};
+BufferBytes BytesOf(py::buffer data);
+
+// from_bytes: validated by the library, without the GIL. Its keys are unknown (key_type None).
+template <class T>
+Ptr<T> FromBytes(py::buffer data) {
+  const BufferBytes b = BytesOf(data);
+  return Wrap(WithoutGil([&] { return Kind<T>::Load(b.data, b.size); }), KeyType::kUnknown);
+}
+
+// save(path or file object).
+template <class T>
+void SaveTo(const Guarded<T>& g, py::handle target) {
+  if (!IsFile(target, "write")) {
+    const std::string path = PathOf(target);
+    Reading(g, [&](const T& obj) { Kind<T>::SaveFile(obj, path); });
+    return;
+  }
+  PyWriter writer(target);
+  try {
+    Reading(g, [&](const T& obj) {
+      std::ostream os(&writer);
+      Kind<T>::Save(obj, os);
+      os.flush();
+      if (!os) throw simdbloom::Error(simdbloom::ErrorCode::kIo, "save: write() failed");
+    });
+  } catch (const simdbloom::Error&) {
+    writer.RethrowPending();
+    throw;
+  }
+}
+
+// load(path or file object).
+template <class T>
+Ptr<T> LoadFrom(py::handle source) {
+  if (!IsFile(source, "read")) {
+    const std::string path = PathOf(source);
+    return Wrap(WithoutGil([&] { return Kind<T>::LoadFile(path); }), KeyType::kUnknown);
+  }
+  PyReader reader(source);
+  try {
+    return Wrap(WithoutGil([&] {
+                  std::istream in(&reader);
+                  return Kind<T>::Load(in);
+                }),
+                KeyType::kUnknown);
+  } catch (const simdbloom::Error&) {
+    reader.RethrowPending();
+    throw;
+  }
+}
+
+// __reduce_ex__: simdbloom._from_bytes(kind, saved form, key_type); from protocol 5 on the bytes
+// travel out of band (a PickleBuffer), so Dask and multiprocessing send them as their own frame.
+py::tuple Reduce(const char* kind, py::bytes data, KeyType key_type, int protocol);
+
+// key_type's setter: 'empty' only while nothing was inserted.
+void SetKeyType(KeyType* key_type, py::handle value, uint64_t inserted);
+
+// Binds copy, __copy__, __deepcopy__, __eq__/__ne__ (and __hash__ = None: mutable), to_bytes,
+// from_bytes, save, load, __reduce_ex__ and key_type on class T.
+template <class T>
+void BindCommon(py::class_<Guarded<T>>& cls) {
+  using G = Guarded<T>;
+  const std::string name = Kind<T>::kName;
+  cls.def("copy", &CopyOf<T>,
+          "An independent copy (the bits and key_type). O(size_bytes): one allocation and copy.")
+      .def("__copy__", &CopyOf<T>)
+      .def(
+          "__deepcopy__", [](const G& self, py::handle) { return CopyOf(self); }, py::arg("memo"))
+      .def(
+          "__eq__",
+          [](const G& self, const G& other) { return ReadingPair(self, other, &Kind<T>::Equal); },
+          py::is_operator(), py::arg("other"),
+          "Same parameters (size, k, seed, ...) and the same bits/counters/cells: both answer "
+          "every key alike. Not compared: counts kept for information (inserted_count, ...) and "
+          "key_type. O(size_bytes) without the GIL; another type: NotImplemented.")
+      .def(
+          "__ne__",
+          [](const G& self, const G& other) { return !ReadingPair(self, other, &Kind<T>::Equal); },
+          py::is_operator(), py::arg("other"))
+      .def("to_bytes", &ToBytes<T>,
+           "The saved form (lib/FORMAT.md) as bytes: the C++ library's save() bytes, a header "
+           "with checksums then the payload. O(size_bytes): one copy, GIL released.")
+      .def_static("from_bytes", &FromBytes<T>, py::arg("data"),
+                  ("A " + name +
+                   " from to_bytes() output (any contiguous buffer), validated field by field and "
+                   "checksummed; key_type None (unknown). Raises simdbloom.Error (format) for "
+                   "anything else. O(size): one allocation and copy, GIL released.")
+                      .c_str())
+      .def("save", &SaveTo<T>, py::arg("target"),
+           "Writes to_bytes() to `target`: a path (str, bytes, os.PathLike) or a binary file\n"
+           "object (anything with write(): open(..., 'wb'), io.BytesIO, a socket's makefile).\n"
+           "A path is replaced atomically: a temporary file in the same directory, fsync'ed and\n"
+           "renamed over it, so on any failure (a full disk, a kill) the old file is unchanged;\n"
+           "devices and FIFOs are written in place. A file object gets the bytes through\n"
+           "write() calls of up to 1 MiB at its current position (not closed, not flushed).\n"
+           "GIL released but for write(). Raises simdbloom.Error (io) naming the path and the\n"
+           "reason, or what write() raised. O(size_bytes), one checksum pass.")
+      .def_static("load", &LoadFrom<T>, py::arg("source"),
+                  ("Reads a saved " + name +
+                   " (validated) from a path or a binary file object (anything with read(n)), "
+                   "from its current position to its end: bytes after the object are a format "
+                   "error, as in a file. The payload is checked in pieces before it is "
+                   "allocated, so memory follows the bytes present. key_type None (unknown). "
+                   "Raises simdbloom.Error (io, format) or what read() raised. O(size): one "
+                   "allocation, GIL released but for read() calls of up to 1 MiB.")
+                      .c_str())
+      .def(
+          "__reduce_ex__",
+          [](const G& self, int protocol) {
+            return Reduce(Kind<T>::kName, ToBytes(self), self.key_type, protocol);
+          },
+          py::arg("protocol"))
+      .def_property(
+          "key_type", [](const G& self) { return KeyTypeObject(self.key_type); },
+          [](G& self, py::handle value) {
+            const uint64_t inserted = Reading(self, &Kind<T>::Inserted);
+            SetKeyType(&self.key_type, value, inserted);
+          },
+          R"doc(What the inserted keys were: 'int16', 'int32', 'int64' (integers of 2, 4, 8 bytes,
+either sign: they hash alike), 'bytes' (bytes, str, Binary), 'prehashed', 'mixed' (several of
+these), 'empty' (nothing inserted since create/clear: the first non-empty batch sets the type), or
+None (unknown: an object from from_bytes/load, whose saved form does not hold it, or from a pickle
+of a release without key_type). Recorded by insert (a batch without keys records nothing),
+combined by merges, kept by copies and pickling. Unknown stays unknown whatever is added (it may
+hold keys of any type), and 'mixed' stays 'mixed'. A key's width is part of its hash, so
+simdbloom.dask.semi_join reads it to probe a column of another width as these keys (None: the
+column is probed as it is). Settable, e.g. on a loaded object whose keys you know; 'empty' only
+while nothing is inserted.)doc");
+  cls.attr("__hash__") = py::none();
+}
+
+}  // namespace simdbloom_py
+
+#endif  // SIMDBLOOM_PYTHON_PERSIST_H_

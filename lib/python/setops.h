@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: set operations of the classes that have them, bound once as templates over
+// the C++ class: a union or intersection in place with its operators (merge, |, |=; intersect,
+// &, &=) and set comparisons (issubset, issuperset, <=, >=, <, >).
+#ifndef SIMDBLOOM_PYTHON_SETOPS_H_
+#define SIMDBLOOM_PYTHON_SETOPS_H_
+
+#include <string>
+
+#include "guarded.h"
+
+namespace simdbloom_py {
+
+// `name(other)` in place, `op` (a new object: a copy of self, then the operation) and `iop` (in
+// place, returning self) for fn(T& self, const T& other), the library's operation (merge,
+// intersect). The key types combine. Locks: self alone and other shared, in address order, the
+// GIL released; `other` may be self.
+template <class T, class Fn>
+void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, const char* iop,
+               Fn fn, const std::string& doc) {
+  using G = Guarded<T>;
+  cls.def(
+         name,
+         [fn](G& self, const G& other) {
+           WithPair(self, other, fn);
+           self.key_type = Combine(self.key_type, other.key_type);
+         },
+         py::arg("other"), doc.c_str())
+      .def(
+          op,
+          [fn](const G& self, const G& other) {
+            Ptr<T> r = CopyOf(self);
+            WithPair(*r, other, fn);
+            r->key_type = Combine(r->key_type, other.key_type);
+            return r;
+          },
+          py::is_operator(), py::arg("other"))
+      .def(
+          iop,
+          [fn](py::object self, const G& other) {
+            G& s = self.cast<G&>();
+            WithPair(s, other, fn);
+            s.key_type = Combine(s.key_type, other.key_type);
+            return self;
+          },
+          py::is_operator(), py::arg("other"));
+}
+
+// issubset/issuperset and <=, >=, <, > from subset(a, b): whether every key a answers present
+// is present in b too, b's bits (counters) covering a's; it throws simdbloom::Error
+// (kIncompatible) for objects of other parameters. Both shared, without the GIL: O(size_bytes).
+template <class T, class Subset>
+void BindSubset(py::class_<Guarded<T>>& cls, Subset subset) {
+  using G = Guarded<T>;
+  auto le = [subset](const G& a, const G& b) { return ReadingPair(a, b, subset); };
+  auto lt = [subset](const G& a, const G& b) {
+    return ReadingPair(
+        a, b, [&](const T& x, const T& y) { return subset(x, y) && !Kind<T>::Equal(x, y); });
+  };
+  cls.def("issubset", le, py::arg("other"),
+          "Whether other's bits (counters) cover this object's: every key this one holds, other "
+          "holds (as set.issubset; a false positive of this one is one of other's). Raises "
+          "simdbloom.Error (incompatible) unless both have the same parameters. O(size_bytes), "
+          "no allocation, GIL released.")
+      .def(
+          "issuperset", [le](const G& a, const G& b) { return le(b, a); }, py::arg("other"),
+          "other.issubset(self).")
+      .def("__le__", le, py::is_operator())
+      .def(
+          "__ge__", [le](const G& a, const G& b) { return le(b, a); }, py::is_operator())
+      .def("__lt__", lt, py::is_operator())
+      .def(
+          "__gt__", [lt](const G& a, const G& b) { return lt(b, a); }, py::is_operator());
+}
+
+}  // namespace simdbloom_py
+
+#endif  // SIMDBLOOM_PYTHON_SETOPS_H_

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: simdbloom.ShiftingAssociation (ShBF_A: which of two sets holds a key) and
+// simdbloom.ShiftingMultiplicity (ShBF_x: how many times a key occurs), the shifting set filters
+// of simdbloom/shifting.hpp.
+#include <algorithm>
+#include <cstring>
+#include <simdbloom/shifting.hpp>
+#include <string>
+#include <vector>
+
+#include "module.h"
+#include "persist.h"
+#include "valued.h"
+
+namespace simdbloom_py {
+
+using simdbloom::ShiftingAssociation;
+using simdbloom::ShiftingMultiplicity;
+
+// The traits both classes share: the library saves them as strings and loads them from bytes.
+template <class T>
+struct ShiftingKind {
+  static T Copy(const T& f) {
+    const std::string s = f.save();
+    return T::load(s.data(), s.size());
+  }
+  static bool Equal(const T& a, const T& b) {
+    return a.num_blocks() == b.num_blocks() && a.seed() == b.seed() &&
+           std::memcmp(a.data(), b.data(), a.bit_count() / 8) == 0;
+  }
+  static uint64_t Inserted(const T& f) { return f.items(); }
+  static std::string SaveString(const T& f) { return f.save(); }
+  static void Save(const T& f, std::ostream& os) {
+    const std::string s = f.save();
+    os.write(s.data(), static_cast<std::streamsize>(s.size()));
+  }
+  static T Load(const uint8_t* p, size_t n) { return T::load(p, n); }
+  // One saved object from a stream that ends with it (as the other classes' stream loads): the
+  // 64-byte header, then the block count's 64 bytes per block (lib/FORMAT.md, "Shifting set
+  // filters"), read in 4 MiB pieces so that memory follows the bytes present, not the header's
+  // claim; the library validates them. A byte after them is Error(kFormat).
+  static T Load(std::istream& in) {
+    std::string bytes(64, '\0');
+    in.read(&bytes[0], 64);
+    bytes.resize(static_cast<size_t>(in.gcount()));
+    uint64_t blocks = 0;
+    if (bytes.size() == 64) std::memcpy(&blocks, bytes.data() + 24, 8);  // little-endian hosts
+    const uint64_t payload = blocks < (uint64_t{1} << 32) ? blocks * 64 : 0;
+    std::vector<char> piece(std::min<uint64_t>(payload, uint64_t{4} << 20));
+    for (uint64_t left = payload; left > 0 && in;) {
+      in.read(piece.data(), static_cast<std::streamsize>(std::min<uint64_t>(left, piece.size())));
+      const size_t got = static_cast<size_t>(in.gcount());
+      bytes.append(piece.data(), got);
+      left -= got;
+    }
+    T f = T::load(bytes.data(), bytes.size());
+    if (in.peek() != std::char_traits<char>::eof()) {
+      throw simdbloom::Error(simdbloom::ErrorCode::kFormat,
+                             "not a valid shifting set filter: trailing bytes after the payload");
+    }
+    return f;
+  }
+  static void SaveFile(const T& f, const std::string& path) { f.save_file(path); }
+  static T LoadFile(const std::string& path) { return T::load_file(path); }
+};
+
+template <>
+struct Kind<ShiftingAssociation> : ShiftingKind<ShiftingAssociation> {
+  using Value = uint8_t;
+  using Answer = uint8_t;
+  static constexpr const char* kName = "ShiftingAssociation";
+  static constexpr const char* kValue = "membership";
+  static constexpr const char* kAnswer = "query";
+  static constexpr const char* kInsertDoc =
+      R"doc(Inserts one key or a batch with its membership: ONLY_FIRST (1: in S1 only), BOTH (2) or
+ONLY_SECOND (4: in S2 only); anything else raises simdbloom.Error (invalid_argument). A key must be
+inserted with one membership only (ShBF_A has no update). A null of a pandas nullable batch is
+skipped. Returns None. Cost: O(1) per key, one cache line; batches hashed in tiles, lines
+prefetched, the GIL released.)doc";
+  static constexpr const char* kAnswerDoc =
+      R"doc(One key: its candidate bits, any combination of ONLY_FIRST | BOTH | ONLY_SECOND (0: in
+neither set); a key of S1 or S2 gets exactly its membership with probability
+clear_answer_probability(), several bits when false positives make it ambiguous (is_clear()). A
+batch: a uint8 array of those (`out`: a uint8 array to write instead; a null gets 0), on the best
+SIMD target without the GIL. Cost: O(1) per key, one cache line; no allocation but the result.)doc";
+  template <class K>
+  static void InsertOne(ShiftingAssociation& f, K key, uint8_t membership) {
+    f.insert(key, membership);
+  }
+  static void InsertBulk(ShiftingAssociation& f, const Keys& k, uint8_t membership) {
+    f.insert(k, membership);
+  }
+  template <class K>
+  static uint8_t AnswerOne(const ShiftingAssociation& f, K key) {
+    return f.query(key);
+  }
+  static void AnswerBulk(const ShiftingAssociation& f, const Keys& k, uint8_t* out) {
+    f.query(k, out);
+  }
+};
+
+template <>
+struct Kind<ShiftingMultiplicity> : ShiftingKind<ShiftingMultiplicity> {
+  using Value = uint32_t;
+  using Answer = uint32_t;
+  static constexpr const char* kName = "ShiftingMultiplicity";
+  static constexpr const char* kValue = "count";
+  static constexpr const char* kAnswer = "count";
+  static constexpr const char* kInsertDoc =
+      R"doc(Inserts one key or a batch with its count (1..max_count; else simdbloom.Error
+invalid_argument). A key must be inserted once, with its final count (ShBF_x has no update). A null
+of a pandas nullable batch is skipped. Returns None. Cost: O(1) per key, one cache line; batches
+hashed in tiles, lines prefetched, the GIL released.)doc";
+  static constexpr const char* kAnswerDoc =
+      R"doc(One key: its count, the smallest complete candidate (0: none). For a key of the multiset
+never more than its true count, and exactly it with probability correct_probability(count); a key
+not in it gets 0 or, with probability false_positive_probability(), a count. A batch: a uint32
+array of those (`out`: a uint32 array to write instead; a null gets 0), on the best SIMD target
+without the GIL. Cost: O(1) per key, one cache line; no allocation but the result.)doc";
+  template <class K>
+  static void InsertOne(ShiftingMultiplicity& f, K key, uint32_t count) {
+    f.insert(key, count);
+  }
+  static void InsertBulk(ShiftingMultiplicity& f, const Keys& k, uint32_t count) {
+    f.insert(k, count);
+  }
+  template <class K>
+  static uint32_t AnswerOne(const ShiftingMultiplicity& f, K key) {
+    return f.count(key);
+  }
+  static void AnswerBulk(const ShiftingMultiplicity& f, const Keys& k, uint32_t* out) {
+    f.count(k, out);
+  }
+};
+
+namespace {
+
+// The 8-byte integer keys of `keys` (a uint64/int64 array or a list of ints), for build(): the
+// library's build takes them only. TypeError for other keys.
+struct U64Keys {
+  KeyBatch batch;
+  simdbloom::Span<const uint64_t> span;
+};
+void U64KeysOf(py::handle keys, U64Keys* out) {
+  MakeKeys(keys, false, &out->batch);
+  if (out->batch.keys->kind() != Keys::Kind::kU64 || out->batch.valid) {
+    throw py::type_error(
+        "build takes 8-byte integer keys (a uint64/int64 array or a list of ints) without "
+        "nulls; for other keys create the filter and insert them");
+  }
+  out->span = simdbloom::Span<const uint64_t>(static_cast<const uint64_t*>(out->batch.keys->keys()),
+                                              out->batch.keys->size());
+}
+
+// What both classes bind alike: their bits, counts, clear, len, repr, the common traits.
+template <class T, class Fresh>
+void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
+  using G = Guarded<T>;
+  BindValued(cls);
+  BindCommon(cls);
+  cls.def(
+         "clear",
+         [fresh](G& self) {
+           Writing(self, [&](T& f) { f = fresh(f); });
+           self.key_type = KeyType::kEmpty;
+         },
+         "Clears every bit (and len, key_type): the filter as created. Cost: a new zeroed "
+         "allocation of bit_count / 8 bytes.")
+      .def(
+          "__len__",
+          [](const G& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.items();
+          },
+          "Keys inserted so far (repeats included). O(1).")
+      .def(
+          "fill_ratio",
+          [](const G& self) {
+            return Reading(self, [](const T& f) { return BitFill(f.data(), f.bit_count() / 8); });
+          },
+          "Fraction of bits set. O(size_bytes).")
+      .def(
+          "false_positive_probability",
+          [](const G& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.false_positive_probability();
+          },
+          "The model's probability that a key inserted nowhere gets a non-zero answer, at the "
+          "keys inserted so far. A few hundred exp() at most.")
+      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
+      .def_property_readonly("bit_count", [](const G& self) { return self.obj.bit_count(); })
+      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.bit_count() / 8; })
+      .def_property_readonly("num_hashes", [](const G&) { return 8; })
+      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
+      .def("__repr__", [](const G& self) {
+        uint64_t items = 0;
+        const double fill = Reading(self, [&](const T& f) {
+          items = f.items();
+          return BitFill(f.data(), f.bit_count() / 8);
+        });
+        return Repr(Kind<T>::kName, {{"bits", std::to_string(self.obj.bit_count())},
+                                     {"num_hashes", "8"},
+                                     {"seed", std::to_string(self.obj.seed())},
+                                     {"fill", FormatDouble(fill)},
+                                     {"items", std::to_string(items)}});
+      });
+}
+
+using GA = Guarded<ShiftingAssociation>;
+using GX = Guarded<ShiftingMultiplicity>;
+
+}  // namespace
+
+void BindShifting(py::module_& m) {
+  py::class_<GA> a(m, "ShiftingAssociation",
+                   R"doc(Which of two sets holds a key (ShBF_A, Yang et al., VLDB 2016):
+ShiftingAssociation(n, fpp, seed=0).
+
+One bit array for two sets S1 and S2: insert(keys, membership) with membership ONLY_FIRST,
+BOTH or ONLY_SECOND; query(keys) answers the candidate memberships (0: in neither; one bit: a
+clear answer; several: ambiguous). k is 8 (one bit in each word of the key's cache line); the size
+sets the error rates. `key in f` is query(key) != 0, len() the keys inserted.
+
+Thread-safety as Filter: queries run concurrently, inserts alone (the GIL released by bulk
+calls).)doc");
+  a.attr("ONLY_FIRST") = ShiftingAssociation::kOnlyFirst;
+  a.attr("BOTH") = ShiftingAssociation::kBoth;
+  a.attr("ONLY_SECOND") = ShiftingAssociation::kOnlySecond;
+  const char* create_a =
+      "An empty filter for `n` keys of S1 | S2 so that one wrong pattern is complete with "
+      "probability at most `fpp` (a key of S1 | S2 then gets a clear answer with probability "
+      "about 1 - 2 fpp). Raises simdbloom.Error (invalid_argument). Cost: one zeroed allocation, "
+      "GIL released.";
+  auto make_a = [](uint64_t n, double fpp, uint64_t seed) {
+    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n, fpp, seed); }),
+                KeyType::kEmpty);
+  };
+  a.def(py::init(make_a), py::arg("n"), py::arg("fpp"), py::arg("seed") = 0, create_a)
+      .def_static("create", make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0, create_a)
+      .def_static(
+          "with_bits",
+          [](uint64_t bits, uint64_t seed) {
+            return Wrap(WithoutGil([&] { return ShiftingAssociation::with_bits(bits, seed); }),
+                        KeyType::kEmpty);
+          },
+          py::arg("bits"), py::arg("seed") = 0,
+          "An empty filter of `bits` rounded up to whole 512-bit blocks.")
+      .def_static(
+          "build",
+          [](py::handle s1, py::handle s2, double fpp, uint64_t seed) {
+            U64Keys x, y;
+            U64KeysOf(s1, &x);
+            U64KeysOf(s2, &y);
+            const KeyType t = Combine(x.batch.inserted_type(), y.batch.inserted_type());
+            return Wrap(
+                WithoutGil([&] { return ShiftingAssociation::build(x.span, y.span, fpp, seed); }),
+                t);
+          },
+          py::arg("s1"), py::arg("s2"), py::arg("fpp"), py::arg("seed") = 0,
+          "A filter sized for |S1 | S2| at `fpp` and filled with both sets (8-byte integer keys; "
+          "duplicates allowed). Cost: sorts copies of the keys (allocates them), then one bulk "
+          "insert per membership; GIL released.")
+      .def_static(
+          "is_clear",
+          [](int64_t answer) {
+            return ShiftingAssociation::is_clear(ValueFrom<uint8_t>(answer, "is_clear", "answer"));
+          },
+          py::arg("answer"), "Whether a query answer has exactly one candidate bit. O(1).")
+      .def(
+          "clear_answer_probability",
+          [](const GA& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.clear_answer_probability();
+          },
+          "The model's probability that a key of S1 | S2 gets a clear answer, at the keys "
+          "inserted so far (the blocked form of the paper's (1 - f)**2).")
+      .def(
+          "paper_clear_answer_probability",
+          [](const GA& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.paper_clear_answer_probability();
+          },
+          "The paper's (1 - f)**2, for comparison.");
+  BindShiftingBits(a, [](const ShiftingAssociation& f) {
+    return ShiftingAssociation::with_bits(f.bit_count(), f.seed());
+  });
+
+  py::class_<GX> x(m, "ShiftingMultiplicity",
+                   R"doc(How many times a key occurs in a multiset (ShBF_x, Yang et al., VLDB 2016):
+ShiftingMultiplicity(n, fpp, max_count, seed=0).
+
+insert(keys, count) with each key's final count (1..max_count, at most 64), once per key;
+count(keys) answers the smallest complete candidate: never more than the true count for a key of
+the multiset, 0 for most keys not in it. `key in f` is count(key) != 0, len() the keys inserted.
+
+Thread-safety as Filter: queries run concurrently, inserts alone (the GIL released by bulk
+calls).)doc");
+  const char* create_x =
+      "An empty filter for `n` distinct keys with counts up to max_count (1..64), sized so that "
+      "one wrong pattern is complete with probability at most `fpp`. Raises simdbloom.Error "
+      "(invalid_argument). Cost: one zeroed allocation, GIL released.";
+  auto make_x = [](uint64_t n, double fpp, uint32_t max_count, uint64_t seed) {
+    return Wrap(WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed); }),
+                KeyType::kEmpty);
+  };
+  x.def(py::init(make_x), py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
+        create_x)
+      .def_static("create", make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"),
+                  py::arg("seed") = 0, create_x)
+      .def_static(
+          "with_bits",
+          [](uint64_t bits, uint32_t max_count, uint64_t seed) {
+            return Wrap(
+                WithoutGil([&] { return ShiftingMultiplicity::with_bits(bits, max_count, seed); }),
+                KeyType::kEmpty);
+          },
+          py::arg("bits"), py::arg("max_count"), py::arg("seed") = 0,
+          "An empty filter of `bits` rounded up to whole 512-bit blocks.")
+      .def_static(
+          "build",
+          [](py::handle keys, double fpp, uint32_t max_count, uint64_t seed) {
+            U64Keys k;
+            U64KeysOf(keys, &k);
+            return Wrap(WithoutGil([&] {
+                          return ShiftingMultiplicity::build(k.span, fpp, max_count, seed);
+                        }),
+                        k.batch.inserted_type());
+          },
+          py::arg("keys"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
+          "A filter of a multiset given as its occurrences (8-byte integer keys, each occurrence "
+          "once): counted by sorting a copy (allocates it), sized for the distinct keys, one bulk "
+          "insert per count. A key occurring more than max_count times raises simdbloom.Error "
+          "(invalid_argument). GIL released.")
+      .def(
+          "correct_probability",
+          [](const GX& self, uint32_t c) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.correct_probability(c);
+          },
+          py::arg("count"),
+          "The model's probability that a key inserted with `count` is reported as `count`, at "
+          "the keys inserted so far.")
+      .def_property_readonly("max_count", [](const GX& self) { return self.obj.max_count(); });
+  BindShiftingBits(x, [](const ShiftingMultiplicity& f) {
+    return ShiftingMultiplicity::with_bits(f.bit_count(), f.max_count(), f.seed());
+  });
+}
+
+}  // namespace simdbloom_py

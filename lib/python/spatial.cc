@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: simdbloom.SpatialFilter (simdbloom::SpatialFilter): which area holds a key.
+#include <cstring>
+#include <simdbloom/spatial.hpp>
+#include <string>
+
+#include "module.h"
+#include "persist.h"
+#include "valued.h"
+
+namespace simdbloom_py {
+
+using simdbloom::SpatialFilter;
+
+template <>
+struct Kind<SpatialFilter> {
+  using Value = uint16_t;
+  using Answer = uint16_t;
+  static constexpr const char* kName = "SpatialFilter";
+  static constexpr const char* kValue = "label";
+  static constexpr const char* kAnswer = "classify";
+  static constexpr const char* kInsertDoc =
+      R"doc(Inserts one key or a batch into area `label` (1..num_areas): each key's k cells keep the
+largest label written. Areas go in ascending label order, as the paper requires: any number of
+calls with one label, then the next; a label below current_label raises simdbloom.Error
+(invalid_argument) and changes nothing. Returns the number of cells raised. A null of a pandas
+nullable batch is skipped. Cost: O(k) per key, about one cache miss per key out of cache; the
+GIL released for batches.)doc";
+  static constexpr const char* kAnswerDoc =
+      R"doc(One key: its area, the smallest of its k cells (0: in no area). A key of area a gets a,
+or with probability apriori_isep a higher label; a key in no area gets 0, or a label with
+probability apriori_fpp of that label (stats()). A batch: a uint16 array of labels (`out`: a
+uint16 array to write instead; a null gets 0), without the GIL. Cost: O(k) per key, about one
+cache miss per key out of cache; no allocation but the result.)doc";
+  template <class K>
+  static uint64_t InsertOne(SpatialFilter& f, K key, uint16_t label) {
+    return f.insert(label, key);
+  }
+  static uint64_t InsertBulk(SpatialFilter& f, const Keys& k, uint16_t label) {
+    return f.insert(label, k);
+  }
+  template <class K>
+  static uint16_t AnswerOne(const SpatialFilter& f, K key) {
+    return f.classify(key);
+  }
+  static void AnswerBulk(const SpatialFilter& f, const Keys& k, uint16_t* out) {
+    f.classify(k, out);
+  }
+  static SpatialFilter Copy(const SpatialFilter& f) { return f; }
+  static bool Equal(const SpatialFilter& a, const SpatialFilter& b) {
+    return a.num_areas() == b.num_areas() && a.num_hashes() == b.num_hashes() &&
+           a.num_blocks() == b.num_blocks() && a.seed() == b.seed() &&
+           std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+  }
+  static uint64_t Inserted(const SpatialFilter& f) { return Members(f); }
+  static size_t SerializedSize(const SpatialFilter& f) { return f.serialized_size(); }
+  static void Save(const SpatialFilter& f, std::ostream& os) { f.save(os); }
+  static SpatialFilter Load(const uint8_t* p, size_t n) { return SpatialFilter::load(p, n); }
+  static SpatialFilter Load(std::istream& in) { return SpatialFilter::load(in); }
+  static void SaveFile(const SpatialFilter& f, const std::string& path) { f.save_file(path); }
+  static SpatialFilter LoadFile(const std::string& path) { return SpatialFilter::load_file(path); }
+  // Keys inserted, all areas, repeats included. O(num_areas).
+  static uint64_t Members(const SpatialFilter& f) {
+    uint64_t n = 0;
+    for (uint32_t a = 1; a <= f.num_areas(); ++a) n += f.members(static_cast<uint16_t>(a));
+    return n;
+  }
+};
+
+namespace {
+
+using G = Guarded<SpatialFilter>;
+
+Ptr<SpatialFilter> Create(uint64_t n, double fpp, uint32_t num_areas, uint64_t seed) {
+  return Wrap(WithoutGil([&] { return SpatialFilter::create(n, fpp, num_areas, seed); }),
+              KeyType::kEmpty);
+}
+
+constexpr const char kCreateDoc[] =
+    "An empty spatial filter for `n` keys in all of at most `num_areas` (1..65535) areas, sized "
+    "so that a key in no area gets a label with probability at most `fpp`. Cells of 1 byte (up "
+    "to 255 areas) or 2. Raises simdbloom.Error (invalid_argument). Cost: one zeroed allocation "
+    "of size_bytes, GIL released.";
+
+// Fraction of cells holding a label. O(size_bytes).
+double CellFill(const SpatialFilter& f) {
+  const uint8_t* p = f.data();
+  uint64_t used = 0;
+  if (f.cell_bytes() == 1) {
+    for (size_t i = 0; i < f.size_bytes(); ++i) used += p[i] != 0;
+  } else {
+    for (size_t i = 0; i < f.size_bytes(); i += 2) used += (p[i] | p[i + 1]) != 0;
+  }
+  return static_cast<double>(used) / static_cast<double>(f.num_cells());
+}
+
+py::dict Stats(const G& self, bool measure) {
+  std::optional<simdbloom::SpatialStats> s;
+  Reading(self, [&](const SpatialFilter& f) { s.emplace(f.stats(measure)); });
+  py::dict d;
+  d["num_areas"] = self.obj.num_areas();
+  d["num_cells"] = s->num_cells;
+  d["cell_bytes"] = s->cell_bytes;
+  d["num_hashes"] = s->k;
+  d["seed"] = self.obj.seed();
+  d["members"] = s->members;
+  d["apriori_fpp"] = s->apriori_fpp;
+  d["measured"] = s->measured;
+  d["sparsity"] = s->sparsity;
+  d["fpp"] = s->fpp;
+  py::list areas;
+  for (const simdbloom::SpatialAreaStats& a : s->areas) {
+    py::dict e;
+    e["label"] = a.label;
+    e["members"] = a.members;
+    e["expected_emersion"] = a.expected_emersion;
+    e["apriori_fpp"] = a.apriori_fpp;
+    e["apriori_isep"] = a.apriori_isep;
+    e["expected_cells"] = a.expected_cells;
+    e["cells_written"] = a.cells_written;
+    e["cells"] = a.cells;
+    e["emersion"] = a.emersion;
+    e["fpp"] = a.fpp;
+    areas.append(e);
+  }
+  d["areas"] = areas;
+  return d;
+}
+
+}  // namespace
+
+void BindSpatial(py::module_& m) {
+  py::class_<G> cls(m, "SpatialFilter",
+                    R"doc(A spatial Bloom filter: SpatialFilter(n, fpp, num_areas, seed=0).
+
+Keys of up to 65535 disjoint sets ("areas", labels 1..num_areas) in one array of small cells
+(Calderoni, Palmieri, Maio, 2015): classify(key) answers which area a key is in (0: none), with
+the paper's a-priori error probabilities per area in stats(). Insert area by area in ascending
+label order: insert(keys, label), add(key, label), update(iterable, label). `key in f` is
+classify(key) != 0; len() the keys inserted (repeats included).
+
+Thread-safety as Filter: queries run concurrently, inserts alone (the GIL released by bulk
+calls).)doc");
+  cls.def(py::init(&Create), py::arg("n"), py::arg("fpp"), py::arg("num_areas"),
+          py::arg("seed") = 0, kCreateDoc)
+      .def_static("create", &Create, py::arg("n"), py::arg("fpp"), py::arg("num_areas"),
+                  py::arg("seed") = 0, kCreateDoc)
+      .def_static(
+          "with_blocks",
+          [](uint64_t blocks, uint32_t k, uint32_t num_areas, uint64_t seed) {
+            return Wrap(
+                WithoutGil([&] { return SpatialFilter::with_blocks(blocks, k, num_areas, seed); }),
+                KeyType::kEmpty);
+          },
+          py::arg("num_blocks"), py::arg("num_hashes"), py::arg("num_areas"), py::arg("seed") = 0,
+          "An empty spatial filter of `num_blocks` blocks of 64 cells and `num_hashes` (1..8) "
+          "cells per key. Cost: one zeroed allocation.");
+  BindValued(cls);
+  BindCommon(cls);
+  cls.def(
+         "clear",
+         [](G& self) {
+           Writing(self, [](SpatialFilter& f) {
+             f = SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(), f.num_areas(),
+                                            f.seed());
+           });
+           self.key_type = KeyType::kEmpty;
+         },
+         "Empties every cell and area (current_label 0, key_type 'empty'): the filter as "
+         "created. Cost: a new zeroed allocation of size_bytes.")
+      .def(
+          "__len__",
+          [](const G& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return Kind<SpatialFilter>::Members(self.obj);
+          },
+          "Keys inserted, all areas, repeats included. O(num_areas).")
+      .def(
+          "members",
+          [](const G& self, int64_t label) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            return self.obj.members(ValueFrom<uint16_t>(label, "members", "label"));
+          },
+          py::arg("label"),
+          "Keys inserted with `label` (repeats included); 0 outside 1..num_areas.")
+      .def(
+          "fill_ratio", [](const G& self) { return Reading(self, &CellFill); },
+          "Fraction of cells holding a label. O(size_bytes).")
+      .def(
+          "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
+          py::arg("n"), "Probability that a key in no area gets a label after n keys in all.")
+      .def("stats", &Stats, py::arg("measure") = false,
+           R"doc(A dict: num_areas, num_cells, cell_bytes, num_hashes, seed, members, apriori_fpp
+(a key in no area gets a label), measured, sparsity, fpp, and 'areas': per label 1..num_areas a dict
+of label, members, cells_written and the paper's a-priori expected_emersion, apriori_fpp (a key in
+no area gets this label), apriori_isep (a key of this area gets a higher one), expected_cells; with
+measure=True also the measured cells, emersion and fpp per area and sparsity/fpp overall (else 0).
+Cost: O(num_areas) formulas; measure: one pass over the cells, GIL released.)doc")
+      .def_property_readonly("current_label",
+                             [](const G& self) {
+                               auto lock = LockWithGil<SharedLock>(self.mu);
+                               return self.obj.current_label();
+                             })
+      .def_property_readonly("num_areas", [](const G& self) { return self.obj.num_areas(); })
+      .def_property_readonly("num_hashes", [](const G& self) { return self.obj.num_hashes(); })
+      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
+      .def_property_readonly("num_cells", [](const G& self) { return self.obj.num_cells(); })
+      .def_property_readonly("cell_bytes", [](const G& self) { return self.obj.cell_bytes(); })
+      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.size_bytes(); })
+      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
+      .def("__repr__", [](const G& self) {
+        uint64_t members = 0;
+        const double fill = Reading(self, [&](const SpatialFilter& f) {
+          members = Kind<SpatialFilter>::Members(f);
+          return CellFill(f);
+        });
+        const SpatialFilter& f = self.obj;
+        return Repr("SpatialFilter", {{"num_areas", std::to_string(f.num_areas())},
+                                      {"cells", std::to_string(f.num_cells())},
+                                      {"cell_bytes", std::to_string(f.cell_bytes())},
+                                      {"num_hashes", std::to_string(f.num_hashes())},
+                                      {"seed", std::to_string(f.seed())},
+                                      {"fill", FormatDouble(fill)},
+                                      {"members", std::to_string(members)}});
+      });
+}
+
+}  // namespace simdbloom_py

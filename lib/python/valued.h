@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// simdbloom._core: the calls of the classes whose keys carry a value (SpatialFilter: an area
+// label; ShiftingAssociation: which of two sets; ShiftingMultiplicity: a count), bound once as
+// templates over the C++ class: insert(keys, value), add(key, value), update(iterable, value),
+// the answer of one key or a batch (classify, query, count), `in` (a non-zero answer), hash.
+// Kind<T> adds to the traits of guarded.h:
+//   using Value = ...;  using Answer = ...;       the inserted value's and the answer's C++ types
+//   static constexpr const char* kValue;         the value's name ("label", ...)
+//   static constexpr const char* kAnswer;        the answer's method ("classify", ...)
+//   static constexpr const char* kInsertDoc, kAnswerDoc;
+//   template <class K> static auto InsertOne(T&, K key, Value v);  (void or a count)
+//   static auto InsertBulk(T&, const Keys&, Value v);
+//   template <class K> static Answer AnswerOne(const T&, K key);
+//   static void AnswerBulk(const T&, const Keys&, Answer* out);
+#ifndef SIMDBLOOM_PYTHON_VALUED_H_
+#define SIMDBLOOM_PYTHON_VALUED_H_
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "guarded.h"
+
+namespace simdbloom_py {
+
+// A Python int as the value type V; simdbloom.Error (invalid_argument) outside V's range (the
+// library checks the rest: a label within 1..num_areas, a membership 1, 2 or 4, ...).
+template <class V>
+V ValueFrom(int64_t v, const char* who, const char* what) {
+  if (v < 0 || static_cast<uint64_t>(v) > std::numeric_limits<V>::max()) {
+    throw simdbloom::Error(
+        simdbloom::ErrorCode::kInvalidArgument,
+        std::string(who) + ": " + what + " " + std::to_string(v) + " is out of range");
+  }
+  return static_cast<V>(v);
+}
+
+template <class T>
+void BindValued(py::class_<Guarded<T>>& cls) {
+  using G = Guarded<T>;
+  using K = Kind<T>;
+  using Value = typename K::Value;
+  using Answer = typename K::Answer;
+  const std::string value = K::kValue;
+  cls.def(
+         "insert",
+         [](G& self, py::handle keys, int64_t v, bool prehashed) {
+           const Value x = ValueFrom<Value>(v, "insert", K::kValue);
+           return Insert(
+               self, keys, prehashed, [x](T& f, auto k) { return K::InsertOne(f, k, x); },
+               [x](T& f, const Keys& k) { return K::InsertBulk(f, k, x); });
+         },
+         py::arg("keys"), py::arg(K::kValue), py::arg("prehashed") = false, K::kInsertDoc)
+      .def(
+          "add",
+          [](G& self, py::handle key, int64_t v) {
+            const Value x = ValueFrom<Value>(v, "add", K::kValue);
+            InsertOne(self, key, "add", [x](T& f, auto k) { K::InsertOne(f, k, x); });
+          },
+          py::arg("key"), py::arg(K::kValue),
+          ("Inserts one key with its " + value + " (insert(key, " + value +
+           ") returning None). O(1).")
+              .c_str())
+      .def(
+          "update",
+          [](G& self, py::handle iterable, int64_t v) {
+            const Value x = ValueFrom<Value>(v, "update", K::kValue);
+            UpdateFrom(self, iterable, [x](T& f, const Keys& k) { K::InsertBulk(f, k, x); });
+          },
+          py::arg("keys"), py::arg(K::kValue),
+          ("Inserts the keys of any iterable with one " + value +
+           ": a NumPy array, Binary or pandas Series in one bulk call; a list, tuple, "
+           "generator, set, dict, range or other iterator in order, in chunks of 65536 keys "
+           "(one bulk call each, without the GIL), so memory stays bounded and key types may "
+           "mix. A str or bytes is one key: TypeError (use add). Keys of chunks before an error "
+           "stay inserted.")
+              .c_str())
+      .def(
+          K::kAnswer,
+          [](const G& self, py::handle keys, py::object out, bool prehashed) {
+            return Query<Answer>(
+                self, keys, std::move(out), prehashed, K::kAnswer,
+                [](const T& f, auto k) { return K::AnswerOne(f, k); },
+                [](const T& f, const Keys& k, Answer* o) { K::AnswerBulk(f, k, o); });
+          },
+          py::arg("keys"), py::arg("out") = py::none(), py::arg("prehashed") = false, K::kAnswerDoc)
+      .def(
+          "__contains__",
+          [](const G& self, py::handle key) {
+            return QueryOne(self, key, "`in`",
+                            [](const T& f, auto k) { return K::AnswerOne(f, k) != 0; });
+          },
+          py::arg("key"),
+          ("key in f: " + std::string(K::kAnswer) + "(key) != 0 (in some set). O(1).").c_str())
+      .def(
+          "hash",
+          [](const G& self, py::handle key) {
+            return QueryOne(self, key, "hash", [](const T& f, auto k) { return f.hash(k); });
+          },
+          py::arg("key"),
+          "The hash insert computes first for one key (XXH3 with this object's seed, as a "
+          "block512 Filter's): pass such values with prehashed=True. O(1).");
+}
+
+}  // namespace simdbloom_py
+
+#endif  // SIMDBLOOM_PYTHON_VALUED_H_
