@@ -124,9 +124,9 @@ constexpr size_t kChunkKeys = size_t{1} << 16;
 // pandas Series/arrays or anything else with __array__ in one call (MakeKeys); any other iterable
 // (list, tuple, object array, generator, set, dict, range, iterator) in order, in chunks of at
 // most kChunkKeys keys of one C++ key type (a new chunk starts where the type changes: ints,
-// strings and NumPy integers of each width may be mixed). A single key (str, bytes, int) is refused (TypeError): it is one key,
-// not an iterable of keys (add() takes it). Memory: one chunk (the iterable's items are released
-// chunk by chunk).
+// strings and NumPy integers of each width may be mixed). A single key (str, bytes, int) is refused
+// (TypeError): it is one key, not an iterable of keys (add() takes it). Memory: one chunk (the
+// iterable's items are released chunk by chunk).
 void ForEachChunk(py::handle iterable, const std::function<void(const KeyBatch&)>& fn);
 
 // simdbloom.Binary (Arrow's offsets + data).

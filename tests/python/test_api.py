@@ -688,6 +688,15 @@ def test_dask_local_schedulers():
             small.insert(keys[:100])
             out = sdask.semi_join(df, "k", small).compute()
             assert set(range(100)) <= set(out["i"]) and len(out) < 100 + 0.03 * len(keys)
+            counting = sdask.build(da.from_array(np.concatenate([keys, keys[:500]]), chunks=1000),
+                                   None, 0.01, kind="counting", split_every=3)
+            expect_c = simdbloom.CountingFilter(len(keys) + 500, 0.01)
+            expect_c.insert(np.concatenate([keys, keys[:500]]))
+            assert counting.to_bytes() == expect_c.to_bytes()
+            chain = sdask.build(da.from_array(keys, chunks=1000), 600, 0.01, kind="scalable")
+            expect_s = simdbloom.ScalableFilter(600, 0.01)
+            expect_s.insert(keys)
+            assert chain.to_bytes() == expect_s.to_bytes() and chain.stages > 3
 
 
 # ---- Arrow's offsets + data, in place ----

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """simdbloom.dask on a distributed.LocalCluster of 2 worker processes: the cluster build is
-byte-identical to a single-process build (integer and string keys, several tree shapes), and the
-semi-join keeps exactly the rows the filter passes."""
+byte-identical to a single-process build (Filter, CountingFilter and ScalableFilter; integer and
+string keys, several tree shapes), and the semi-join keeps exactly the rows the filter passes."""
 
 import dask.array as da
 import dask.dataframe as dd
@@ -68,6 +68,72 @@ def test_build_series_of_strings_with_nulls(client):
     expect = single(kept, len(kept), 0.01)
     assert built.to_bytes() == expect.to_bytes()
     assert "key-1-é" in built
+
+
+def ran_on(stream, prefix):
+    """The workers that ran the tasks whose keys start with simdbloom-`prefix`."""
+    return {t["worker"] for t in stream.data if t["key"].startswith("simdbloom-" + prefix)}
+
+
+@pytest.mark.parametrize("layout", ["blocked", "classic"])
+def test_build_counting_byte_identical(client, layout):
+    r = np.random.default_rng(24)
+    keys = r.integers(0, 2**64 - 1, 200_000, dtype=np.uint64, endpoint=True)
+    # Repeats across partitions, one key 40 times: its counters saturate at 15 in both builds.
+    keys = np.concatenate([keys, keys[:30_000], np.full(40, keys[7])])
+    r.shuffle(keys)
+    darr = da.from_array(keys, chunks=25_000)
+    with distributed.get_task_stream(client) as stream:
+        built = sdask.build(darr, 200_000, 0.01, kind="counting", layout=layout, split_every=3)
+    assert len(ran_on(stream, "partition")) == 2 and ran_on(stream, "merge")
+    expect = simdbloom.CountingFilter(200_000, 0.01, layout=layout)
+    expect.insert(keys)
+    assert isinstance(built, simdbloom.CountingFilter)
+    assert built.to_bytes() == expect.to_bytes()
+    assert len(built) == len(keys) and built.count(keys[7]) == 15
+    assert built.key_type == "int64" and built.saturated_count() == expect.saturated_count()
+    # The class as `kind`, n counted first (non-null keys of a string series).
+    words = pd.Series(["w%d" % i for i in range(20_000)], dtype=object)
+    words[::50] = None
+    built = sdask.build(dd.from_pandas(words, npartitions=4), None, 0.01,
+                        kind=simdbloom.CountingFilter)
+    kept = [w for w in words if w is not None]
+    expect = simdbloom.CountingFilter(len(kept), 0.01)
+    expect.insert(kept)
+    assert built.to_bytes() == expect.to_bytes() and built.key_type == "bytes"
+
+
+def test_build_scalable_byte_identical(client):
+    keys = np.random.default_rng(25).integers(0, 2**63, 100_007, dtype=np.uint64)
+    darr = da.from_array(keys, chunks=10_000)  # 11 partitions, in order
+    with distributed.get_task_stream(client) as stream:
+        built = sdask.build(darr, None, 0.01, kind="scalable")  # no n: the default capacity
+    assert len(ran_on(stream, "chain")) == 2  # the chain visited both workers
+    expect = simdbloom.ScalableFilter(fpp=0.01)
+    expect.insert(keys)
+    assert isinstance(built, simdbloom.ScalableFilter) and built.stages > 5
+    assert built.to_bytes() == expect.to_bytes() and built.key_type == "int64"
+    # Strings with nulls, a capacity and options; then a semi-join with the chain.
+    words = pd.Series(["key-%d" % i for i in range(30_000)], dtype=object)
+    words[::31] = None
+    built = sdask.build(dd.from_pandas(words, npartitions=5), 2_000, 0.02,
+                        kind=simdbloom.ScalableFilter, growth=4.0, tightening=0.9, seed=3,
+                        layout="register64")
+    kept = [w for w in words if w is not None]
+    expect = simdbloom.ScalableFilter(2_000, 0.02, growth=4.0, tightening=0.9, seed=3,
+                                      layout="register64")
+    expect.insert(kept)
+    assert built.to_bytes() == expect.to_bytes() and built.stages == expect.stages > 1
+    fact = pd.DataFrame({"k": ["key-%d" % i for i in range(0, 60_000, 3)],
+                         "v": np.arange(20_000)})
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", built).compute()
+    assert set(k for k in fact["k"] if k in set(kept)) <= set(out["k"])
+    expect_rows = fact[built.contains(fact["k"].tolist())]
+    pd.testing.assert_frame_equal(out.sort_values("v"), expect_rows.sort_values("v"))
+    with pytest.raises(ValueError, match="kind"):
+        sdask.build(darr, None, 0.01, kind="spatial")
+    with pytest.raises(simdbloom.Error, match="growth"):
+        sdask.build(darr, None, 0.01, kind="scalable", growth=100.0)
 
 
 def test_semi_join(client):

@@ -5,7 +5,13 @@
 partition lives, and merges them pairwise up a tree (fan-in ``split_every``). A Bloom filter's
 union is the OR of its bits, so the result is byte-identical to one process inserting every key
 (the header's inserted count is the sum, as well): every partition's filter is created with the
-same size, k and seed from ``(n, fpp, layout, seed)``.
+same size, k and seed from ``(n, fpp, layout, seed)``. ``kind="counting"`` builds a
+CountingFilter the same way (its merge adds the counters, capped at 15 as inserts are: the same
+bytes as one process). ``kind="scalable"`` builds a ScalableFilter without knowing n: a chain's
+stages fill in insert order and merging grown chains would break its rate bound, so the chain
+passes from partition to partition in order (each task inserts its partition where it lives,
+into a copy of the chain so far): the same bytes as one process inserting the partitions in
+order, the keys never moving, the chain moving once per partition.
 
 ``semi_join(df, column, flt)`` keeps the rows of a Dask dataframe whose ``column`` may be in a
 filter (the semi-join a query engine pushes down before a real join): the filter is sent to the
@@ -21,7 +27,8 @@ What crosses the network:
   - build: each partition's keys stay where they are (e.g. the worker that read that Parquet
     file); what moves is each partition's filter, ``size_bytes + 64`` bytes (the saved form,
     pickled as bytes), to the worker that merges it: about one filter per partition in total,
-    then the final filter to the client. Fewer, larger partitions move fewer filters.
+    then the final filter to the client. Fewer, larger partitions move fewer filters. A scalable
+    build moves the chain so far to each partition's worker in turn.
   - semi_join: the filter's bytes once per worker (``Client.scatter(..., broadcast=True)`` when a
     distributed client is active, else one shared graph key), then only the rows that pass.
 
@@ -42,9 +49,22 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ._core import Filter, Layout, size_for
+from ._core import CountingFilter, Filter, Layout, ScalableFilter, counting_size_for, size_for
 
-__all__ = ["build", "semi_join", "partition_filter", "merge_filters"]
+__all__ = ["build", "semi_join", "partition_filter", "merge_filters", "extend_chain"]
+
+# build's kinds: the class, its default layout.
+_KINDS = {"filter": (Filter, "block512"), "counting": (CountingFilter, "blocked"),
+          "scalable": (ScalableFilter, "block512")}
+
+
+def _kind(kind: Any) -> str:
+    """build's `kind` (a name or one of the classes) as its name."""
+    for name, (cls, _) in _KINDS.items():
+        if kind == name or kind is cls:
+            return name
+    raise ValueError("simdbloom.dask.build: kind must be 'filter', 'counting' or 'scalable' (or "
+                     "the class), got %r" % (kind,))
 
 
 def _keys_of(part: Any) -> Any:
@@ -74,21 +94,34 @@ def _count(part: Any) -> int:
     return len(_keys_of(part))
 
 
-def partition_filter(part: Any, n: int, fpp: float, layout: Union[str, Layout] = "block512",
-                     seed: int = 0, threads: int = 1) -> Filter:
-    """A filter sized for ``n`` keys in all (not this partition's count: every partition's filter
-    must have the same size to be merged) holding the keys of one partition."""
-    f = Filter.create(n, fpp, layout=layout, seed=seed)
-    f.insert(_keys_of(part), threads=threads)
+def partition_filter(part: Any, n: int, fpp: float, layout: Union[str, Layout, None] = None,
+                     seed: int = 0, threads: int = 1, kind: Any = "filter") -> Any:
+    """A filter (``kind`` 'filter' or 'counting') sized for ``n`` keys in all (not this
+    partition's count: every partition's filter must have the same size to be merged) holding
+    the keys of one partition."""
+    cls, default_layout = _KINDS[_kind(kind)]
+    f = cls(n, fpp, layout=default_layout if layout is None else layout, seed=seed)
+    if cls is Filter:
+        f.insert(_keys_of(part), threads=threads)
+    else:
+        f.insert(_keys_of(part))
     return f
 
 
-def merge_filters(*filters: Filter) -> Filter:
-    """The union of compatible filters, as a new filter (the inputs are left as they were, so a
-    retried task gives the same result)."""
+def merge_filters(*filters: Any) -> Any:
+    """The union of compatible filters (or the sum of counting filters), as a new object (the
+    inputs are left as they were, so a retried task gives the same result)."""
     out = filters[0].copy()
     for f in filters[1:]:
         out.merge(f)
+    return out
+
+
+def extend_chain(chain: ScalableFilter, part: Any) -> ScalableFilter:
+    """A copy of ``chain`` with the keys of one partition inserted, in order (the input is left
+    as it was, so a retried task gives the same result)."""
+    out = chain.copy()
+    out.insert(_keys_of(part))
     return out
 
 
@@ -109,42 +142,71 @@ def _partitions(collection: Any) -> list:
                     type(collection).__name__)
 
 
-def build(collection: Any, n: Optional[int], fpp: float, *,
-          layout: Union[str, Layout] = "block512", seed: int = 0, split_every: int = 8,
-          threads: int = 1, compute: bool = True) -> Any:
+def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter",
+          layout: Union[str, Layout, None] = None, seed: int = 0, split_every: int = 8,
+          threads: int = 1, compute: bool = True, growth: float = 2.0,
+          tightening: float = 0.85) -> Any:
     """Builds a filter over the keys of a 1-D Dask array or a Dask series.
 
-    One task per partition builds that partition's filter (``Filter.create(n, fpp, layout,
-    seed)`` then a bulk insert of the partition in place); merge tasks OR up to ``split_every``
-    filters each, level by level, until one is left. ``n`` is the expected number of keys in
-    all; ``None`` counts them first (one more pass over the data). ``threads`` is passed to each
-    partition's insert. Returns the ``Filter`` (``compute=False``: a ``dask.delayed`` object
-    computing it). Byte-identical to ``Filter.create(n, fpp, layout, seed)`` with every key
-    inserted in one process. Its ``key_type`` is what the partitions held ('int32' for an int32
-    or nullable Int32 series, 'bytes' for strings), which semi_join reads. A categorical series
-    is hashed as its values of the categories' dtype, a sparse one as its dense values of the
-    sparse subtype.
+    ``kind="filter"`` (or ``Filter``): one task per partition builds that partition's filter
+    (``Filter(n, fpp, layout, seed)`` then a bulk insert of the partition in place); merge tasks
+    OR up to ``split_every`` filters each, level by level, until one is left. ``n`` is the
+    expected number of keys in all; ``None`` counts them first (one more pass over the data).
+    ``threads`` is passed to each partition's insert. ``kind="counting"`` (or ``CountingFilter``,
+    ``layout`` 'blocked' by default): the same tree, the merges adding counters.
+    ``kind="scalable"`` (or ``ScalableFilter``): ``n`` is the first stage's capacity (``None``:
+    ScalableFilter's default, nothing counted), ``growth`` and ``tightening`` its options; the
+    chain passes from partition to partition in order (a chain cannot be merged once grown), each
+    task inserting its partition where it lives.
 
-    Cost: every key hashed once, where it lives; partitions - 1 merges of ``size_bytes`` each
-    (O(size) ORs), as many filter transfers between workers.
+    Returns the object (``compute=False``: a ``dask.delayed`` object computing it).
+    Byte-identical to creating it with the same parameters and inserting every key in one
+    process (in partition order). Its ``key_type`` is what the partitions held ('int32' for an
+    int32 or nullable Int32 series, 'bytes' for strings), which semi_join reads. A categorical
+    series is hashed as its values of the categories' dtype, a sparse one as its dense values of
+    the sparse subtype. Nulls are skipped.
+
+    Cost: every key hashed once, where it lives; filter/counting: partitions - 1 merges of
+    ``size_bytes`` each (O(size) ORs or adds), as many filter transfers between workers;
+    scalable: one task after another (no parallel inserts), the chain so far copied and moved
+    once per partition.
     """
     import dask
 
+    name = _kind(kind)
+    cls, default_layout = _KINDS[name]
+    layout = default_layout if layout is None else layout
     if split_every < 2:
         raise ValueError("simdbloom.dask.build: split_every must be >= 2")
     parts = _partitions(collection)
+    token = dask.base.tokenize(collection, n, fpp, name, str(layout), seed, growth, tightening)
+    if name == "scalable":
+        capacity = {} if n is None else {"initial_capacity": n}
+        # Invalid parameters fail here, not on a worker; the chain is created in a task.
+        ScalableFilter(fpp=fpp, growth=growth, tightening=tightening, layout=layout, seed=seed,
+                       **capacity)
+        chain = dask.delayed(ScalableFilter, pure=True)(
+            fpp=fpp, growth=growth, tightening=tightening, layout=layout, seed=seed, **capacity,
+            dask_key_name="simdbloom-chain-%s-0" % token)
+        for i, p in enumerate(parts):
+            chain = dask.delayed(extend_chain, pure=True)(
+                chain, p, dask_key_name="simdbloom-chain-%s-%d" % (token, i + 1))
+        return chain.compute() if compute else chain
     if n is None:  # one counting pass: non-null keys per partition, summed on the client
         n = max(1, sum(dask.compute(*[dask.delayed(_count)(p) for p in parts])))
-    size_for(n, fpp, layout)  # invalid parameters fail here (no allocation), not on a worker
-    token = dask.base.tokenize(collection, n, fpp, str(layout), seed)
+    # Invalid parameters fail here (no allocation), not on a worker.
+    if name == "counting":
+        counting_size_for(n, fpp, layout)
+    else:
+        size_for(n, fpp, layout)
     level = [
         dask.delayed(partition_filter, pure=True)(
-            p, n, fpp, layout, seed, threads,
+            p, n, fpp, layout, seed, threads, name,
             dask_key_name="simdbloom-partition-%s-%d" % (token, i))
         for i, p in enumerate(parts)
     ]
     if not level:
-        empty = dask.delayed(Filter.create, pure=True)(n, fpp, layout=layout, seed=seed)
+        empty = dask.delayed(cls, pure=True)(n, fpp, layout=layout, seed=seed)
         return empty.compute() if compute else empty
     depth = 0
     while len(level) > 1:
@@ -276,7 +338,7 @@ def _to_width(values: np.ndarray, width: int) -> tuple:
     return kept.astype("<u%d" % width), fits
 
 
-def _hits(values: Any, column: str, flt: Filter, key_type: Optional[str]) -> np.ndarray:
+def _hits(values: Any, column: str, flt: Any, key_type: Optional[str]) -> np.ndarray:
     """Filter.contains of a null-free series of plain or nullable values, converted to the
     filter's integer width when it has one."""
     width = _probe_width(key_type, values.dtype, column, values)
@@ -289,7 +351,7 @@ def _hits(values: Any, column: str, flt: Filter, key_type: Optional[str]) -> np.
     return flt.contains(values if not isinstance(values.dtype, np.dtype) else values.to_numpy())
 
 
-def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
+def _semi_join_partition(part: Any, column: str, flt: Any) -> Any:
     import pandas as pd
 
     keys = part[column]
@@ -311,10 +373,11 @@ def _semi_join_partition(part: Any, column: str, flt: Filter) -> Any:
     return part[mask]
 
 
-def semi_join(df: Any, column: str, flt: Filter, *, client: Any = None,
+def semi_join(df: Any, column: str, flt: Any, *, client: Any = None,
               broadcast: bool = True) -> Any:
-    """The rows of Dask dataframe ``df`` whose ``df[column]`` may be in ``flt`` (lazy: a Dask
-    dataframe with ``df``'s columns and divisions).
+    """The rows of Dask dataframe ``df`` whose ``df[column]`` may be in ``flt`` (a Filter,
+    CountingFilter or ScalableFilter; lazy: a Dask dataframe with ``df``'s columns and
+    divisions).
 
     Keys are probed in bulk per partition (``Filter.contains`` on the column's NumPy values; a
     string column is probed as UTF-8 bytes, an integer column by its dtype's width, a pandas
