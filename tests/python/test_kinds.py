@@ -644,3 +644,48 @@ def test_membership_results_agree(which):
     fresh = g.insert_fresh(np.array([1, 2, 1, 3, 2], dtype=np.int64))
     assert fresh.tolist() == [True, True, False, True, False]
     assert g.insert_fresh(nullable).tolist()[1::2] == [False, False]
+
+
+def test_type_stubs_name_every_method():
+    """Every public name of every class (and module function) is in _core.pyi, and every name
+    the stubs give a class exists: the stubs follow the module."""
+    import ast
+    import os
+
+    path = os.path.join(os.path.dirname(simdbloom.__file__), "_core.pyi")
+    tree = ast.parse(open(path).read())
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+    def stub_names(name):
+        node = classes[name]
+        names = set()
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef):
+                names.add(item.name)
+            elif isinstance(item, ast.AnnAssign):
+                names.add(item.target.id)
+        for base in node.bases:
+            if isinstance(base, ast.Name) and base.id in classes:
+                names |= stub_names(base.id)
+        return names
+
+    for name in simdbloom.__all__:
+        obj = getattr(simdbloom, name)
+        if not isinstance(obj, type):
+            if callable(obj) and name != "Error":
+                assert name in functions, name
+            continue
+        if name == "Error":
+            continue
+        assert name in classes, name
+        runtime = {n for n in vars(obj) if not n.startswith("_")}
+        if name in ("Layout", "CountingLayout"):  # pybind11 enums: their members
+            runtime = set(obj.__members__)
+        stubbed = stub_names(name)
+        wanted = {n for n in stubbed if not n.startswith("_")}
+        assert runtime <= stubbed, (name, sorted(runtime - stubbed))
+        assert wanted <= runtime | {"name", "value"}, (name, sorted(wanted - runtime))
+        for dunder in ("__contains__", "__len__", "__or__", "__ior__", "__and__", "__le__"):
+            if dunder in vars(obj):
+                assert dunder in stubbed, (name, dunder)
