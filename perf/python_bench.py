@@ -11,10 +11,22 @@
 2. loop: one key per call (f.insert(int), f.contains(int) over a Python list of ints) on
    --loop-keys keys (default 1e5: the per-call cost does not depend on the count), ns/key against
    the bulk call's ns/key.
-3. dask: simdbloom.dask.build over --dask-keys keys (default 1e8) on a distributed.LocalCluster
+3. kinds: every class (Filter, CountingFilter, ScalableFilter, SpatialFilter,
+   ShiftingAssociation, ShiftingMultiplicity) on --kind-keys uint64 keys (default 1e6): its bulk
+   insert and its bulk query (contains, classify, query, count; into an out= array, as the C++
+   side writes into its buffer) through the module, against the same calls in C++
+   (simdbloom-pyref --kind) on the same keys, rounds alternating as in 1; each repeat starts from
+   an empty object (not timed). The saved bytes are compared. The ratio is Python / C++ (goal:
+   <= 1.10). Out of cache both sides' times vary from process to process by 10-20% on a shared
+   machine (each process measures its own prefetch distances: lib/core/prefetch.h), so each row
+   also gives the module's fixed cost per call (call_us: a query of a 1-key batch, whose library
+   part is a few ns) and fixed_cost_ratio = (C++ time + call_us) / C++ time, what the module adds.
+4. dask: simdbloom.dask.build over --dask-keys keys (default 1e8) on a distributed.LocalCluster
    of --workers worker processes (default 2), the keys generated and held on the workers in
    --partitions partitions before timing; against Filter.create + insert of the same keys in
    this process. The bytes are compared. --dask-keys 0 skips it.
+
+The setup line names the CPU (/proc/cpuinfo's model name) and the SIMD target.
 
 usage: PYTHONPATH=build/python /usr/bin/python3 perf/python_bench.py --pyref build/perf/simdbloom-pyref
 """
@@ -34,6 +46,18 @@ import simdbloom
 
 def emit(**row):
     print(json.dumps(row), flush=True)
+
+
+def cpu_model():
+    """/proc/cpuinfo's model name (None where there is none)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
 
 
 def best_of(fn, repeats, setup=None):
@@ -68,7 +92,7 @@ def bench_bulk(args, tmp):
                              check=True, capture_output=True, text=True).stdout
         for line in res.splitlines():
             row = json.loads(line)
-            key = "cpp_" + row["op"]
+            key = "cpp_" + ("contains" if row["op"] == "query" else row["op"])
             best[key] = min(best[key], row["seconds"])
         best["py_insert"] = min(best["py_insert"],
                                 best_of(lambda: f.insert(keys), args.repeats, setup=f.clear))
@@ -120,6 +144,85 @@ def bench_loop(args, bulk_best, n_bulk):
              ns_per_key=round(t / m * 1e9, 4), reference="bulk call (Python)",
              reference_ns=round(ref / n_bulk * 1e9, 4),
              ratio=round((t / m) / (ref / n_bulk), 4), repeats=args.repeats)
+
+
+# Each class as the kinds benchmark runs it: (make an empty object of n keys at fpp, insert the
+# keys, query into out, the answers' dtype, empty it for the next repeat or None: a new object).
+KINDS = {
+    "filter": (lambda n, fpp: simdbloom.Filter(n, fpp), lambda f, k: f.insert(k),
+               lambda f, p, out: f.contains(p, out=out), np.bool_, lambda f: f.clear()),
+    "counting": (lambda n, fpp: simdbloom.CountingFilter(n, fpp), lambda f, k: f.insert(k),
+                 lambda f, p, out: f.contains(p, out=out), np.bool_, None),
+    "scalable": (lambda n, fpp: simdbloom.ScalableFilter(fpp=fpp), lambda f, k: f.insert(k),
+                 lambda f, p, out: f.contains(p, out=out), np.bool_, None),
+    "spatial": (lambda n, fpp: simdbloom.SpatialFilter(n, fpp, 2), lambda f, k: f.insert(k, 1),
+                lambda f, p, out: f.classify(p, out=out), np.uint16, None),
+    "association": (lambda n, fpp: simdbloom.ShiftingAssociation(n, fpp),
+                    lambda f, k: f.insert(k, 1), lambda f, p, out: f.query(p, out=out),
+                    np.uint8, None),
+    "multiplicity": (lambda n, fpp: simdbloom.ShiftingMultiplicity(n, fpp, 4),
+                     lambda f, k: f.insert(k, 1), lambda f, p, out: f.count(p, out=out),
+                     np.uint32, None),
+}
+
+
+def bench_kinds(args, tmp):
+    n = int(args.kind_keys)
+    rng = np.random.default_rng(2027)
+    keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    probes = np.concatenate([keys[: n // 2], rng.integers(0, 2**64 - 1, n - n // 2,
+                                                          dtype=np.uint64, endpoint=True)])
+    rng.shuffle(probes)
+    kp, pp, fo = (os.path.join(tmp, x) for x in ("kkeys.bin", "kprobes.bin", "kcpp.bin"))
+    keys.tofile(kp)
+    probes.tofile(pp)
+    for kind in args.kinds.split(","):
+        make, insert, query, dtype, empty = KINDS[kind]
+        out = np.empty(n, dtype=dtype)
+        best = {"cpp_insert": float("inf"), "cpp_query": float("inf"),
+                "py_insert": float("inf"), "py_query": float("inf")}
+        f = None
+        for _ in range(args.rounds):
+            res = subprocess.run([args.pyref, "--kind", kind, kp, pp, str(n), repr(args.fpp),
+                                  str(args.repeats), fo],
+                                 check=True, capture_output=True, text=True).stdout
+            for line in res.splitlines():
+                row = json.loads(line)
+                best["cpp_" + row["op"]] = min(best["cpp_" + row["op"]], row["seconds"])
+            for _ in range(args.repeats):
+                if f is not None and empty is not None:
+                    empty(f)
+                else:
+                    f = None
+                    f = make(n, args.fpp)
+                t = time.perf_counter()
+                insert(f, keys)
+                best["py_insert"] = min(best["py_insert"], time.perf_counter() - t)
+                t = time.perf_counter()
+                query(f, probes, out)
+                best["py_query"] = min(best["py_query"], time.perf_counter() - t)
+        # The module's fixed cost per bulk call, what it adds to the library's work: a query of
+        # a 1-key batch (the library's part is a few ns), the minimum over 2000 calls.
+        one, one_out = probes[:1].copy(), out[:1].copy()
+        fixed = float("inf")
+        for _ in range(2000):
+            t = time.perf_counter()
+            query(f, one, one_out)
+            fixed = min(fixed, time.perf_counter() - t)
+        with open(fo, "rb") as fh:
+            cpp = fh.read()
+        # Filter's header counts every repeat's inserts: compare its bits.
+        same = cpp[64:] == f.to_bytes()[64:] if kind == "filter" else cpp == f.to_bytes()
+        for op, py, ref in [("insert", "py_insert", "cpp_insert"),
+                            ("query", "py_query", "cpp_query")]:
+            emit(bench="python", what="kinds: %s %s u64 (out=)" % (type(f).__name__, op),
+                 keys=n, ns_per_key=round(best[py] / n * 1e9, 4),
+                 reference="C++ simdbloom-pyref --kind " + kind,
+                 reference_ns=round(best[ref] / n * 1e9, 4), ratio=round(best[py] / best[ref], 4),
+                 call_us=round(fixed * 1e6, 3),
+                 fixed_cost_ratio=round((best[ref] + fixed) / best[ref], 6),
+                 rounds=args.rounds, repeats=args.repeats, same_bytes=same,
+                 target=simdbloom.active_target())
 
 
 def _gen_block(seed, size):
@@ -181,15 +284,22 @@ def main():
     p.add_argument("--dask-keys", type=float, default=1e8)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--partitions", type=int, default=4)
-    p.add_argument("--only", choices=["bulk", "loop", "dask"])
+    p.add_argument("--kind-keys", type=float, default=1e6)
+    p.add_argument("--kinds", default=",".join(KINDS))
+    p.add_argument("--only", choices=["bulk", "loop", "kinds", "dask"])
     args = p.parse_args()
-    if args.only in (None, "bulk", "loop") and not os.path.exists(args.pyref):
+    if args.only in (None, "bulk", "loop", "kinds") and not os.path.exists(args.pyref):
         sys.exit("no %s: configure with -DSIMDBLOOM_PYTHON=ON and build simdbloom-pyref"
                  % args.pyref)
     emit(bench="python", what="setup", python=sys.version.split()[0], numpy=np.__version__,
          simdbloom=simdbloom.__version__, target=simdbloom.active_target(),
-         cpus=os.cpu_count())
+         cpus=os.cpu_count(), cpu=cpu_model())
     with tempfile.TemporaryDirectory() as tmp:
+        # The kinds first: their 1e6-key objects are allocated anew each repeat, and after the
+        # 1e7-key filters of `bulk` are freed, fresh allocations of this process fault their
+        # pages in at a cost that varies (seen: +20-30% on a shared 2-core VM), the C++ side's not.
+        if args.only in (None, "kinds"):
+            bench_kinds(args, tmp)
         if args.only in (None, "bulk", "loop"):
             best, _, n = bench_bulk(args, tmp)
             if args.only in (None, "loop"):
