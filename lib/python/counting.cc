@@ -277,7 +277,9 @@ contains.)doc")
           "Fraction of counters above 0 (the plain filter's fill ratio). O(size_bytes).")
       .def(
           "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
-          py::arg("n"), "The model's false-positive rate with n distinct keys present.")
+          py::arg("n"),
+          "The model's false-positive rate with n distinct keys present. A few hundred exp() "
+          "at most, no allocation.")
       .def("stats", &Stats,
            "A dict: layout, plain_layout, counters, size_bytes, num_blocks, num_hashes, seed, "
            "size, saturated, fill_ratio, predicted_fpp (at size keys), is_view. "

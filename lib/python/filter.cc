@@ -209,7 +209,9 @@ independent filters.)doc");
           "False-positive rate of the current bits for a random absent key. O(size_bytes).")
       .def(
           "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
-          py::arg("n"), "The model's false-positive rate after n distinct keys.")
+          py::arg("n"),
+          "The model's false-positive rate after n distinct keys. A few hundred exp() at most "
+          "(block512, k > 8), no allocation after the first call per layout.")
       .def("stats", &Stats,
            "A dict: layout, bits, size_bytes, num_blocks, num_hashes, seed, inserted_count, "
            "fill_ratio, approximate_count, expected_fpp, bits_per_inserted_key, is_view, "

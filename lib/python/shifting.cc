@@ -186,7 +186,8 @@ void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
             return self.obj.false_positive_probability();
           },
           "The model's probability that a key inserted nowhere gets a non-zero answer, at the "
-          "keys inserted so far. A few hundred exp() at most.")
+          "keys inserted so far. A sum over the blocks' Poisson loads: a few hundred terms, no "
+          "allocation.")
       .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
       .def_property_readonly("bit_count", [](const G& self) { return self.obj.bit_count(); })
       .def_property_readonly("size_bytes", [](const G& self) { return self.obj.bit_count() / 8; })
@@ -273,14 +274,15 @@ calls).)doc");
             return self.obj.clear_answer_probability();
           },
           "The model's probability that a key of S1 | S2 gets a clear answer, at the keys "
-          "inserted so far (the blocked form of the paper's (1 - f)**2).")
+          "inserted so far (the blocked form of the paper's (1 - f)**2). A sum over the blocks' "
+          "Poisson loads: a few hundred terms, no allocation.")
       .def(
           "paper_clear_answer_probability",
           [](const GA& self) {
             auto lock = LockWithGil<SharedLock>(self.mu);
             return self.obj.paper_clear_answer_probability();
           },
-          "The paper's (1 - f)**2, for comparison.");
+          "The paper's (1 - f)**2, for comparison. Cost as clear_answer_probability.");
   BindShiftingBits(a, [](const ShiftingAssociation& f) {
     return ShiftingAssociation::with_bits(f.bit_count(), f.seed());
   });
@@ -339,7 +341,8 @@ calls).)doc");
           },
           py::arg("count"),
           "The model's probability that a key inserted with `count` is reported as `count`, at "
-          "the keys inserted so far.")
+          "the keys inserted so far. O(count) sums over the blocks' Poisson loads, no "
+          "allocation.")
       .def_property_readonly("max_count", [](const GX& self) { return self.obj.max_count(); });
   BindShiftingBits(x, [](const ShiftingMultiplicity& f) {
     return ShiftingMultiplicity::with_bits(f.bit_count(), f.max_count(), f.seed());

@@ -94,9 +94,32 @@ double CellFill(const SpatialFilter& f) {
   return static_cast<double>(used) / static_cast<double>(f.num_cells());
 }
 
+// A name as the library keeps it: str as UTF-8 (lone surrogates as their bytes, so any bytes read
+// back by area_name() set again unchanged), bytes as they are.
+std::string NameBytes(py::handle name) {
+  if (PyUnicode_Check(name.ptr())) {
+    return py::reinterpret_borrow<py::str>(name)
+        .attr("encode")("utf-8", "surrogateescape")
+        .cast<std::string>();
+  }
+  if (PyBytes_Check(name.ptr())) return name.cast<std::string>();
+  throw py::type_error("an area name is a str or bytes");
+}
+
+py::str NameStr(std::string_view name) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape"));
+}
+
 py::dict Stats(const G& self, bool measure) {
   std::optional<simdbloom::SpatialStats> s;
-  Reading(self, [&](const SpatialFilter& f) { s.emplace(f.stats(measure)); });
+  std::vector<std::string> names;
+  Reading(self, [&](const SpatialFilter& f) {
+    s.emplace(f.stats(measure));
+    for (uint32_t a = 1; a <= f.num_areas(); ++a) {
+      names.emplace_back(f.area_name(static_cast<uint16_t>(a)));
+    }
+  });
   py::dict d;
   d["num_areas"] = self.obj.num_areas();
   d["num_cells"] = s->num_cells;
@@ -112,6 +135,7 @@ py::dict Stats(const G& self, bool measure) {
   for (const simdbloom::SpatialAreaStats& a : s->areas) {
     py::dict e;
     e["label"] = a.label;
+    e["name"] = NameStr(names[a.label - 1]);
     e["members"] = a.members;
     e["expected_emersion"] = a.expected_emersion;
     e["apriori_fpp"] = a.apriori_fpp;
@@ -161,13 +185,43 @@ calls).)doc");
          "clear",
          [](G& self) {
            Writing(self, [](SpatialFilter& f) {
-             f = SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(), f.num_areas(),
-                                            f.seed());
+             SpatialFilter empty = SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(),
+                                                              f.num_areas(), f.seed());
+             for (uint32_t a = 1; f.has_area_names() && a <= f.num_areas(); ++a) {
+               const auto label = static_cast<uint16_t>(a);
+               if (!f.area_name(label).empty()) empty.set_area_name(label, f.area_name(label));
+             }
+             f = std::move(empty);
            });
            self.key_type = KeyType::kEmpty;
          },
-         "Empties every cell and area (current_label 0, key_type 'empty'): the filter as "
-         "created. Cost: a new zeroed allocation of size_bytes.")
+         "Empties every cell and area (current_label 0, key_type 'empty'; the area names are "
+         "kept): the filter as created. Cost: a new zeroed allocation of size_bytes.")
+      .def(
+          "set_area_name",
+          [](G& self, int64_t label, py::handle name) {
+            const std::string bytes = NameBytes(name);
+            const uint16_t l = ValueFrom<uint16_t>(label, "set_area_name", "label");
+            Writing(self, [&](SpatialFilter& f) { f.set_area_name(l, bytes); });
+          },
+          py::arg("label"), py::arg("name"),
+          "Names area `label` (1..num_areas): a str (UTF-8) or bytes of at most 65535 bytes; "
+          "'' removes the name. Names are saved with the filter (format version 2) and take no "
+          "part in insert or classify. Raises simdbloom.Error (invalid_argument). O(name size).")
+      .def(
+          "area_name",
+          [](const G& self, int64_t label) {
+            std::string name;
+            {
+              auto lock = LockWithGil<SharedLock>(self.mu);
+              name = self.obj.area_name(ValueFrom<uint16_t>(label, "area_name", "label"));
+            }
+            return NameStr(name);
+          },
+          py::arg("label"),
+          "The name of area `label` as a str ('' if it has none, and outside 1..num_areas; bytes "
+          "that are not UTF-8 as surrogate escapes, which set_area_name takes back). O(name "
+          "size).")
       .def(
           "__len__",
           [](const G& self) {
@@ -188,12 +242,14 @@ calls).)doc");
           "Fraction of cells holding a label. O(size_bytes).")
       .def(
           "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
-          py::arg("n"), "Probability that a key in no area gets a label after n keys in all.")
+          py::arg("n"),
+          "Probability that a key in no area gets a label after n keys in all. A sum of a few "
+          "exp() terms (tables built at the first call), no allocation after it.")
       .def("stats", &Stats, py::arg("measure") = false,
            R"doc(A dict: num_areas, num_cells, cell_bytes, num_hashes, seed, members, apriori_fpp
 (a key in no area gets a label), measured, sparsity, fpp, and 'areas': per label 1..num_areas a dict
-of label, members, cells_written and the paper's a-priori expected_emersion, apriori_fpp (a key in
-no area gets this label), apriori_isep (a key of this area gets a higher one), expected_cells; with
+of label, name, members, cells_written and the paper's a-priori expected_emersion, apriori_fpp (a
+key in no area gets this label), apriori_isep (a key of this area gets a higher one), expected_cells; with
 measure=True also the measured cells, emersion and fpp per area and sparsity/fpp overall (else 0).
 Cost: O(num_areas) formulas; measure: one pass over the cells, GIL released.)doc")
       .def_property_readonly("current_label",

@@ -369,8 +369,25 @@ def test_spatial_labels_stats_errors():
     assert out[0] >= 1 and out[2] == 300
     with pytest.raises(TypeError, match="uint16"):
         f.classify([1, 2], out=np.zeros(2, dtype=np.uint32))
+    # Area names: saved with the filter (format version 2), kept by clear, not compared by ==.
+    plain = f.copy()
+    f.set_area_name(1, "north é")
+    f.set_area_name(300, b"\xff raw")
+    assert f.area_name(1) == "north é" and f.area_name(2) == "" and f.area_name(0) == ""
+    assert f.area_name(300).encode("utf-8", "surrogateescape") == b"\xff raw"
+    f.set_area_name(2, f.area_name(300))  # surrogate escapes set back as the same bytes
+    assert f.area_name(2) == f.area_name(300)
+    assert f == plain and f.to_bytes() != plain.to_bytes()
+    back = simdbloom.SpatialFilter.from_bytes(f.to_bytes())
+    assert back.area_name(1) == "north é" and pickle.loads(pickle.dumps(f)).area_name(1)
+    assert f.stats()["areas"][0]["name"] == "north é"
+    with pytest.raises(simdbloom.Error, match="label"):
+        f.set_area_name(301, "x")
+    with pytest.raises(TypeError, match="str or bytes"):
+        f.set_area_name(1, 5)
     f.clear()
     assert len(f) == 0 and f.current_label == 0 and f.fill_ratio() == 0
+    assert f.area_name(1) == "north é"
     f.add(1, 1)  # labels start again
     assert f.classify(1) == 1
 
