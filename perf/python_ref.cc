@@ -51,7 +51,7 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Each class under one spelling: Make() an empty object (or Reset(f) to empty it), Insert, Query
+// Each class under one spelling: Make() an empty object, Insert, Query
 // (into out, one Out per key), the saved bytes.
 struct Params {
   uint64_t n;
@@ -62,49 +62,53 @@ template <class T, class Out>
 struct Bench {
   using Object = T;
   using Answer = Out;
+  static void Save(const Object& f, std::ostream& os) { f.save(os); }
+};
+// The membership classes: insert(keys), contains(keys, out).
+template <class T>
+struct MembershipBench : Bench<T, uint8_t> {
+  static void Insert(T& f, Keys k) { f.insert(k); }
+  static uint64_t Query(const T& f, Keys k, uint8_t* out) { return f.contains(k, out); }
 };
 
-struct FilterBench : Bench<simdbloom::Filter, uint8_t> {
+struct FilterBench : MembershipBench<simdbloom::Filter> {
   static Object Make(const Params& p) { return Object::create(p.n, p.fpp); }
-  static void Insert(Object& f, Keys k) { f.insert(k); }
-  static uint64_t Query(const Object& f, Keys k, Answer* out) { return f.contains(k, out); }
-  static void Save(const Object& f, std::ostream& os) { f.save(os); }
 };
-struct CountingBench : Bench<simdbloom::CountingFilter, uint8_t> {
+struct CountingBench : MembershipBench<simdbloom::CountingFilter> {
   static Object Make(const Params& p) { return Object::create(p.n, p.fpp); }
-  static void Insert(Object& f, Keys k) { f.insert(k); }
-  static uint64_t Query(const Object& f, Keys k, Answer* out) { return f.contains(k, out); }
-  static void Save(const Object& f, std::ostream& os) { f.save(os); }
 };
-struct ScalableBench : Bench<simdbloom::ScalableFilter, uint8_t> {
+struct ScalableBench : MembershipBench<simdbloom::ScalableFilter> {
   static Object Make(const Params& p) { return Object::create(1024, p.fpp); }
-  static void Insert(Object& f, Keys k) { f.insert(k); }
-  static uint64_t Query(const Object& f, Keys k, Answer* out) { return f.contains(k, out); }
-  static void Save(const Object& f, std::ostream& os) { f.save(os); }
 };
 struct SpatialBench : Bench<simdbloom::SpatialFilter, uint16_t> {
   static Object Make(const Params& p) { return Object::create(p.n, p.fpp, 2); }
   static void Insert(Object& f, Keys k) { f.insert(1, k); }
   static uint64_t Query(const Object& f, Keys k, Answer* out) { return f.classify(k, out); }
-  static void Save(const Object& f, std::ostream& os) { f.save(os); }
 };
-struct AssociationBench : Bench<simdbloom::ShiftingAssociation, uint8_t> {
+// The shifting set filters save into a string; their queries return nothing: the hits counted.
+template <class T, class Out>
+struct ShiftingBench : Bench<T, Out> {
+  static void Save(const T& f, std::ostream& os) { os << f.save(); }
+  static uint64_t NonZero(const Out* out, size_t n) {
+    return static_cast<uint64_t>(std::count_if(out, out + n, [](Out a) { return a != 0; }));
+  }
+};
+
+struct AssociationBench : ShiftingBench<simdbloom::ShiftingAssociation, uint8_t> {
   static Object Make(const Params& p) { return Object::create(p.n, p.fpp); }
   static void Insert(Object& f, Keys k) { f.insert(k, Object::kOnlyFirst); }
   static uint64_t Query(const Object& f, Keys k, Answer* out) {
     f.query(k, out);
-    return static_cast<uint64_t>(std::count_if(out, out + k.size(), [](Answer a) { return a; }));
+    return NonZero(out, k.size());
   }
-  static void Save(const Object& f, std::ostream& os) { os << f.save(); }
 };
-struct MultiplicityBench : Bench<simdbloom::ShiftingMultiplicity, uint32_t> {
+struct MultiplicityBench : ShiftingBench<simdbloom::ShiftingMultiplicity, uint32_t> {
   static Object Make(const Params& p) { return Object::create(p.n, p.fpp, 4); }
   static void Insert(Object& f, Keys k) { f.insert(k, 1); }
   static uint64_t Query(const Object& f, Keys k, Answer* out) {
     f.count(k, out);
-    return static_cast<uint64_t>(std::count_if(out, out + k.size(), [](Answer a) { return a; }));
+    return NonZero(out, k.size());
   }
-  static void Save(const Object& f, std::ostream& os) { os << f.save(); }
 };
 
 template <class B>

@@ -167,22 +167,19 @@ false positive removed decrements other keys' counters.
 
 Thread-safety as Filter: queries run concurrently, mutations alone; the GIL is released by bulk
 calls, merges, scans and I/O.)doc");
-  cls.def(py::init(&Create), py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
-          py::arg("seed") = 0, kCreateDoc)
-      .def_static("create", &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
-                  py::arg("seed") = 0, kCreateDoc)
-      .def_static(
-          "with_counters",
-          [](uint64_t counters, uint32_t k, py::object layout, uint64_t seed) {
-            const CountingLayout l = CountingLayoutFrom(layout);
-            return Wrap(
-                WithoutGil([&] { return CountingFilter::with_counters(counters, k, l, seed); }),
-                KeyType::kEmpty);
-          },
-          py::arg("counters"), py::arg("num_hashes"), py::arg("layout") = "blocked",
-          py::arg("seed") = 0,
-          "An empty counting filter of at least `counters` counters (whole blocks) and "
-          "`num_hashes` probes per key. Cost: one zeroed allocation.");
+  BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
+             py::arg("seed") = 0, kCreateDoc);
+  cls.def_static(
+      "with_counters",
+      [](uint64_t counters, uint32_t k, py::object layout, uint64_t seed) {
+        const CountingLayout l = CountingLayoutFrom(layout);
+        return Wrap(WithoutGil([&] { return CountingFilter::with_counters(counters, k, l, seed); }),
+                    KeyType::kEmpty);
+      },
+      py::arg("counters"), py::arg("num_hashes"), py::arg("layout") = "blocked",
+      py::arg("seed") = 0,
+      "An empty counting filter of at least `counters` counters (whole blocks) and "
+      "`num_hashes` probes per key. Cost: one zeroed allocation.");
   BindMembership(cls);
   BindCommon(cls);
   BindSetOp(
@@ -193,6 +190,9 @@ calls, merges, scans and I/O.)doc");
       "simdbloom.Error (incompatible) naming the differing parameter. O(size_bytes), no "
       "allocation, GIL released.");
   BindSubset(cls, &Kind<CountingFilter>::Subset);
+  BindClear(
+      cls, [](CountingFilter& f) { f.clear(); },
+      "Sets every counter and len() to 0 (and key_type to 'empty'). O(size_bytes).");
   cls.def(
          "remove",
          [](G& self, py::handle keys, bool prehashed) {
@@ -247,34 +247,13 @@ contains.)doc")
           "'blocked', classic for 'classic'; same k and seed): bit-identical to inserting the "
           "keys present into Filter.with_bits(counter_count, num_hashes, plain_layout, seed). A "
           "quarter of the memory. O(size_bytes), one allocation, GIL released.")
-      .def(
-          "compatible",
-          [](const G& self, const G& other) { return self.obj.compatible(other.obj); },
-          py::arg("other"), "True if merge/issubset with `other` are allowed. O(1).")
-      .def(
-          "clear",
-          [](G& self) {
-            Writing(self, [](CountingFilter& f) { f.clear(); });
-            self.key_type = KeyType::kEmpty;
-          },
-          "Sets every counter and len() to 0 (and key_type to 'empty'). O(size_bytes).")
-      .def(
-          "__len__",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.size();
-          },
-          "Inserts minus successful removes (kept by the filter, saved with it; merge adds). "
-          "O(1).")
-      .def(
-          "saturated_count",
-          [](const G& self) {
-            return Reading(self, [](const CountingFilter& f) { return f.saturated_count(); });
-          },
-          "Counters at 15 (saturated: they never decrease). O(size_bytes).")
-      .def(
-          "fill_ratio", [](const G& self) { return Reading(self, &NonZeroFraction); },
-          "Fraction of counters above 0 (the plain filter's fill ratio). O(size_bytes).")
+      .def("__len__", Locked<CountingFilter>(&CountingFilter::size),
+           "Inserts minus successful removes (kept by the filter, saved with it; merge adds). "
+           "O(1).")
+      .def("saturated_count", Scan<CountingFilter>(&CountingFilter::saturated_count),
+           "Counters at 15 (saturated: they never decrease). O(size_bytes).")
+      .def("fill_ratio", Scan<CountingFilter>(&NonZeroFraction),
+           "Fraction of counters above 0 (the plain filter's fill ratio). O(size_bytes).")
       .def(
           "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
           py::arg("n"),
@@ -284,15 +263,14 @@ contains.)doc")
            "A dict: layout, plain_layout, counters, size_bytes, num_blocks, num_hashes, seed, "
            "size, saturated, fill_ratio, predicted_fpp (at size keys), is_view. "
            "O(size_bytes), GIL released.")
-      .def_property_readonly("layout", [](const G& self) { return self.obj.layout(); })
-      .def_property_readonly("plain_layout", [](const G& self) { return self.obj.plain_layout(); })
-      .def_property_readonly("counter_count",
-                             [](const G& self) { return self.obj.counter_count(); })
-      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.size_bytes(); })
-      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
-      .def_property_readonly("num_hashes", [](const G& self) { return self.obj.num_hashes(); })
-      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
-      .def_property_readonly("is_view", [](const G& self) { return self.obj.is_view(); })
+      .def_property_readonly("layout", Param<CountingFilter>(&CountingFilter::layout))
+      .def_property_readonly("plain_layout", Param<CountingFilter>(&CountingFilter::plain_layout))
+      .def_property_readonly("counter_count", Param<CountingFilter>(&CountingFilter::counter_count))
+      .def_property_readonly("size_bytes", Param<CountingFilter>(&CountingFilter::size_bytes))
+      .def_property_readonly("num_blocks", Param<CountingFilter>(&CountingFilter::num_blocks))
+      .def_property_readonly("num_hashes", Param<CountingFilter>(&CountingFilter::num_hashes))
+      .def_property_readonly("seed", Param<CountingFilter>(&CountingFilter::seed))
+      .def_property_readonly("is_view", Param<CountingFilter>(&CountingFilter::is_view))
       .def("__repr__", [](const G& self) {
         uint64_t size = 0;
         const double fill = Reading(self, [&](const CountingFilter& f) {

@@ -121,21 +121,18 @@ then run in parallel); a mutation (insert, merge, intersect, clear) waits for th
 on the same filter and runs alone. No call waits for the filter with the GIL held (a single-key
 insert behind a slow save lets other Python threads run). Copies (copy.copy, pickle) are
 independent filters.)doc");
-  cls.def(py::init(&Create), py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
-          py::arg("seed") = 0, kCreateDoc)
-      .def_static("create", &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
-                  py::arg("seed") = 0, kCreateDoc)
-      .def_static(
-          "with_bits",
-          [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
-            const simdbloom::Layout l = LayoutFrom(layout);
-            return Wrap(WithoutGil([&] { return Filter::with_bits(bits, k, l, seed); }),
-                        KeyType::kEmpty);
-          },
-          py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512",
-          py::arg("seed") = 0,
-          "An empty filter of at least `bits` bits (whole blocks) and `num_hashes` probes per key. "
-          "Cost: one zeroed allocation.");
+  BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
+             py::arg("seed") = 0, kCreateDoc);
+  cls.def_static(
+      "with_bits",
+      [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
+        const simdbloom::Layout l = LayoutFrom(layout);
+        return Wrap(WithoutGil([&] { return Filter::with_bits(bits, k, l, seed); }),
+                    KeyType::kEmpty);
+      },
+      py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512", py::arg("seed") = 0,
+      "An empty filter of at least `bits` bits (whole blocks) and `num_hashes` probes per key. "
+      "Cost: one zeroed allocation.");
   BindMembership(cls);
   BindCommon(cls);
   BindSetOp(
@@ -148,37 +145,30 @@ independent filters.)doc");
       "Intersection in place (AND of the bits; also f &= g, and f & g into a new filter); same "
       "conditions as merge. Keeps every key both held.");
   BindSubset(cls, &Kind<Filter>::Subset);
+  BindClear(
+      cls, [](Filter& f) { f.clear(); },
+      "Clears every bit (and key_type). O(size_bytes), no allocation.");
   cls.def(
-         "compatible", [](const G& self, const G& other) { return self.obj.compatible(other.obj); },
-         py::arg("other"), "True if merge/intersect/issubset with `other` are allowed. O(1).")
-      .def(
-          "hashes",
-          [](const G& self, py::handle keys) {
-            KeyBatch b;
-            MakeKeys(keys, false, &b);
-            if (b.valid) {
-              throw py::value_error(
-                  "hashes: the keys hold nulls, and a null has no hash; drop them first "
-                  "(keys.dropna())");
-            }
-            py::array_t<uint64_t> out(static_cast<py::ssize_t>(b.size()));
-            uint64_t* p = out.mutable_data();
-            {
-              py::gil_scoped_release nogil;  // reads the parameters only: no lock
-              self.obj.hash(*b.keys, p);
-            }
-            return out;
-          },
-          py::arg("keys"),
-          "uint64 hashes of a batch: pass them with prehashed=True to probe several filters of "
-          "the same layout family and seed without hashing again. O(n), GIL released.")
-      .def(
-          "clear",
-          [](G& self) {
-            Writing(self, [](Filter& f) { f.clear(); });
-            self.key_type = KeyType::kEmpty;
-          },
-          "Clears every bit (and key_type). O(size_bytes), no allocation.")
+         "hashes",
+         [](const G& self, py::handle keys) {
+           KeyBatch b;
+           MakeKeys(keys, false, &b);
+           if (b.valid) {
+             throw py::value_error(
+                 "hashes: the keys hold nulls, and a null has no hash; drop them first "
+                 "(keys.dropna())");
+           }
+           py::array_t<uint64_t> out(static_cast<py::ssize_t>(b.size()));
+           uint64_t* p = out.mutable_data();
+           {
+             py::gil_scoped_release nogil;  // reads the parameters only: no lock
+             self.obj.hash(*b.keys, p);
+           }
+           return out;
+         },
+         py::arg("keys"),
+         "uint64 hashes of a batch: pass them with prehashed=True to probe several filters of "
+         "the same layout family and seed without hashing again. O(n), GIL released.")
       .def(
           "__len__",
           [](const G& self) {
@@ -189,24 +179,11 @@ independent filters.)doc");
           "An estimate: the number of distinct keys inserted as round(approximate_count()), from "
           "the set bits (a Bloom filter does not store its keys). OverflowError when every bit "
           "is set. O(size_bytes): reads the whole bit array.")
-      .def(
-          "approximate_count",
-          [](const G& self) {
-            return Reading(self, [](const Filter& f) { return f.approximate_count(); });
-          },
-          "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
-      .def(
-          "fill_ratio",
-          [](const G& self) {
-            return Reading(self, [](const Filter& f) { return f.fill_ratio(); });
-          },
-          "Fraction of bits set. O(size_bytes).")
-      .def(
-          "expected_fpp",
-          [](const G& self) {
-            return Reading(self, [](const Filter& f) { return f.expected_fpp(); });
-          },
-          "False-positive rate of the current bits for a random absent key. O(size_bytes).")
+      .def("approximate_count", Scan<Filter>(&Filter::approximate_count),
+           "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
+      .def("fill_ratio", Scan<Filter>(&Filter::fill_ratio), "Fraction of bits set. O(size_bytes).")
+      .def("expected_fpp", Scan<Filter>(&Filter::expected_fpp),
+           "False-positive rate of the current bits for a random absent key. O(size_bytes).")
       .def(
           "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
           py::arg("n"),
@@ -216,19 +193,14 @@ independent filters.)doc");
            "A dict: layout, bits, size_bytes, num_blocks, num_hashes, seed, inserted_count, "
            "fill_ratio, approximate_count, expected_fpp, bits_per_inserted_key, is_view, "
            "target. Reads the bit array a few times (O(size_bytes), GIL released).")
-      .def_property_readonly("layout", [](const G& self) { return self.obj.layout(); })
-      .def_property_readonly("bit_count", [](const G& self) { return self.obj.bit_count(); })
-      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.size_bytes(); })
-      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
-      .def_property_readonly("num_hashes", [](const G& self) { return self.obj.num_hashes(); })
-      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
-      .def_property_readonly(
-          "inserted_count",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.inserted_count();
-          },
-          "Keys passed to insert so far, repeats included (merge adds).")
+      .def_property_readonly("layout", Param<Filter>(&Filter::layout))
+      .def_property_readonly("bit_count", Param<Filter>(&Filter::bit_count))
+      .def_property_readonly("size_bytes", Param<Filter>(&Filter::size_bytes))
+      .def_property_readonly("num_blocks", Param<Filter>(&Filter::num_blocks))
+      .def_property_readonly("num_hashes", Param<Filter>(&Filter::num_hashes))
+      .def_property_readonly("seed", Param<Filter>(&Filter::seed))
+      .def_property_readonly("inserted_count", Locked<Filter>(&Filter::inserted_count),
+                             "Keys passed to insert so far, repeats included (merge adds).")
       .def("__repr__", [](const G& self) {
         uint64_t inserted = 0;
         const double fill = Reading(self, [&](const Filter& f) {

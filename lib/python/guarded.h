@@ -15,6 +15,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <mutex>
@@ -144,6 +145,31 @@ Ptr<T> CopyOf(const Guarded<T>& self) {
   return Wrap(std::move(*copy), self.key_type);
 }
 
+// ---- Getters ----
+// A Python getter from m: a const member function of T without arguments (or any callable on
+// const T&), called under the lock the value needs:
+// Param: a parameter fixed at construction (size, k, seed): no lock. O(1).
+template <class T, class M>
+auto Param(M m) {
+  return [m](const Guarded<T>& g) { return std::invoke(m, g.obj); };
+}
+// Locked: state that mutations change, read in O(1) (or O(stages), O(num_areas)): the shared lock
+// taken with the GIL held (LockWithGil).
+template <class T, class M>
+auto Locked(M m) {
+  return [m](const Guarded<T>& g) {
+    auto lock = LockWithGil<SharedLock>(g.mu);
+    return std::invoke(m, g.obj);
+  };
+}
+// Scan: a pass over the bits (fill ratio, estimates): the shared lock without the GIL (Reading).
+template <class T, class M>
+auto Scan(M m) {
+  return [m](const Guarded<T>& g) {
+    return Reading(g, [&](const T& o) { return std::invoke(m, o); });
+  };
+}
+
 // ---- One key ----
 [[noreturn]] void NotOneKey(const char* who);
 
@@ -186,6 +212,17 @@ py::object MutateOne(Guarded<T>& g, py::handle key, const char* who, bool record
 template <class T, class Fn>
 py::object InsertOne(Guarded<T>& g, py::handle key, const char* who, Fn&& fn) {
   return MutateOne(g, key, who, true, fn);
+}
+
+// hash(key): the library's hash of one key (what insert computes first), for prehashed=True.
+template <class T>
+void BindHash(py::class_<Guarded<T>>& cls, const char* doc) {
+  cls.def(
+      "hash",
+      [](const Guarded<T>& self, py::handle key) {
+        return QueryOne(self, key, "hash", [](const T& f, auto k) { return f.hash(k); });
+      },
+      py::arg("key"), doc);
 }
 
 // ---- Batches ----

@@ -186,15 +186,10 @@ void BindMembership(py::class_<Guarded<T>>& cls) {
 in one bulk call; a list, tuple, generator, set, dict, range or other iterator in order, in chunks
 of 65536 keys (one bulk call each, without the GIL), so memory stays bounded whatever its length,
 and its items may mix key types (ints, bytes, str, NumPy integers). A str or bytes is one
-key: TypeError (use add). Keys of chunks before an error stay inserted. Returns None.)doc")
-      .def(
-          "hash",
-          [](const G& self, py::handle key) {
-            return QueryOne(self, key, "hash", [](const T& f, auto k) { return f.hash(k); });
-          },
-          py::arg("key"),
-          "The hash insert computes first for one key (this object's layout and seed): pass such "
-          "values with prehashed=True. O(1) (strings O(length)).");
+key: TypeError (use add). Keys of chunks before an error stay inserted. Returns None.)doc");
+  BindHash(cls,
+           "The hash insert computes first for one key (this object's layout and seed): pass "
+           "such values with prehashed=True. O(1) (strings O(length)).");
 }
 
 }  // namespace simdbloom_py

@@ -244,6 +244,25 @@ while nothing is inserted.)doc");
   cls.attr("__hash__") = py::none();
 }
 
+// The constructor T(...) and its twin T.create(...), both fn(...) -> Ptr<T>, with the same
+// arguments and docstring (`extra`: py::arg's and the docstring).
+template <class T, class Fn, class... Extra>
+void BindCreate(py::class_<Guarded<T>>& cls, Fn fn, const Extra&... extra) {
+  cls.def(py::init(fn), extra...).def_static("create", fn, extra...);
+}
+
+// clear(): reset(obj) under the exclusive lock without the GIL, then key_type 'empty'.
+template <class T, class Reset>
+void BindClear(py::class_<Guarded<T>>& cls, Reset reset, const char* doc) {
+  cls.def(
+      "clear",
+      [reset](Guarded<T>& self) {
+        Writing(self, reset);
+        self.key_type = KeyType::kEmpty;
+      },
+      doc);
+}
+
 }  // namespace simdbloom_py
 
 #endif  // SIMDBLOOM_PYTHON_PERSIST_H_

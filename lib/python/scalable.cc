@@ -154,12 +154,9 @@ capacity). stats() describes every stage.
 
 Thread-safety as Filter: queries run concurrently, inserts alone (the GIL released by bulk
 calls).)doc");
-  cls.def(py::init(&Create), py::arg("initial_capacity") = kDefaultCapacity, py::arg("fpp") = 0.01,
-          py::arg("growth") = 2.0, py::arg("tightening") = 0.85, py::arg("layout") = "block512",
-          py::arg("seed") = 0, kCreateDoc)
-      .def_static("create", &Create, py::arg("initial_capacity") = kDefaultCapacity,
-                  py::arg("fpp") = 0.01, py::arg("growth") = 2.0, py::arg("tightening") = 0.85,
-                  py::arg("layout") = "block512", py::arg("seed") = 0, kCreateDoc);
+  BindCreate(cls, &Create, py::arg("initial_capacity") = kDefaultCapacity, py::arg("fpp") = 0.01,
+             py::arg("growth") = 2.0, py::arg("tightening") = 0.85, py::arg("layout") = "block512",
+             py::arg("seed") = 0, kCreateDoc);
   BindMembership(cls);
   BindCommon(cls);
   BindSetOp(
@@ -170,6 +167,10 @@ calls).)doc");
       "to at most its capacity (in practice: chains of one stage whose keys fit it). Raises "
       "simdbloom.Error (incompatible) naming the parameter or stage. O(size_bytes), GIL "
       "released.");
+  BindClear(
+      cls, [](ScalableFilter& f) { f.clear(); },
+      "Drops every stage but the first and clears it (and key_type): the chain as created. "
+      "O(first stage's size).");
   cls.def(
          "can_merge",
          [](const G& self, const G& other) {
@@ -178,41 +179,15 @@ calls).)doc");
            });
          },
          py::arg("other"), "Whether merge(other) would succeed. O(stages).")
-      .def(
-          "clear",
-          [](G& self) {
-            Writing(self, [](ScalableFilter& f) { f.clear(); });
-            self.key_type = KeyType::kEmpty;
-          },
-          "Drops every stage but the first and clears it (and key_type): the chain as created. "
-          "O(first stage's size).")
-      .def(
-          "__len__",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.count();
-          },
-          "Distinct keys counted at insert: the keys that set a clear bit in their stage (a "
-          "repeat, or a false positive of the newest stage, is not counted). O(stages).")
-      .def(
-          "approximate_count",
-          [](const G& self) {
-            return Reading(self, [](const ScalableFilter& f) { return f.approximate_count(); });
-          },
-          "Estimated distinct keys from the stages' bits. O(size_bytes).")
-      .def(
-          "expected_fpp",
-          [](const G& self) {
-            return Reading(self, [](const ScalableFilter& f) { return f.expected_fpp(); });
-          },
-          "False-positive rate of the chain's bits for a random absent key. O(size_bytes).")
-      .def(
-          "bits_per_key",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.bits_per_key();
-          },
-          "8 * size_bytes / len() (0 when empty). O(stages).")
+      .def("__len__", Locked<ScalableFilter>(&ScalableFilter::count),
+           "Distinct keys counted at insert: the keys that set a clear bit in their stage (a "
+           "repeat, or a false positive of the newest stage, is not counted). O(stages).")
+      .def("approximate_count", Scan<ScalableFilter>(&ScalableFilter::approximate_count),
+           "Estimated distinct keys from the stages' bits. O(size_bytes).")
+      .def("expected_fpp", Scan<ScalableFilter>(&ScalableFilter::expected_fpp),
+           "False-positive rate of the chain's bits for a random absent key. O(size_bytes).")
+      .def("bits_per_key", Locked<ScalableFilter>(&ScalableFilter::bits_per_key),
+           "8 * size_bytes / len() (0 when empty). O(stages).")
       .def(
           "stage",
           [](const G& self, size_t i) {
@@ -244,28 +219,18 @@ calls).)doc");
            "A dict: layout, initial_capacity, fpp, growth, tightening, seed, count, size_bytes, "
            "bits_per_key, approximate_count, expected_fpp, and 'stages': a dict per stage "
            "(bits, num_hashes, capacity, count, fpp, fill_ratio). O(size_bytes), GIL released.")
-      .def_property_readonly("stages",
-                             [](const G& self) {
-                               auto lock = LockWithGil<SharedLock>(self.mu);
-                               return self.obj.stages();
-                             })
-      .def_property_readonly("size_bytes",
-                             [](const G& self) {
-                               auto lock = LockWithGil<SharedLock>(self.mu);
-                               return self.obj.size_bytes();
-                             })
-      .def_property_readonly("bit_count",
-                             [](const G& self) {
-                               auto lock = LockWithGil<SharedLock>(self.mu);
-                               return 8 * static_cast<uint64_t>(self.obj.size_bytes());
-                             })
+      .def_property_readonly("stages", Locked<ScalableFilter>(&ScalableFilter::stages))
+      .def_property_readonly("size_bytes", Locked<ScalableFilter>(&ScalableFilter::size_bytes))
+      .def_property_readonly("bit_count", Locked<ScalableFilter>([](const ScalableFilter& f) {
+                               return 8 * uint64_t{f.size_bytes()};
+                             }))
       .def_property_readonly("initial_capacity",
-                             [](const G& self) { return self.obj.initial_capacity(); })
-      .def_property_readonly("fpp", [](const G& self) { return self.obj.fpp(); })
-      .def_property_readonly("growth", [](const G& self) { return self.obj.growth(); })
-      .def_property_readonly("tightening", [](const G& self) { return self.obj.tightening(); })
-      .def_property_readonly("layout", [](const G& self) { return self.obj.layout(); })
-      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
+                             Param<ScalableFilter>(&ScalableFilter::initial_capacity))
+      .def_property_readonly("fpp", Param<ScalableFilter>(&ScalableFilter::fpp))
+      .def_property_readonly("growth", Param<ScalableFilter>(&ScalableFilter::growth))
+      .def_property_readonly("tightening", Param<ScalableFilter>(&ScalableFilter::tightening))
+      .def_property_readonly("layout", Param<ScalableFilter>(&ScalableFilter::layout))
+      .def_property_readonly("seed", Param<ScalableFilter>(&ScalableFilter::seed))
       .def("__repr__", [](const G& self) {
         uint64_t bits = 0, count = 0;
         size_t stages = 0;

@@ -49,6 +49,7 @@ void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, co
 // issubset/issuperset and <=, >=, <, > from subset(a, b): whether every key a answers present
 // is present in b too, b's bits (counters) covering a's; it throws simdbloom::Error
 // (kIncompatible) for objects of other parameters. Both shared, without the GIL: O(size_bytes).
+// And compatible(other): the library's compatible(), when merges and comparisons apply.
 template <class T, class Subset>
 void BindSubset(py::class_<Guarded<T>>& cls, Subset subset) {
   using G = Guarded<T>;
@@ -70,7 +71,12 @@ void BindSubset(py::class_<Guarded<T>>& cls, Subset subset) {
           "__ge__", [le](const G& a, const G& b) { return le(b, a); }, py::is_operator())
       .def("__lt__", lt, py::is_operator())
       .def(
-          "__gt__", [lt](const G& a, const G& b) { return lt(b, a); }, py::is_operator());
+          "__gt__", [lt](const G& a, const G& b) { return lt(b, a); }, py::is_operator())
+      .def(
+          "compatible", [](const G& a, const G& b) { return a.obj.compatible(b.obj); },
+          py::arg("other"),
+          "True if merge, issubset and the comparisons with `other` are allowed (the same "
+          "parameters). O(1).");
 }
 
 }  // namespace simdbloom_py

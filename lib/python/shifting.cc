@@ -158,41 +158,22 @@ void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
   using G = Guarded<T>;
   BindValued(cls);
   BindCommon(cls);
-  cls.def(
-         "clear",
-         [fresh](G& self) {
-           Writing(self, [&](T& f) { f = fresh(f); });
-           self.key_type = KeyType::kEmpty;
-         },
-         "Clears every bit (and len, key_type): the filter as created. Cost: a new zeroed "
-         "allocation of bit_count / 8 bytes.")
-      .def(
-          "__len__",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.items();
-          },
-          "Keys inserted so far (repeats included). O(1).")
-      .def(
-          "fill_ratio",
-          [](const G& self) {
-            return Reading(self, [](const T& f) { return BitFill(f.data(), f.bit_count() / 8); });
-          },
-          "Fraction of bits set. O(size_bytes).")
-      .def(
-          "false_positive_probability",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.false_positive_probability();
-          },
-          "The model's probability that a key inserted nowhere gets a non-zero answer, at the "
-          "keys inserted so far. A sum over the blocks' Poisson loads: a few hundred terms, no "
-          "allocation.")
-      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
-      .def_property_readonly("bit_count", [](const G& self) { return self.obj.bit_count(); })
-      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.bit_count() / 8; })
-      .def_property_readonly("num_hashes", [](const G&) { return 8; })
-      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
+  BindClear(
+      cls, [fresh](T& f) { f = fresh(f); },
+      "Clears every bit (and len, key_type): the filter as created. Cost: a new zeroed "
+      "allocation of bit_count / 8 bytes.");
+  cls.def("__len__", Locked<T>(&T::items), "Keys inserted so far (repeats included). O(1).")
+      .def("fill_ratio", Scan<T>([](const T& f) { return BitFill(f.data(), f.bit_count() / 8); }),
+           "Fraction of bits set. O(size_bytes).")
+      .def("false_positive_probability", Locked<T>(&T::false_positive_probability),
+           "The model's probability that a key inserted nowhere gets a non-zero answer, at the "
+           "keys inserted so far. A sum over the blocks' Poisson loads: a few hundred terms, no "
+           "allocation.")
+      .def_property_readonly("num_blocks", Param<T>(&T::num_blocks))
+      .def_property_readonly("bit_count", Param<T>(&T::bit_count))
+      .def_property_readonly("size_bytes", Param<T>([](const T& f) { return f.bit_count() / 8; }))
+      .def_property_readonly("num_hashes", Param<T>([](const T&) { return 8; }))
+      .def_property_readonly("seed", Param<T>(&T::seed))
       .def("__repr__", [](const G& self) {
         uint64_t items = 0;
         const double fill = Reading(self, [&](const T& f) {
@@ -236,16 +217,15 @@ calls).)doc");
     return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n, fpp, seed); }),
                 KeyType::kEmpty);
   };
-  a.def(py::init(make_a), py::arg("n"), py::arg("fpp"), py::arg("seed") = 0, create_a)
-      .def_static("create", make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0, create_a)
-      .def_static(
-          "with_bits",
-          [](uint64_t bits, uint64_t seed) {
-            return Wrap(WithoutGil([&] { return ShiftingAssociation::with_bits(bits, seed); }),
-                        KeyType::kEmpty);
-          },
-          py::arg("bits"), py::arg("seed") = 0,
-          "An empty filter of `bits` rounded up to whole 512-bit blocks.")
+  BindCreate(a, make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0, create_a);
+  a.def_static(
+       "with_bits",
+       [](uint64_t bits, uint64_t seed) {
+         return Wrap(WithoutGil([&] { return ShiftingAssociation::with_bits(bits, seed); }),
+                     KeyType::kEmpty);
+       },
+       py::arg("bits"), py::arg("seed") = 0,
+       "An empty filter of `bits` rounded up to whole 512-bit blocks.")
       .def_static(
           "build",
           [](py::handle s1, py::handle s2, double fpp, uint64_t seed) {
@@ -267,22 +247,14 @@ calls).)doc");
             return ShiftingAssociation::is_clear(ValueFrom<uint8_t>(answer, "is_clear", "answer"));
           },
           py::arg("answer"), "Whether a query answer has exactly one candidate bit. O(1).")
-      .def(
-          "clear_answer_probability",
-          [](const GA& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.clear_answer_probability();
-          },
-          "The model's probability that a key of S1 | S2 gets a clear answer, at the keys "
-          "inserted so far (the blocked form of the paper's (1 - f)**2). A sum over the blocks' "
-          "Poisson loads: a few hundred terms, no allocation.")
-      .def(
-          "paper_clear_answer_probability",
-          [](const GA& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.paper_clear_answer_probability();
-          },
-          "The paper's (1 - f)**2, for comparison. Cost as clear_answer_probability.");
+      .def("clear_answer_probability",
+           Locked<ShiftingAssociation>(&ShiftingAssociation::clear_answer_probability),
+           "The model's probability that a key of S1 | S2 gets a clear answer, at the keys "
+           "inserted so far (the blocked form of the paper's (1 - f)**2). A sum over the blocks' "
+           "Poisson loads: a few hundred terms, no allocation.")
+      .def("paper_clear_answer_probability",
+           Locked<ShiftingAssociation>(&ShiftingAssociation::paper_clear_answer_probability),
+           "The paper's (1 - f)**2, for comparison. Cost as clear_answer_probability.");
   BindShiftingBits(a, [](const ShiftingAssociation& f) {
     return ShiftingAssociation::with_bits(f.bit_count(), f.seed());
   });
@@ -305,19 +277,17 @@ calls).)doc");
     return Wrap(WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed); }),
                 KeyType::kEmpty);
   };
-  x.def(py::init(make_x), py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
-        create_x)
-      .def_static("create", make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"),
-                  py::arg("seed") = 0, create_x)
-      .def_static(
-          "with_bits",
-          [](uint64_t bits, uint32_t max_count, uint64_t seed) {
-            return Wrap(
-                WithoutGil([&] { return ShiftingMultiplicity::with_bits(bits, max_count, seed); }),
-                KeyType::kEmpty);
-          },
-          py::arg("bits"), py::arg("max_count"), py::arg("seed") = 0,
-          "An empty filter of `bits` rounded up to whole 512-bit blocks.")
+  BindCreate(x, make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
+             create_x);
+  x.def_static(
+       "with_bits",
+       [](uint64_t bits, uint32_t max_count, uint64_t seed) {
+         return Wrap(
+             WithoutGil([&] { return ShiftingMultiplicity::with_bits(bits, max_count, seed); }),
+             KeyType::kEmpty);
+       },
+       py::arg("bits"), py::arg("max_count"), py::arg("seed") = 0,
+       "An empty filter of `bits` rounded up to whole 512-bit blocks.")
       .def_static(
           "build",
           [](py::handle keys, double fpp, uint32_t max_count, uint64_t seed) {
@@ -343,7 +313,8 @@ calls).)doc");
           "The model's probability that a key inserted with `count` is reported as `count`, at "
           "the keys inserted so far. O(count) sums over the blocks' Poisson loads, no "
           "allocation.")
-      .def_property_readonly("max_count", [](const GX& self) { return self.obj.max_count(); });
+      .def_property_readonly("max_count",
+                             Param<ShiftingMultiplicity>(&ShiftingMultiplicity::max_count));
   BindShiftingBits(x, [](const ShiftingMultiplicity& f) {
     return ShiftingMultiplicity::with_bits(f.bit_count(), f.max_count(), f.seed());
   });

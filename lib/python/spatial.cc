@@ -165,49 +165,44 @@ classify(key) != 0; len() the keys inserted (repeats included).
 
 Thread-safety as Filter: queries run concurrently, inserts alone (the GIL released by bulk
 calls).)doc");
-  cls.def(py::init(&Create), py::arg("n"), py::arg("fpp"), py::arg("num_areas"),
-          py::arg("seed") = 0, kCreateDoc)
-      .def_static("create", &Create, py::arg("n"), py::arg("fpp"), py::arg("num_areas"),
-                  py::arg("seed") = 0, kCreateDoc)
-      .def_static(
-          "with_blocks",
-          [](uint64_t blocks, uint32_t k, uint32_t num_areas, uint64_t seed) {
-            return Wrap(
-                WithoutGil([&] { return SpatialFilter::with_blocks(blocks, k, num_areas, seed); }),
-                KeyType::kEmpty);
-          },
-          py::arg("num_blocks"), py::arg("num_hashes"), py::arg("num_areas"), py::arg("seed") = 0,
-          "An empty spatial filter of `num_blocks` blocks of 64 cells and `num_hashes` (1..8) "
-          "cells per key. Cost: one zeroed allocation.");
+  BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("num_areas"), py::arg("seed") = 0,
+             kCreateDoc);
+  cls.def_static(
+      "with_blocks",
+      [](uint64_t blocks, uint32_t k, uint32_t num_areas, uint64_t seed) {
+        return Wrap(
+            WithoutGil([&] { return SpatialFilter::with_blocks(blocks, k, num_areas, seed); }),
+            KeyType::kEmpty);
+      },
+      py::arg("num_blocks"), py::arg("num_hashes"), py::arg("num_areas"), py::arg("seed") = 0,
+      "An empty spatial filter of `num_blocks` blocks of 64 cells and `num_hashes` (1..8) "
+      "cells per key. Cost: one zeroed allocation.");
   BindValued(cls);
   BindCommon(cls);
+  BindClear(
+      cls,
+      [](SpatialFilter& f) {
+        SpatialFilter empty =
+            SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(), f.num_areas(), f.seed());
+        for (uint32_t a = 1; f.has_area_names() && a <= f.num_areas(); ++a) {
+          const auto label = static_cast<uint16_t>(a);
+          if (!f.area_name(label).empty()) empty.set_area_name(label, f.area_name(label));
+        }
+        f = std::move(empty);
+      },
+      "Empties every cell and area (current_label 0, key_type 'empty'; the area names are kept): "
+      "the filter as created. Cost: a new zeroed allocation of size_bytes.");
   cls.def(
-         "clear",
-         [](G& self) {
-           Writing(self, [](SpatialFilter& f) {
-             SpatialFilter empty = SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(),
-                                                              f.num_areas(), f.seed());
-             for (uint32_t a = 1; f.has_area_names() && a <= f.num_areas(); ++a) {
-               const auto label = static_cast<uint16_t>(a);
-               if (!f.area_name(label).empty()) empty.set_area_name(label, f.area_name(label));
-             }
-             f = std::move(empty);
-           });
-           self.key_type = KeyType::kEmpty;
+         "set_area_name",
+         [](G& self, int64_t label, py::handle name) {
+           const std::string bytes = NameBytes(name);
+           const uint16_t l = ValueFrom<uint16_t>(label, "set_area_name", "label");
+           Writing(self, [&](SpatialFilter& f) { f.set_area_name(l, bytes); });
          },
-         "Empties every cell and area (current_label 0, key_type 'empty'; the area names are "
-         "kept): the filter as created. Cost: a new zeroed allocation of size_bytes.")
-      .def(
-          "set_area_name",
-          [](G& self, int64_t label, py::handle name) {
-            const std::string bytes = NameBytes(name);
-            const uint16_t l = ValueFrom<uint16_t>(label, "set_area_name", "label");
-            Writing(self, [&](SpatialFilter& f) { f.set_area_name(l, bytes); });
-          },
-          py::arg("label"), py::arg("name"),
-          "Names area `label` (1..num_areas): a str (UTF-8) or bytes of at most 65535 bytes; "
-          "'' removes the name. Names are saved with the filter (format version 2) and take no "
-          "part in insert or classify. Raises simdbloom.Error (invalid_argument). O(name size).")
+         py::arg("label"), py::arg("name"),
+         "Names area `label` (1..num_areas): a str (UTF-8) or bytes of at most 65535 bytes; "
+         "'' removes the name. Names are saved with the filter (format version 2) and take no "
+         "part in insert or classify. Raises simdbloom.Error (invalid_argument). O(name size).")
       .def(
           "area_name",
           [](const G& self, int64_t label) {
@@ -222,13 +217,8 @@ calls).)doc");
           "The name of area `label` as a str ('' if it has none, and outside 1..num_areas; bytes "
           "that are not UTF-8 as surrogate escapes, which set_area_name takes back). O(name "
           "size).")
-      .def(
-          "__len__",
-          [](const G& self) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return Kind<SpatialFilter>::Members(self.obj);
-          },
-          "Keys inserted, all areas, repeats included. O(num_areas).")
+      .def("__len__", Locked<SpatialFilter>(&Kind<SpatialFilter>::Members),
+           "Keys inserted, all areas, repeats included. O(num_areas).")
       .def(
           "members",
           [](const G& self, int64_t label) {
@@ -237,9 +227,8 @@ calls).)doc");
           },
           py::arg("label"),
           "Keys inserted with `label` (repeats included); 0 outside 1..num_areas.")
-      .def(
-          "fill_ratio", [](const G& self) { return Reading(self, &CellFill); },
-          "Fraction of cells holding a label. O(size_bytes).")
+      .def("fill_ratio", Scan<SpatialFilter>(&CellFill),
+           "Fraction of cells holding a label. O(size_bytes).")
       .def(
           "predicted_fpp", [](const G& self, uint64_t n) { return self.obj.predicted_fpp(n); },
           py::arg("n"),
@@ -252,18 +241,14 @@ of label, name, members, cells_written and the paper's a-priori expected_emersio
 key in no area gets this label), apriori_isep (a key of this area gets a higher one), expected_cells; with
 measure=True also the measured cells, emersion and fpp per area and sparsity/fpp overall (else 0).
 Cost: O(num_areas) formulas; measure: one pass over the cells, GIL released.)doc")
-      .def_property_readonly("current_label",
-                             [](const G& self) {
-                               auto lock = LockWithGil<SharedLock>(self.mu);
-                               return self.obj.current_label();
-                             })
-      .def_property_readonly("num_areas", [](const G& self) { return self.obj.num_areas(); })
-      .def_property_readonly("num_hashes", [](const G& self) { return self.obj.num_hashes(); })
-      .def_property_readonly("num_blocks", [](const G& self) { return self.obj.num_blocks(); })
-      .def_property_readonly("num_cells", [](const G& self) { return self.obj.num_cells(); })
-      .def_property_readonly("cell_bytes", [](const G& self) { return self.obj.cell_bytes(); })
-      .def_property_readonly("size_bytes", [](const G& self) { return self.obj.size_bytes(); })
-      .def_property_readonly("seed", [](const G& self) { return self.obj.seed(); })
+      .def_property_readonly("current_label", Locked<SpatialFilter>(&SpatialFilter::current_label))
+      .def_property_readonly("num_areas", Param<SpatialFilter>(&SpatialFilter::num_areas))
+      .def_property_readonly("num_hashes", Param<SpatialFilter>(&SpatialFilter::num_hashes))
+      .def_property_readonly("num_blocks", Param<SpatialFilter>(&SpatialFilter::num_blocks))
+      .def_property_readonly("num_cells", Param<SpatialFilter>(&SpatialFilter::num_cells))
+      .def_property_readonly("cell_bytes", Param<SpatialFilter>(&SpatialFilter::cell_bytes))
+      .def_property_readonly("size_bytes", Param<SpatialFilter>(&SpatialFilter::size_bytes))
+      .def_property_readonly("seed", Param<SpatialFilter>(&SpatialFilter::seed))
       .def("__repr__", [](const G& self) {
         uint64_t members = 0;
         const double fill = Reading(self, [&](const SpatialFilter& f) {

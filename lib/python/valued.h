@@ -91,15 +91,11 @@ void BindValued(py::class_<Guarded<T>>& cls) {
                             [](const T& f, auto k) { return K::AnswerOne(f, k) != 0; });
           },
           py::arg("key"),
-          ("key in f: " + std::string(K::kAnswer) + "(key) != 0 (in some set). O(1).").c_str())
-      .def(
-          "hash",
-          [](const G& self, py::handle key) {
-            return QueryOne(self, key, "hash", [](const T& f, auto k) { return f.hash(k); });
-          },
-          py::arg("key"),
-          "The hash insert computes first for one key (XXH3 with this object's seed, as a "
-          "block512 Filter's): pass such values with prehashed=True. O(1).");
+          ("key in f: " + std::string(K::kAnswer) + "(key) != 0 (in some set). O(1).").c_str());
+  BindHash(cls,
+           "The hash insert computes first for one key (XXH3 with this object's seed, as a "
+           "block512 Filter's): pass such values with prehashed=True. O(1) (strings "
+           "O(length)).");
 }
 
 }  // namespace simdbloom_py

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The C++ library as the tests' reference: runs simdbloom_py_oracle (tests/python/oracle.cc, the
-public C++ API) on keys written to files, and returns the saved bytes and the answers it gives."""
+public C++ API) on keys written to files, and returns the saved bytes and the answers it gives.
+Also the tests' probe of the GIL (assert_releases_gil)."""
 
 import os
 import struct
@@ -70,3 +71,41 @@ def layouts():
     out = subprocess.run([ORACLE, "layouts"], check=True, capture_output=True, text=True).stdout
     assert out.startswith("layouts: ")
     return out.split()[1:]
+
+
+def assert_releases_gil(call):
+    """Asserts that call() releases the GIL: with a huge switch interval the calling thread keeps
+    the GIL unless the call releases it, while another thread gives it up at every sleep(0); so
+    that thread counts during call() only if call() released it. Up to 3 tries: the OS may not
+    schedule the other thread in time."""
+    import sys
+    import threading
+    import time
+
+    old = sys.getswitchinterval()
+    done = threading.Event()
+    ticks = [0]
+
+    def spin():
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0)
+
+    sys.setswitchinterval(1000)
+    thread = threading.Thread(target=spin)
+    try:
+        thread.start()
+        time.sleep(0.05)
+        counted = []
+        for _ in range(3):
+            before = ticks[0]
+            call()
+            counted.append(ticks[0] - before)
+            if counted[-1] > 0:
+                break
+            time.sleep(0.01)
+        assert counted[-1] > 0, counted
+    finally:
+        done.set()
+        sys.setswitchinterval(old)
+        thread.join()
