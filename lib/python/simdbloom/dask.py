@@ -9,9 +9,10 @@ same size, k and seed from ``(n, fpp, layout, seed)``. ``kind="counting"`` build
 CountingFilter the same way (its merge adds the counters, capped at 15 as inserts are: the same
 bytes as one process). ``kind="scalable"`` builds a ScalableFilter without knowing n: a chain's
 stages fill in insert order and merging grown chains would break its rate bound, so the chain
-passes from partition to partition in order (each task inserts its partition where it lives,
-into a copy of the chain so far): the same bytes as one process inserting the partitions in
-order, the keys never moving, the chain moving once per partition.
+passes from partition to partition in order (each task inserts one partition into a copy of the
+chain so far): the same bytes as one process inserting the partitions in order, one task at a
+time. The scheduler runs each task where the larger of its two inputs is, so the smaller moves:
+the partition's keys, or the chain.
 
 ``semi_join(df, column, flt)`` keeps the rows of a Dask dataframe whose ``column`` may be in a
 filter (the semi-join a query engine pushes down before a real join): the filter is sent to the
@@ -28,7 +29,7 @@ What crosses the network:
     file); what moves is each partition's filter, ``size_bytes + 64`` bytes (the saved form,
     pickled as bytes), to the worker that merges it: about one filter per partition in total,
     then the final filter to the client. Fewer, larger partitions move fewer filters. A scalable
-    build moves the chain so far to each partition's worker in turn.
+    build moves, for each partition, the smaller of the chain so far and the partition.
   - semi_join: the filter's bytes once per worker (``Client.scatter(..., broadcast=True)`` when a
     distributed client is active, else one shared graph key), then only the rows that pass.
 
@@ -168,8 +169,8 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
 
     Cost: every key hashed once, where it lives; filter/counting: partitions - 1 merges of
     ``size_bytes`` each (O(size) ORs or adds), as many filter transfers between workers;
-    scalable: one task after another (no parallel inserts), the chain so far copied and moved
-    once per partition.
+    scalable: one task after another (no parallel inserts), the chain so far copied once per
+    partition, and the smaller of the chain and the partition moved to the other.
     """
     import dask
 
