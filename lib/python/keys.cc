@@ -362,35 +362,47 @@ class Chunker {
       owned = py::bytes(PyByteArray_AS_STRING(item.ptr()),
                         static_cast<size_t>(PyByteArray_GET_SIZE(item.ptr())));
     }
-    const std::string where = "update: item " + std::to_string(index) + ": ";
+    KeyType type = KeyType::kEmpty;
+    uint64_t value = 0;
+    std::string_view bytes;
     bool single = false;
     try {
       single = WithSingleKey(owned, [&](auto key) {
         using K = decltype(key);
-        const KeyType t = KeyTypeOf<K>();
-        if (t != type_ || count_ == kChunkKeys) Flush();
-        type_ = t;
-        if constexpr (std::is_same<K, uint64_t>::value) {
-          b_.ints.push_back(key);
-        } else if constexpr (std::is_same<K, uint32_t>::value) {
-          b_.ints32.push_back(key);
-        } else if constexpr (std::is_same<K, uint16_t>::value) {
-          b_.ints16.push_back(key);
+        type = KeyTypeOf<K>();
+        if constexpr (std::is_same<K, std::string_view>::value) {
+          bytes = key;
         } else {
-          b_.views.push_back(key);
-          b_.refs.push_back(owned);
+          value = key;
         }
-        ++count_;
       });
     } catch (const py::type_error& e) {
-      throw py::type_error(where + e.what());
+      throw py::type_error(Where(index) + e.what());
     } catch (const py::value_error& e) {
-      throw py::value_error(where + e.what());
+      throw py::value_error(Where(index) + e.what());
     }
     if (!single) {
-      throw py::type_error(where + "a " + TypeName(item) +
+      throw py::type_error(Where(index) + "a " + TypeName(item) +
                            " is not a key (int, bytes, str, NumPy integer)");
     }
+    if (type != type_ || count_ == kChunkKeys) Flush();
+    type_ = type;
+    switch (type) {
+      case KeyType::kInt64:
+        b_.ints.push_back(value);
+        break;
+      case KeyType::kInt32:
+        b_.ints32.push_back(static_cast<uint32_t>(value));
+        break;
+      case KeyType::kInt16:
+        b_.ints16.push_back(static_cast<uint16_t>(value));
+        break;
+      default:  // bytes, str: a view into `owned`, kept alive by refs
+        b_.views.push_back(bytes);
+        b_.refs.push_back(std::move(owned));
+        break;
+    }
+    ++count_;
   }
 
   // Hands the keys gathered so far to fn, then starts an empty chunk.
@@ -417,6 +429,7 @@ class Chunker {
   }
 
  private:
+  static std::string Where(size_t index) { return "update: item " + std::to_string(index) + ": "; }
   const std::function<void(const KeyBatch&)>& fn_;
   KeyBatch b_;
   KeyType type_ = KeyType::kEmpty;

@@ -153,12 +153,13 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
     (``Filter(n, fpp, layout, seed)`` then a bulk insert of the partition in place); merge tasks
     OR up to ``split_every`` filters each, level by level, until one is left. ``n`` is the
     expected number of keys in all; ``None`` counts them first (one more pass over the data).
-    ``threads`` is passed to each partition's insert. ``kind="counting"`` (or ``CountingFilter``,
-    ``layout`` 'blocked' by default): the same tree, the merges adding counters.
+    ``threads`` is passed to each partition's insert (Filter only). ``kind="counting"`` (or
+    ``CountingFilter``, ``layout`` 'blocked' by default): the same tree, the merges adding
+    counters.
     ``kind="scalable"`` (or ``ScalableFilter``): ``n`` is the first stage's capacity (``None``:
     ScalableFilter's default, nothing counted), ``growth`` and ``tightening`` its options; the
     chain passes from partition to partition in order (a chain cannot be merged once grown), each
-    task inserting its partition where it lives.
+    task inserting one partition into a copy of the chain so far.
 
     Returns the object (``compute=False``: a ``dask.delayed`` object computing it).
     Byte-identical to creating it with the same parameters and inserting every key in one
