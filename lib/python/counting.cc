@@ -182,6 +182,7 @@ calls, merges, scans and I/O.)doc");
       "`num_hashes` probes per key. Cost: one zeroed allocation.");
   BindMembership(cls);
   BindCommon(cls);
+  BindMap(cls);
   BindSetOp(
       cls, "merge", "__or__", "__ior__",
       [](CountingFilter& a, const CountingFilter& b) { a.merge(b); },

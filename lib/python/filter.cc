@@ -135,6 +135,7 @@ independent filters.)doc");
       "Cost: one zeroed allocation.");
   BindMembership(cls);
   BindCommon(cls);
+  BindMap(cls);
   BindSetOp(
       cls, "merge", "__or__", "__ior__", [](Filter& a, const Filter& b) { a.merge(b); },
       "Union in place (OR of the bits; also f |= g, and f | g into a new filter). Raises "

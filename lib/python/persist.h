@@ -170,6 +170,30 @@ py::tuple Reduce(const char* kind, py::bytes data, KeyType key_type, int protoco
 // key_type's setter: 'empty' only while nothing was inserted.
 void SetKeyType(KeyType* key_type, py::handle value, uint64_t inserted);
 
+// Binds map(path, verify_checksum=True) on class T, whose C++ class has map_file (Filter,
+// CountingFilter).
+template <class T>
+void BindMap(py::class_<Guarded<T>>& cls) {
+  cls.def_static(
+      "map",
+      [](py::handle path, bool verify_checksum) {
+        const std::string p = PathOf(path);
+        return Wrap(WithoutGil([&] { return T::map_file(p, verify_checksum); }), KeyType::kUnknown);
+      },
+      py::arg("path"), py::arg("verify_checksum") = true,
+      ("A read-only " + std::string(Kind<T>::kName) +
+       " over a memory mapping of the saved file at `path` (str, bytes, os.PathLike), validated "
+       "as load() validates; the object owns the mapping, which goes when the object does. For "
+       "services that load a large prebuilt filter: with verify_checksum=False the cost is open + "
+       "mmap + the 64-byte header, whatever the size, and pages are read on first use; with True "
+       "one checksum pass reads the file first. Inserts and clear raise simdbloom.Error "
+       "(read_only); copy() is an ordinary, writable object. The file must not be truncated or "
+       "rewritten in place while mapped (save() replaces files by rename, which a mapping "
+       "survives). Raises simdbloom.Error (io: missing, unreadable, not a regular file; format). "
+       "key_type None (unknown). GIL released.")
+          .c_str());
+}
+
 // Binds copy, __copy__, __deepcopy__, __eq__/__ne__ (and __hash__ = None: mutable), to_bytes,
 // from_bytes, save, load, __reduce_ex__ and key_type on class T.
 template <class T>

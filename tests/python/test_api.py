@@ -1005,6 +1005,50 @@ def test_single_key_insert_waits_without_the_gil(tmp_path):
     assert run.stdout == "done\n"
 
 
+def _mappings(path):
+    """Lines of /proc/self/maps that map `path`."""
+    name = os.path.realpath(path)
+    with open("/proc/self/maps") as maps:
+        return sum(1 for line in maps if line.rstrip("\n").endswith(name))
+
+
+@pytest.mark.parametrize("cls", [simdbloom.Filter, simdbloom.CountingFilter])
+def test_map_owns_its_mapping(tmp_path, cls):
+    keys = rng(31).integers(0, 2**63, 3000, dtype=np.uint64)
+    f = cls(4000, 0.01)
+    f.insert(keys)
+    path = tmp_path / "mapped.sbf"
+    f.save(path)
+    for verify in (True, False):
+        m = cls.map(path, verify_checksum=verify)
+        assert _mappings(path) == 1
+        assert m == f and m.to_bytes() == f.to_bytes()
+        assert m.contains(keys).all()
+        with pytest.raises(simdbloom.Error) as e:
+            m.insert(keys[:1])
+        assert e.value.code == "read_only"
+        c = m.copy()
+        c.insert(keys[:1])  # a copy is writable
+        del m
+        assert _mappings(path) == 0  # the last owner gone: unmapped
+    # The mapping keeps its bytes when the file is replaced (save renames) or removed.
+    m = cls.map(str(path))
+    cls(10, 0.5).save(path)
+    os.remove(path)
+    assert m.to_bytes() == f.to_bytes()
+    del m
+    with pytest.raises(simdbloom.Error) as e:
+        cls.map(path)
+    assert e.value.code == "io"
+    with pytest.raises(simdbloom.Error) as e:
+        cls.map(tmp_path)  # a directory
+    assert e.value.code == "io"
+    (tmp_path / "short.sbf").write_bytes(f.to_bytes()[:40])
+    with pytest.raises(simdbloom.Error) as e:
+        cls.map(tmp_path / "short.sbf")
+    assert e.value.code == "format"
+
+
 def test_failed_save_keeps_the_old_file(tmp_path):
     """Filter.save is the library's atomic save: a write that fails part-way (RLIMIT_FSIZE with
     SIGXFSZ ignored: EFBIG, as ENOSPC on a full disk) raises simdbloom.Error naming the path and
