@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -563,6 +564,16 @@ TEST_CASE("counting: save, load, view round trip; corrupt input is an error") {
     same(CountingFilter::load(data, bytes.size()));
     std::istringstream in(bytes);
     same(CountingFilter::load(in));
+    // Bytes after the counters (a concatenation, a file written over a longer one) are a format
+    // error from a stream or a file, as from memory and for every other kind.
+    std::istringstream longer(bytes + "x");
+    CHECK_THROWS_WITH_AS(CountingFilter::load(longer), doctest::Contains("trailing"), Error);
+    {
+      const std::string path = "simdbloom_counting_test_trailing.bin";
+      std::ofstream(path, std::ios::binary) << bytes << "x";
+      CHECK_THROWS_WITH_AS(CountingFilter::load_file(path), doctest::Contains("trailing"), Error);
+      std::remove(path.c_str());
+    }
     void* aligned = nullptr;
     REQUIRE(posix_memalign(&aligned, 64, bytes.size()) == 0);
     std::memcpy(aligned, bytes.data(), bytes.size());

@@ -546,6 +546,7 @@ CountingFilter CountingFilter::load(std::istream& in) {
                                  FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0)));
         return reinterpret_cast<uint8_t*>(f->Counters());
       });
+  if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the counters");
   f->present_ = h.present;
   return std::move(*f);
 }
