@@ -120,6 +120,11 @@ size_t PyReader::Read(char* p, size_t n) {
       py::object r = read_(want);
       if (r.is_none()) throw py::value_error("read() returned None (a non-blocking file?)");
       py::buffer_info info = py::reinterpret_borrow<py::buffer>(r).request();
+      // memcpy reads info.ptr onward: a strided buffer (memoryview(b)[::-1]) would be read past
+      // its end.
+      if (PyBuffer_IsContiguous(info.view(), 'C') == 0) {
+        throw py::value_error("read() returned a buffer that is not contiguous");
+      }
       const size_t size = static_cast<size_t>(info.size * info.itemsize);
       if (size > want) throw py::value_error("read() returned more bytes than asked for");
       if (size == 0) break;  // end of file

@@ -352,6 +352,25 @@ def test_save_load_file_objects(tmp_path):
     assert simdbloom.Filter.load(tmp_path / "p.sbf") == f
 
 
+def test_load_refuses_a_strided_read_buffer():
+    # read() returning a strided buffer (a reversed memoryview: its pointer is at its last byte)
+    # is refused, never copied from past its end.
+    f = simdbloom.Filter(1000, 0.01)
+    f.update(range(500))
+    data = f.to_bytes()
+
+    class Reversed:
+        pos = 0
+
+        def read(self, n):
+            out = data[self.pos:self.pos + n]
+            self.pos += len(out)
+            return memoryview(out)[::-1]
+
+    with pytest.raises(ValueError, match="not contiguous"):
+        simdbloom.Filter.load(Reversed())
+
+
 # ---- Key types ----
 
 def test_int_widths_and_signs():
