@@ -8,7 +8,10 @@
 namespace simdbloom_py {
 
 std::string PathOf(py::handle path) {
-  return py::module_::import("os").attr("fspath")(path).cast<std::string>();  // str or bytes
+  std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();  // str, bytes
+  // The C++ calls open p.c_str(): a NUL would cut the path short and name another file.
+  if (p.find('\0') != std::string::npos) throw py::value_error("path: embedded null byte");
+  return p;
 }
 
 bool IsFile(py::handle target, const char* method) {

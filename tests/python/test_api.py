@@ -371,6 +371,27 @@ def test_load_refuses_a_strided_read_buffer():
         simdbloom.Filter.load(Reversed())
 
 
+def test_paths_with_a_nul_are_refused(tmp_path):
+    # As open(): a NUL would cut the path short in C and name another file (f.sbf here).
+    f = simdbloom.Filter(1000, 0.01)
+    f.save(tmp_path / "f.sbf")
+    bad = str(tmp_path / "f.sbf") + "\0.tmp"
+    for cls in (simdbloom.Filter, simdbloom.CountingFilter, simdbloom.ScalableFilter,
+                simdbloom.SpatialFilter, simdbloom.ShiftingAssociation,
+                simdbloom.ShiftingMultiplicity):
+        with pytest.raises(ValueError, match="null byte"):
+            cls.load(bad)
+        with pytest.raises(ValueError, match="null byte"):
+            cls.load(os.fsencode(bad))
+    for cls in (simdbloom.Filter, simdbloom.CountingFilter):
+        with pytest.raises(ValueError, match="null byte"):
+            cls.map(bad)
+    g = simdbloom.Filter(10, 0.01)
+    with pytest.raises(ValueError, match="null byte"):
+        g.save(str(tmp_path / "g") + "\0x")
+    assert sorted(os.listdir(tmp_path)) == ["f.sbf"]
+
+
 # ---- Key types ----
 
 def test_int_widths_and_signs():
