@@ -8,7 +8,9 @@
 namespace simdbloom_py {
 
 std::string PathOf(py::handle path) {
-  std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();  // str, bytes
+  // os.fsencode: str, bytes or os.PathLike, a str in the file system's encoding with its
+  // surrogate escapes (a non-UTF-8 name from os.listdir) back to their bytes.
+  std::string p = py::module_::import("os").attr("fsencode")(path).cast<std::string>();
   // The C++ calls open p.c_str(): a NUL would cut the path short and name another file.
   if (p.find('\0') != std::string::npos) throw py::value_error("path: embedded null byte");
   return p;

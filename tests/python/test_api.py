@@ -392,6 +392,19 @@ def test_paths_with_a_nul_are_refused(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["f.sbf"]
 
 
+def test_paths_that_are_not_utf8(tmp_path):
+    # A name of bytes that are not UTF-8 comes from os.listdir(str) as a str with surrogate
+    # escapes: every path call takes it, as open() does, and names the same file as its bytes.
+    f = simdbloom.Filter(1000, 0.01)
+    f.update(range(100))
+    name = str(tmp_path) + "/\udcff.sbf"
+    f.save(name)
+    assert os.listdir(tmp_path) == ["\udcff.sbf"]
+    assert simdbloom.Filter.load(name) == f
+    assert simdbloom.Filter.load(os.fsencode(name)) == f
+    assert simdbloom.Filter.map(name) == f
+
+
 # ---- Key types ----
 
 def test_int_widths_and_signs():
