@@ -32,7 +32,13 @@ const char* CodeName(simdbloom::ErrorCode code) {
 
 void RaiseLibraryError(const simdbloom::Error& e) {
   py::object type = py::reinterpret_borrow<py::object>(g_error_type);
-  py::object exc = type(py::str(e.what()));
+  // A message may hold a path's bytes that are not UTF-8: decoded as os.fsdecode would (surrogate
+  // escapes), never a UnicodeDecodeError in place of the library's error.
+  const std::string what = e.what();
+  py::object message = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "surrogateescape"));
+  if (!message) throw py::error_already_set();
+  py::object exc = type(message);
   exc.attr("code") = py::str(CodeName(e.code()));
   PyErr_SetObject(g_error_type, exc.ptr());
 }

@@ -403,6 +403,13 @@ def test_paths_that_are_not_utf8(tmp_path):
     assert simdbloom.Filter.load(name) == f
     assert simdbloom.Filter.load(os.fsencode(name)) == f
     assert simdbloom.Filter.map(name) == f
+    # An error naming such a path is still simdbloom.Error, the name as os.fsdecode gives it.
+    missing = str(tmp_path) + "/\udcfe.sbf"
+    for call in (simdbloom.Filter.load, simdbloom.Filter.map, simdbloom.CountingFilter.load,
+                 simdbloom.SpatialFilter.load):
+        with pytest.raises(simdbloom.Error) as e:
+            call(missing)
+        assert e.value.code == "io" and missing in str(e.value)
 
 
 # ---- Key types ----
