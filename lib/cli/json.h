@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // A flat JSON object written key by key (the --json summary). Strings are escaped per RFC 8259;
-// non-finite numbers are written as null.
+// non-finite numbers are written as null. Output is UTF-8: invalid bytes become U+FFFD.
 #ifndef SIMDBLOOM_CLI_JSON_H_
 #define SIMDBLOOM_CLI_JSON_H_
 
@@ -74,9 +74,39 @@ class Json {
     Quote(key);
     out_ += ':';
   }
+  // The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
+  // surrogates, nothing above U+10FFFF), 0 if the bytes there are not one.
+  static size_t Utf8Length(std::string_view s, size_t i) {
+    const auto b = [&](size_t j) { return static_cast<unsigned char>(s[j]); };
+    const unsigned char c = b(i);
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+      n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return 0;
+    }
+    if (s.size() - i < n || b(i + 1) < lo || b(i + 1) > hi) return 0;
+    for (size_t j = 2; j < n; ++j) {
+      if (b(i + j) < 0x80 || b(i + j) > 0xBF) return 0;
+    }
+    return n;
+  }
+  // JSON text is UTF-8 (RFC 8259): a byte that starts no well-formed sequence (a file name in
+  // another encoding) is written as U+FFFD.
   void Quote(std::string_view s) {
     out_ += '"';
-    for (const char c : s) {
+    for (size_t i = 0; i < s.size();) {
+      const char c = s[i];
       const auto u = static_cast<unsigned char>(c);
       if (c == '"' || c == '\\') {
         out_ += '\\';
@@ -85,9 +115,14 @@ class Json {
         char e[8];
         std::snprintf(e, sizeof(e), "\\u%04x", u);
         out_ += e;
+      } else if (const size_t n = Utf8Length(s, i); n > 0) {
+        out_.append(s.data() + i, n);
+        i += n;
+        continue;
       } else {
-        out_ += c;
+        out_ += "\\ufffd";
       }
+      ++i;
     }
     out_ += '"';
   }

@@ -1576,6 +1576,17 @@ def test_json():
         out, err = run(["info", "--stats", w("info.json"), path])
         check(out == text and err == "", "info --stats: the text on stdout")
         check(json.load(open(w("info.json"))) == j, "info --stats FILE: the same object")
+    # JSON is UTF-8 (RFC 8259): an area named by a file whose name is not UTF-8 (bytes 0xff,
+    # 0xc0 0xaf: an overlong '/', 0xed 0xa0 0x80: a surrogate) is written with U+FFFD for each
+    # bad byte, the rest as it is.
+    odd = os.fsencode(w("")) + b"\xff-\xc0\xaf-\xed\xa0\x80-\xc3\xa9\t.txt"
+    with open(odd, "wb") as f:
+        f.write(b"k1\n")
+    name = os.fsdecode(odd).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    _, err = run(["build", "--areas", "--json", "-o", w("odd.sbs"), os.fsdecode(odd)])
+    check(summary(err)["areas"][0]["name"] == name, "build --json: %r" % err)
+    out, _ = run(["info", "--json", w("odd.sbs")])
+    check(json.loads(out.decode("utf-8"))["areas"][0]["name"] == name, "info --json: %r" % out)
 
 
 def test_null():
