@@ -118,21 +118,13 @@ std::string Fmt(const char* format, ...) {
 }  // namespace
 
 const char* KindName(FileKind kind) {
-  switch (kind) {
-    case FileKind::kPlain:
-      return "plain";
-    case FileKind::kScalable:
-      return "scalable";
-    case FileKind::kCounting:
-      return "counting";
-    case FileKind::kSpatial:
-      return "spatial";
-    case FileKind::kShbfA:
-      return "shbf_a";
-    case FileKind::kShbfX:
-      return "shbf_x";
-  }
-  return "unknown";
+  // In FileKind's order (key_set.h).
+  static constexpr const char* kNames[] = {"plain",   "scalable", "counting",
+                                           "spatial", "shbf_a",   "shbf_x"};
+  static_assert(std::size(kNames) == static_cast<size_t>(FileKind::kShbfX) + 1,
+                "kNames lacks a FileKind");
+  const auto i = static_cast<size_t>(kind);
+  return i < std::size(kNames) ? kNames[i] : "unknown";
 }
 
 void RefuseKind(const std::string& cmd, const std::string& path, FileKind kind,

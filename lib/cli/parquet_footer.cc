@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "simdbloom/simdbloom.hpp"
@@ -251,26 +252,14 @@ uint32_t LoadLe32(const uint8_t* p) {
 }  // namespace
 
 const char* ParquetTypeName(ParquetType t) {
-  switch (t) {
-    case ParquetType::kBoolean:
-      return "BOOLEAN";
-    case ParquetType::kInt32:
-      return "INT32";
-    case ParquetType::kInt64:
-      return "INT64";
-    case ParquetType::kInt96:
-      return "INT96";
-    case ParquetType::kFloat:
-      return "FLOAT";
-    case ParquetType::kDouble:
-      return "DOUBLE";
-    case ParquetType::kByteArray:
-      return "BYTE_ARRAY";
-    case ParquetType::kFixedLenByteArray:
-      return "FIXED_LEN_BYTE_ARRAY";
-    default:
-      return "unknown type";
-  }
+  // Parquet's physical type ids 0..7, in order (ParquetType).
+  static constexpr const char* kNames[] = {
+      "BOOLEAN", "INT32",  "INT64",      "INT96",
+      "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+  static_assert(std::size(kNames) == static_cast<size_t>(ParquetType::kFixedLenByteArray) + 1,
+                "kNames lacks a ParquetType");
+  const auto i = static_cast<size_t>(static_cast<uint32_t>(t));
+  return i < std::size(kNames) ? kNames[i] : "unknown type";
 }
 
 ParquetFooter ParseFileMetaData(const uint8_t* data, size_t size) {

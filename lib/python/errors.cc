@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: simdbloom.Error, what the library's simdbloom::Error becomes in Python.
+#include <cstddef>
+#include <iterator>
 #include <simdbloom/simdbloom.hpp>
 
 #include "module.h"
@@ -9,25 +11,16 @@ namespace {
 
 PyObject* g_error_type = nullptr;
 
+// The names of the codes 1..7, in ErrorCode's order (simdbloom.hpp).
+constexpr const char* kCodeNames[] = {
+    "invalid_argument", "unknown_target", "out_of_memory", "format", "io",
+    "incompatible",     "read_only"};
+static_assert(std::size(kCodeNames) == static_cast<size_t>(simdbloom::ErrorCode::kReadOnly),
+              "kCodeNames lacks an ErrorCode");
+
 const char* CodeName(simdbloom::ErrorCode code) {
-  using simdbloom::ErrorCode;
-  switch (code) {
-    case ErrorCode::kInvalidArgument:
-      return "invalid_argument";
-    case ErrorCode::kUnknownTarget:
-      return "unknown_target";
-    case ErrorCode::kOutOfMemory:
-      return "out_of_memory";
-    case ErrorCode::kFormat:
-      return "format";
-    case ErrorCode::kIo:
-      return "io";
-    case ErrorCode::kIncompatible:
-      return "incompatible";
-    case ErrorCode::kReadOnly:
-      return "read_only";
-  }
-  return "unknown";
+  const size_t i = static_cast<size_t>(code) - 1;
+  return i < std::size(kCodeNames) ? kCodeNames[i] : "unknown";
 }
 
 void RaiseLibraryError(const simdbloom::Error& e) {
