@@ -160,17 +160,16 @@ simdbloom::Layout LayoutOf(const std::string& name) {
   Fail("unknown layout " + name);
 }
 
-// Each class's calls, under one spelling: Insert(f, keys, value), InsertOne(f, key, value),
-// Ask(f, keys) -> the bulk answers' bytes.
+// Each class's calls, under one spelling: Insert(f, keys or one key, value) (the bulk call for
+// Keys, the single-key call for one key), Ask(f, keys) -> the bulk answers' bytes.
 template <class T>
 struct Calls;
 
 template <class T>
 struct Membership {
-  static void Insert(T& f, const Keys& k, uint64_t) { f.insert(k); }
   template <class K>
-  static void InsertOne(T& f, K key, uint64_t) {
-    f.insert(key);
+  static void Insert(T& f, const K& k, uint64_t) {
+    f.insert(k);
   }
   static std::vector<uint8_t> Ask(const T& f, const Keys& k) {
     std::vector<uint8_t> out(k.size());
@@ -185,8 +184,11 @@ struct Calls<simdbloom::CountingFilter> : Membership<simdbloom::CountingFilter> 
 template <>
 struct Calls<simdbloom::ScalableFilter> : Membership<simdbloom::ScalableFilter> {};
 
-template <class Out>
-std::vector<uint8_t> Bytes(const std::vector<Out>& v) {
+// The bulk answers of fn(out) (n values of Out at out) as their bytes.
+template <class Out, class Fn>
+std::vector<uint8_t> Answers(size_t n, Fn&& fn) {
+  std::vector<Out> v(n);
+  fn(v.data());
   std::vector<uint8_t> out(v.size() * sizeof(Out));
   if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
   return out;
@@ -195,47 +197,38 @@ std::vector<uint8_t> Bytes(const std::vector<Out>& v) {
 template <>
 struct Calls<simdbloom::SpatialFilter> {
   using T = simdbloom::SpatialFilter;
-  static void Insert(T& f, const Keys& k, uint64_t label) {
+  template <class K>
+  static void Insert(T& f, const K& k, uint64_t label) {
     f.insert(static_cast<uint16_t>(label), k);
   }
+  static std::vector<uint8_t> Ask(const T& f, const Keys& k) {
+    return Answers<uint16_t>(k.size(), [&](uint16_t* out) { f.classify(k, out); });
+  }
+};
+
+// The shifting set filters: insert(key(s), V), and query (ShBF_A) or count (ShBF_x) answering A.
+template <class T, class V, class A>
+struct Shifting {
   template <class K>
-  static void InsertOne(T& f, K key, uint64_t label) {
-    f.insert(static_cast<uint16_t>(label), key);
+  static void Insert(T& f, const K& k, uint64_t v) {
+    f.insert(k, static_cast<V>(v));
   }
   static std::vector<uint8_t> Ask(const T& f, const Keys& k) {
-    std::vector<uint16_t> out(k.size());
-    f.classify(k, out.data());
-    return Bytes(out);
+    return Answers<A>(k.size(), [&](A* out) {
+      if constexpr (std::is_same<T, simdbloom::ShiftingAssociation>::value) {
+        f.query(k, out);
+      } else {
+        f.count(k, out);
+      }
+    });
   }
 };
 template <>
-struct Calls<simdbloom::ShiftingAssociation> {
-  using T = simdbloom::ShiftingAssociation;
-  static void Insert(T& f, const Keys& k, uint64_t m) { f.insert(k, static_cast<uint8_t>(m)); }
-  template <class K>
-  static void InsertOne(T& f, K key, uint64_t m) {
-    f.insert(key, static_cast<uint8_t>(m));
-  }
-  static std::vector<uint8_t> Ask(const T& f, const Keys& k) {
-    std::vector<uint8_t> out(k.size());
-    f.query(k, out.data());
-    return out;
-  }
-};
+struct Calls<simdbloom::ShiftingAssociation>
+    : Shifting<simdbloom::ShiftingAssociation, uint8_t, uint8_t> {};
 template <>
-struct Calls<simdbloom::ShiftingMultiplicity> {
-  using T = simdbloom::ShiftingMultiplicity;
-  static void Insert(T& f, const Keys& k, uint64_t c) { f.insert(k, static_cast<uint32_t>(c)); }
-  template <class K>
-  static void InsertOne(T& f, K key, uint64_t c) {
-    f.insert(key, static_cast<uint32_t>(c));
-  }
-  static std::vector<uint8_t> Ask(const T& f, const Keys& k) {
-    std::vector<uint32_t> out(k.size());
-    f.count(k, out.data());
-    return Bytes(out);
-  }
-};
+struct Calls<simdbloom::ShiftingMultiplicity>
+    : Shifting<simdbloom::ShiftingMultiplicity, uint32_t, uint32_t> {};
 
 template <class T>
 int Run(T f, int argc, char** argv) {
@@ -253,7 +246,7 @@ int Run(T f, int argc, char** argv) {
       if (what == "insert") {
         Calls<T>::Insert(f, keys.keys(), value);
       } else {
-        keys.each([&](auto key) { Calls<T>::InsertOne(f, key, value); });
+        keys.each([&](auto key) { Calls<T>::Insert(f, key, value); });
       }
     } else if (what == "ask" && op.size() == 4) {
       const std::vector<uint8_t> out = Calls<T>::Ask(f, keys.keys());

@@ -47,6 +47,19 @@ def singles(keys):
     return list(keys)
 
 
+def insert_valued(f, parts, single):
+    """Inserts each (keys, value) of parts into f: one add(key, value) per key (single), else one
+    insert(keys, value); returns the insert calls' results (none for single)."""
+    results = []
+    for keys, value in parts:
+        if single:
+            for k in singles(keys):
+                f.add(k, value)
+        else:
+            results.append(f.insert(keys, value))
+    return results
+
+
 def split(keys, parts):
     """`keys` cut into `parts` consecutive pieces (lists stay lists)."""
     n = len(keys)
@@ -136,17 +149,13 @@ def test_scalable_as_cpp(tmp_path, shape, single):
 def test_spatial_as_cpp(tmp_path, shape, single):
     keys = distinct_keys(shape, 6000, 62)
     areas = split(keys[:4500], 3)  # areas 1, 2, 3; keys[4500:] in none
+    parts = [(a, i + 1) for i, a in enumerate(areas)]
     op = "insert1" if single else "insert"
     saved, labels = cpp_oracle.run(
         tmp_path, "spatial", dict(n=4500, fpp=0.01, areas=3, seed=2),
-        [(op, shape, a, i + 1) for i, a in enumerate(areas)] + [("save",), ("ask", shape, keys)])
+        [(op, shape, a, label) for a, label in parts] + [("save",), ("ask", shape, keys)])
     f = simdbloom.SpatialFilter(4500, 0.01, 3, seed=2)
-    for i, a in enumerate(areas):
-        if single:
-            for k in singles(a):
-                f.add(k, i + 1)
-        else:
-            assert f.insert(a, i + 1) > 0
+    assert all(raised > 0 for raised in insert_valued(f, parts, single))
     assert f.to_bytes() == saved
     got = f.classify(keys)
     assert got.dtype == np.uint16 and np.array_equal(got, labels)
@@ -172,12 +181,7 @@ def test_association_as_cpp(tmp_path, shape, single):
                                     [(op, shape, s, m) for s, m in sets] +
                                     [("save",), ("ask", shape, keys)])
     f = A(6000, 0.01, seed=4)
-    for s, m in sets:
-        if single:
-            for k in singles(s):
-                f.add(k, m)
-        else:
-            assert f.insert(s, m) is None
+    assert all(r is None for r in insert_valued(f, sets, single))
     assert f.to_bytes() == saved
     got = f.query(keys)
     assert got.dtype == np.uint8 and np.array_equal(got, answers)
@@ -195,18 +199,14 @@ def test_association_as_cpp(tmp_path, shape, single):
 def test_multiplicity_as_cpp(tmp_path, shape, single):
     keys = distinct_keys(shape, 6000, 64)
     groups = split(keys[:4000], 8)  # counts 1..8
+    parts = [(g, c + 1) for c, g in enumerate(groups)]
     op = "insert1" if single else "insert"
     saved, answers = cpp_oracle.run(tmp_path, "multiplicity",
                                     dict(n=4000, fpp=0.01, max_count=8, seed=6),
-                                    [(op, shape, g, c + 1) for c, g in enumerate(groups)] +
+                                    [(op, shape, g, count) for g, count in parts] +
                                     [("save",), ("ask", shape, keys)])
     f = simdbloom.ShiftingMultiplicity(4000, 0.01, 8, seed=6)
-    for c, g in enumerate(groups):
-        if single:
-            for k in singles(g):
-                f.add(k, c + 1)
-        else:
-            f.insert(g, c + 1)
+    insert_valued(f, parts, single)
     assert f.to_bytes() == saved
     got = f.count(keys)
     assert got.dtype == np.uint32 and np.array_equal(got, answers)
