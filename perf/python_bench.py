@@ -71,17 +71,24 @@ def best_of(fn, repeats, setup=None):
     return best
 
 
-def bench_bulk(args, tmp):
-    n = int(args.keys)
-    rng = np.random.default_rng(2026)
+def keys_and_probes(n, seed, tmp, names):
+    """n random uint64 keys and n probes (half inserted keys, half random: absent but for false
+    positives; shuffled), written to tmp as names[0] and names[1] for the C++ side; returns the
+    keys, the probes and the paths of names (the third: where the C++ side saves its object)."""
+    rng = np.random.default_rng(seed)
     keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
-    # Probes: half inserted keys, half random (absent but for false positives), shuffled.
     probes = np.concatenate([keys[: n // 2], rng.integers(0, 2**64 - 1, n - n // 2,
                                                           dtype=np.uint64, endpoint=True)])
     rng.shuffle(probes)
-    kp, pp, fo = (os.path.join(tmp, x) for x in ("keys.bin", "probes.bin", "cpp.sbf"))
+    kp, pp, fo = (os.path.join(tmp, x) for x in names)
     keys.tofile(kp)
     probes.tofile(pp)
+    return keys, probes, kp, pp, fo
+
+
+def bench_bulk(args, tmp):
+    n = int(args.keys)
+    keys, probes, kp, pp, fo = keys_and_probes(n, 2026, tmp, ("keys.bin", "probes.bin", "cpp.sbf"))
 
     f = simdbloom.Filter.create(n, args.fpp)
     out = np.empty(n, dtype=np.bool_)
@@ -168,14 +175,8 @@ KINDS = {
 
 def bench_kinds(args, tmp):
     n = int(args.kind_keys)
-    rng = np.random.default_rng(2027)
-    keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
-    probes = np.concatenate([keys[: n // 2], rng.integers(0, 2**64 - 1, n - n // 2,
-                                                          dtype=np.uint64, endpoint=True)])
-    rng.shuffle(probes)
-    kp, pp, fo = (os.path.join(tmp, x) for x in ("kkeys.bin", "kprobes.bin", "kcpp.bin"))
-    keys.tofile(kp)
-    probes.tofile(pp)
+    keys, probes, kp, pp, fo = keys_and_probes(n, 2027, tmp,
+                                               ("kkeys.bin", "kprobes.bin", "kcpp.bin"))
     for kind in args.kinds.split(","):
         make, insert, query, dtype, empty = KINDS[kind]
         out = np.empty(n, dtype=dtype)
