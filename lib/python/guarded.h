@@ -154,12 +154,13 @@ auto Param(M m) {
   return [m](const Guarded<T>& g) { return std::invoke(m, g.obj); };
 }
 // Locked: state that mutations change, read in O(1) (or O(stages), O(num_areas)): the shared lock
-// taken with the GIL held (LockWithGil).
-template <class T, class M>
+// taken with the GIL held (LockWithGil). Locked<T, A...>(m): a method taking arguments of types
+// A... (stage_count(i)), passed on.
+template <class T, class... A, class M>
 auto Locked(M m) {
-  return [m](const Guarded<T>& g) {
+  return [m](const Guarded<T>& g, A... a) {
     auto lock = LockWithGil<SharedLock>(g.mu);
-    return std::invoke(m, g.obj);
+    return std::invoke(m, g.obj, a...);
   };
 }
 // Scan: a pass over the bits (fill ratio, estimates): the shared lock without the GIL (Reading).

@@ -198,20 +198,10 @@ calls).)doc");
           py::arg("i"),
           "A copy of stage i (0 = the oldest, smallest) as a Filter. Raises simdbloom.Error "
           "(invalid_argument) for i >= stages. O(stage size): one allocation and copy.")
-      .def(
-          "stage_capacity",
-          [](const G& self, size_t i) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.stage_capacity(i);
-          },
-          py::arg("i"), "Keys stage i holds at its design rate (any i < 64). O(i).")
-      .def(
-          "stage_count",
-          [](const G& self, size_t i) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.stage_count(i);
-          },
-          py::arg("i"), "Keys counted in stage i (i < stages). O(1).")
+      .def("stage_capacity", Locked<ScalableFilter, size_t>(&ScalableFilter::stage_capacity),
+           py::arg("i"), "Keys stage i holds at its design rate (any i < 64). O(i).")
+      .def("stage_count", Locked<ScalableFilter, size_t>(&ScalableFilter::stage_count),
+           py::arg("i"), "Keys counted in stage i (i < stages). O(1).")
       .def(
           "stage_fpp", [](const G& self, size_t i) { return self.obj.stage_fpp(i); }, py::arg("i"),
           "The rate stage i is sized for: fpp * (1 - r) * r**i. O(i).")

@@ -303,13 +303,9 @@ calls).)doc");
           "once): counted by sorting a copy (allocates it), sized for the distinct keys, one bulk "
           "insert per count. A key occurring more than max_count times raises simdbloom.Error "
           "(invalid_argument). GIL released.")
-      .def(
-          "correct_probability",
-          [](const GX& self, uint32_t c) {
-            auto lock = LockWithGil<SharedLock>(self.mu);
-            return self.obj.correct_probability(c);
-          },
-          py::arg("count"),
+      .def("correct_probability",
+           Locked<ShiftingMultiplicity, uint32_t>(&ShiftingMultiplicity::correct_probability),
+           py::arg("count"),
           "The model's probability that a key inserted with `count` is reported as `count`, at "
           "the keys inserted so far. O(count) sums over the blocks' Poisson loads, no "
           "allocation.")
