@@ -40,6 +40,11 @@ def check(cond, msg):
         fail(msg)
 
 
+def first_occurrences(keys):
+    """The keys without repeats, each where it first occurs (what dedup writes)."""
+    return list(dict.fromkeys(keys))
+
+
 def run(args, stdin=None, input_bytes=None, expect=0, env=None):
     """Runs simdbloom with args; returns (stdout bytes, stderr text)."""
     cmd = ARGS.emulator + [ARGS.bin] + args
@@ -213,11 +218,7 @@ def test_lines():
             keys.pop()
         if strip:
             keys = [k[:-1] if k.endswith(b"\r") else k for k in keys]
-        first, seen = [], set()
-        for k in keys:
-            if k not in seen:
-                seen.add(k)
-                first.append(k)
+        first = first_occurrences(keys)
         env = dict(os.environ, SIMDBLOOM_CLI_BLOCK_BYTES=str(rnd.choice([16, 100, 4096, 0])))
         zf = ["-z"] if z else []
         args = ["dedup", "-n", "100000", "--fpp", "1e-9"] + (["--strip-cr"] if strip else []) + zf
@@ -273,11 +274,7 @@ def test_scalable():
     for u in members:
         stream += [u] * rnd.choice([1, 2, 3])
     rnd.shuffle(stream)
-    first, seen = [], set()
-    for u in stream:
-        if u not in seen:
-            seen.add(u)
-            first.append(u)
+    first = first_occurrences(stream)
     for fpp in ["0.01", "0.001"]:
         out, err = run(["dedup", "--fpp", fpp, "--json"],
                        input_bytes=("\n".join(stream) + "\n").encode(), env=env)
@@ -324,12 +321,7 @@ def test_dedup():
         stream += [u] * rnd.choice([1, 1, 2, 3])
     rnd.shuffle(stream)
     write_lines(w("stream.txt"), stream)
-    first = []
-    seen = set()
-    for u in stream:
-        if u not in seen:
-            seen.add(u)
-            first.append(u)
+    first = first_occurrences(stream)
     for fpp in [0.01, 0.001]:
         out, err = run(["dedup", "--fpp", str(fpp), "--json", w("stream.txt")])
         got = lines_of(out)
@@ -830,12 +822,7 @@ def test_hostile():
         out, _ = run(["query", "--absent", w("h.sbf"), w(name)], expect=1)
         check(out == b"", "%s: no line reported absent" % name)
         out, _ = run(["dedup", w(name)])
-        want = []
-        seen = set()
-        for l in lines:
-            if l not in seen:
-                seen.add(l)
-                want.append(l)
+        want = first_occurrences(lines)
         got = out.split(b"\n")[:-1]
         check(set(got) <= set(want) and got == [l for l in want if l in set(got)],
               "%s: dedup prints first occurrences in order" % name)
@@ -1627,11 +1614,7 @@ def test_null():
     # dedup -z: exactly the first occurrences, NUL-terminated.
     stream = members + members[:500] + [b"\n"]
     rnd.shuffle(stream)
-    first, seen = [], set()
-    for k in stream:
-        if k not in seen:
-            seen.add(k)
-            first.append(k)
+    first = first_occurrences(stream)
     out, _ = run(["dedup", "-z", "-n", "5000", "--fpp", "1e-9"], input_bytes=z(stream))
     check(out == z(first), "dedup -z round trip")
     # intersect -z: the keys of B that are in A, NUL-terminated; sort -z agrees.
