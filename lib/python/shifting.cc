@@ -17,9 +17,16 @@ namespace simdbloom_py {
 using simdbloom::ShiftingAssociation;
 using simdbloom::ShiftingMultiplicity;
 
-// The traits both classes share: the library saves them as strings and loads them from bytes.
-template <class T>
+// The traits both classes share: a value of type V per key (insert(keys, v)); the library saves
+// them as strings and loads them from bytes.
+template <class T, class V>
 struct ShiftingKind {
+  using Value = V;
+  using Answer = V;
+  template <class K>
+  static void Insert(T& f, const K& keys, V v) {
+    f.insert(keys, v);
+  }
   static T Copy(const T& f) {
     const std::string s = f.save();
     return T::load(s.data(), s.size());
@@ -65,9 +72,7 @@ struct ShiftingKind {
 };
 
 template <>
-struct Kind<ShiftingAssociation> : ShiftingKind<ShiftingAssociation> {
-  using Value = uint8_t;
-  using Answer = uint8_t;
+struct Kind<ShiftingAssociation> : ShiftingKind<ShiftingAssociation, uint8_t> {
   static constexpr const char* kName = "ShiftingAssociation";
   static constexpr const char* kValue = "membership";
   static constexpr const char* kAnswer = "query";
@@ -84,13 +89,6 @@ clear_answer_probability(), several bits when false positives make it ambiguous 
 batch: a uint8 array of those (`out`: a uint8 array to write instead; a null gets 0), on the best
 SIMD target without the GIL. Cost: O(1) per key, one cache line; no allocation but the result.)doc";
   template <class K>
-  static void InsertOne(ShiftingAssociation& f, K key, uint8_t membership) {
-    f.insert(key, membership);
-  }
-  static void InsertBulk(ShiftingAssociation& f, const Keys& k, uint8_t membership) {
-    f.insert(k, membership);
-  }
-  template <class K>
   static uint8_t AnswerOne(const ShiftingAssociation& f, K key) {
     return f.query(key);
   }
@@ -100,9 +98,7 @@ SIMD target without the GIL. Cost: O(1) per key, one cache line; no allocation b
 };
 
 template <>
-struct Kind<ShiftingMultiplicity> : ShiftingKind<ShiftingMultiplicity> {
-  using Value = uint32_t;
-  using Answer = uint32_t;
+struct Kind<ShiftingMultiplicity> : ShiftingKind<ShiftingMultiplicity, uint32_t> {
   static constexpr const char* kName = "ShiftingMultiplicity";
   static constexpr const char* kValue = "count";
   static constexpr const char* kAnswer = "count";
@@ -117,13 +113,6 @@ never more than its true count, and exactly it with probability correct_probabil
 not in it gets 0 or, with probability false_positive_probability(), a count. A batch: a uint32
 array of those (`out`: a uint32 array to write instead; a null gets 0), on the best SIMD target
 without the GIL. Cost: O(1) per key, one cache line; no allocation but the result.)doc";
-  template <class K>
-  static void InsertOne(ShiftingMultiplicity& f, K key, uint32_t count) {
-    f.insert(key, count);
-  }
-  static void InsertBulk(ShiftingMultiplicity& f, const Keys& k, uint32_t count) {
-    f.insert(k, count);
-  }
   template <class K>
   static uint32_t AnswerOne(const ShiftingMultiplicity& f, K key) {
     return f.count(key);
@@ -306,9 +295,9 @@ calls).)doc");
       .def("correct_probability",
            Locked<ShiftingMultiplicity, uint32_t>(&ShiftingMultiplicity::correct_probability),
            py::arg("count"),
-          "The model's probability that a key inserted with `count` is reported as `count`, at "
-          "the keys inserted so far. O(count) sums over the blocks' Poisson loads, no "
-          "allocation.")
+           "The model's probability that a key inserted with `count` is reported as `count`, at "
+           "the keys inserted so far. O(count) sums over the blocks' Poisson loads, no "
+           "allocation.")
       .def_property_readonly("max_count",
                              Param<ShiftingMultiplicity>(&ShiftingMultiplicity::max_count));
   BindShiftingBits(x, [](const ShiftingMultiplicity& f) {

@@ -33,11 +33,8 @@ probability apriori_fpp of that label (stats()). A batch: a uint16 array of labe
 uint16 array to write instead; a null gets 0), without the GIL. Cost: O(k) per key, about one
 cache miss per key out of cache; no allocation but the result.)doc";
   template <class K>
-  static uint64_t InsertOne(SpatialFilter& f, K key, uint16_t label) {
-    return f.insert(label, key);
-  }
-  static uint64_t InsertBulk(SpatialFilter& f, const Keys& k, uint16_t label) {
-    return f.insert(label, k);
+  static uint64_t Insert(SpatialFilter& f, const K& keys, uint16_t label) {
+    return f.insert(label, keys);
   }
   template <class K>
   static uint16_t AnswerOne(const SpatialFilter& f, K key) {

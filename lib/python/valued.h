@@ -8,8 +8,8 @@
 //   static constexpr const char* kValue;         the value's name ("label", ...)
 //   static constexpr const char* kAnswer;        the answer's method ("classify", ...)
 //   static constexpr const char* kInsertDoc, kAnswerDoc;
-//   template <class K> static auto InsertOne(T&, K key, Value v);  (void or a count)
-//   static auto InsertBulk(T&, const Keys&, Value v);
+//   template <class K> static auto Insert(T&, const K& key, Value v);  one key or a batch (Keys):
+//                                                 void or a count
 //   template <class K> static Answer AnswerOne(const T&, K key);
 //   static void AnswerBulk(const T&, const Keys&, Answer* out);
 #ifndef SIMDBLOOM_PYTHON_VALUED_H_
@@ -47,15 +47,15 @@ void BindValued(py::class_<Guarded<T>>& cls) {
          [](G& self, py::handle keys, int64_t v, bool prehashed) {
            const Value x = ValueFrom<Value>(v, "insert", K::kValue);
            return Insert(
-               self, keys, prehashed, [x](T& f, auto k) { return K::InsertOne(f, k, x); },
-               [x](T& f, const Keys& k) { return K::InsertBulk(f, k, x); });
+               self, keys, prehashed, [x](T& f, auto k) { return K::Insert(f, k, x); },
+               [x](T& f, const Keys& k) { return K::Insert(f, k, x); });
          },
          py::arg("keys"), py::arg(K::kValue), py::arg("prehashed") = false, K::kInsertDoc)
       .def(
           "add",
           [](G& self, py::handle key, int64_t v) {
             const Value x = ValueFrom<Value>(v, "add", K::kValue);
-            InsertOne(self, key, "add", [x](T& f, auto k) { K::InsertOne(f, k, x); });
+            InsertOne(self, key, "add", [x](T& f, auto k) { K::Insert(f, k, x); });
           },
           py::arg("key"), py::arg(K::kValue),
           ("Inserts one key with its " + value + " (insert(key, " + value +
@@ -65,7 +65,7 @@ void BindValued(py::class_<Guarded<T>>& cls) {
           "update",
           [](G& self, py::handle iterable, int64_t v) {
             const Value x = ValueFrom<Value>(v, "update", K::kValue);
-            UpdateFrom(self, iterable, [x](T& f, const Keys& k) { K::InsertBulk(f, k, x); });
+            UpdateFrom(self, iterable, [x](T& f, const Keys& k) { K::Insert(f, k, x); });
           },
           py::arg("keys"), py::arg(K::kValue),
           ("Inserts the keys of any iterable with one " + value +
