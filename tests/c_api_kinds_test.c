@@ -100,17 +100,6 @@ static unsigned char* aligned_buffer(size_t size) {
   return posix_memalign(&p, 64, size == 0 ? 64 : size) == 0 ? (unsigned char*)p : NULL;
 }
 
-/* The bytes of a file. */
-static size_t read_file(const char* path, unsigned char* buf, size_t cap) {
-  FILE* fp = fopen(path, "rb");
-  size_t n = 0;
-  if (fp != NULL) {
-    n = fread(buf, 1, cap, fp);
-    fclose(fp);
-  }
-  return n;
-}
-
 /* The persistence of one kind, through a table of its functions. */
 typedef struct {
   const char* name; /* "counting", ... */

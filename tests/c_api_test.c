@@ -979,16 +979,6 @@ static void test_hostile(void) {
 /* simdbloom_save is the library's atomic save: a write that fails part-way (RLIMIT_FSIZE with
  * SIGXFSZ ignored: EFBIG, as ENOSPC on a full disk) is SIMDBLOOM_EIO naming the path and the
  * reason, and the old file stays byte-identical, alone in its directory. */
-static size_t read_all(const char* path, unsigned char* buf, size_t cap) {
-  FILE* fp = fopen(path, "rb");
-  size_t n = 0;
-  if (fp != NULL) {
-    n = fread(buf, 1, cap, fp);
-    fclose(fp);
-  }
-  return n;
-}
-
 static void test_failed_save(void) {
   static unsigned char old_bytes[4096], now_bytes[4096];
   const char* dir = "simdbloom_c_save_test";
@@ -1004,7 +994,7 @@ static void test_failed_save(void) {
   EXPECT(simdbloom_create(100, 0.01, SIMDBLOOM_BLOCK512, 0, &small) == SIMDBLOOM_OK);
   EXPECT(simdbloom_create(1000000, 0.01, SIMDBLOOM_BLOCK512, 0, &big) == SIMDBLOOM_OK);
   EXPECT(simdbloom_save(small, path) == SIMDBLOOM_OK);
-  old_n = read_all(path, old_bytes, sizeof(old_bytes));
+  old_n = read_file(path, old_bytes, sizeof(old_bytes));
   EXPECT(old_n > 64 && old_n < sizeof(old_bytes));
   EXPECT(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
   limit = old_limit;
@@ -1016,7 +1006,7 @@ static void test_failed_save(void) {
   signal(SIGXFSZ, old_handler);
   EXPECT(message_is("simdbloom_save", path));
   EXPECT(strstr(simdbloom_last_error(), strerror(EFBIG)) != NULL);
-  EXPECT(read_all(path, now_bytes, sizeof(now_bytes)) == old_n);
+  EXPECT(read_file(path, now_bytes, sizeof(now_bytes)) == old_n);
   EXPECT(memcmp(old_bytes, now_bytes, old_n) == 0);
   d = opendir(dir);
   EXPECT(d != NULL);
@@ -1062,10 +1052,10 @@ static void test_full_disk_save(void) {
     simdbloom_create(100, 0.01, SIMDBLOOM_BLOCK512, 0, &small);
     simdbloom_create(1000000, 0.01, SIMDBLOOM_BLOCK512, 0, &big);
     ok = simdbloom_save(small, path) == SIMDBLOOM_OK;
-    n = read_all(path, old_bytes, sizeof(old_bytes));
+    n = read_file(path, old_bytes, sizeof(old_bytes));
     ok = ok && simdbloom_save(big, path) == SIMDBLOOM_EIO &&
          strstr(simdbloom_last_error(), strerror(ENOSPC)) != NULL &&
-         read_all(path, now_bytes, sizeof(now_bytes)) == n && memcmp(old_bytes, now_bytes, n) == 0;
+         read_file(path, now_bytes, sizeof(now_bytes)) == n && memcmp(old_bytes, now_bytes, n) == 0;
     umount(dir);
     _exit(ok ? 0 : 1);
   }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What the C API tests share (c_api_test.c, c_api_kinds_test.c): EXPECT, the last-error check and
- * a key generator. C99; one copy per test program (static). */
+/* What the C API tests share (c_api_test.c, c_api_kinds_test.c): EXPECT, the last-error check,
+ * reading a file and a key generator. C99; one copy per test program (static). */
 #ifndef SIMDBLOOM_TESTS_C_API_TEST_H_
 #define SIMDBLOOM_TESTS_C_API_TEST_H_
 
@@ -40,6 +40,17 @@ static int message_is(const char* fn, const char* part) {
     EXPECT((call) == (status));              \
     EXPECT(message_is(fn, part));            \
   } while (0)
+
+/* The bytes of a file, at most cap of them (0 if it cannot be read). */
+static size_t read_file(const char* path, unsigned char* buf, size_t cap) {
+  FILE* fp = fopen(path, "rb");
+  size_t n = 0;
+  if (fp != NULL) {
+    n = fread(buf, 1, cap, fp);
+    fclose(fp);
+  }
+  return n;
+}
 
 /* splitmix64: the test keys. */
 static uint64_t next(uint64_t* s) {
