@@ -140,11 +140,7 @@ void BindCounting(py::module_& m) {
       [](uint64_t n, double fpp, py::object layout) {
         const simdbloom::CountingSizing s =
             simdbloom::counting_size_for(n, fpp, CountingLayoutFrom(layout));
-        py::dict d;
-        d["counters"] = s.counters;
-        d["num_hashes"] = s.k;
-        d["predicted_fpp"] = s.predicted_fpp;
-        return d;
+        return SizingDict("counters", s.counters, s.k, s.predicted_fpp);
       },
       py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
       "The size CountingFilter(n, fpp, layout) would choose: {'counters', 'num_hashes', "

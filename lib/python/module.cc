@@ -23,6 +23,14 @@ simdbloom::Layout LayoutFrom(py::handle h) {
                                      simdbloom::layout_name);
 }
 
+py::dict SizingDict(const char* size_name, uint64_t size, uint32_t k, double predicted_fpp) {
+  py::dict d;
+  d[size_name] = size;
+  d["num_hashes"] = k;
+  d["predicted_fpp"] = predicted_fpp;
+  return d;
+}
+
 namespace {
 
 using simdbloom::Layout;
@@ -112,11 +120,7 @@ PYBIND11_MODULE(_core, m) {
       "size_for",
       [](uint64_t n, double fpp, py::object layout) {
         const simdbloom::Sizing s = simdbloom::size_for(n, fpp, sp::LayoutFrom(layout));
-        py::dict d;
-        d["bits"] = s.bits;
-        d["num_hashes"] = s.k;
-        d["predicted_fpp"] = s.predicted_fpp;
-        return d;
+        return sp::SizingDict("bits", s.bits, s.k, s.predicted_fpp);
       },
       py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
       "The size Filter(n, fpp, layout) would choose: {'bits', 'num_hashes', 'predicted_fpp'}. "

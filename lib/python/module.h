@@ -41,6 +41,10 @@ E EnumFrom(py::handle h, const char* what, const char* type, const Values& value
 // A Layout given as simdbloom.Layout or its name.
 simdbloom::Layout LayoutFrom(py::handle h);
 
+// What size_for and counting_size_for return: {size_name: size, 'num_hashes': k,
+// 'predicted_fpp': predicted_fpp}.
+py::dict SizingDict(const char* size_name, uint64_t size, uint32_t k, double predicted_fpp);
+
 void BindFilter(py::module_& m);
 void BindCounting(py::module_& m);
 void BindScalable(py::module_& m);
