@@ -323,11 +323,13 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
     }
     if (temp.empty()) IoError(who, "cannot create", path, EEXIST);
   }
-  if (fd.Close() != 0) IoError(who, "cannot write", path, errno);
+  // Renamed right after it was named (the file still open: a close between the two widened the
+  // window a kill can leave the temporary in), then closed; the bytes were fsync'ed already.
   if (::renameat(dirfd.get(), temp.c_str(), dirfd.get(), base.c_str()) != 0) {
     IoError(who, "cannot replace", path, errno);
   }
   temp.clear();  // renamed: nothing to remove
+  if (fd.Close() != 0) IoError(who, "cannot write", path, errno);
   sync_dir();
 }
 

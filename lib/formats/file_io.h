@@ -58,6 +58,10 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
   if (GetU32(h + 12) != kFileHeaderSize) bad("header size " + std::to_string(GetU32(h + 12)));
 }
 
+// The bytes a view() is made over: not null, 64-byte aligned (mmap gives page alignment), `size`
+// bytes within the address space; else Error(kInvalidArgument) "WHO: ...". O(1).
+void CheckViewBytes(const std::string& who, const uint8_t* data, size_t size);
+
 // The one save routine (file_io.cc), for every kind, the C API, Python and the command line.
 // `write` streams the file's bytes; they go to an unnamed temporary file in the target's directory
 // (O_TMPFILE; where the file system lacks it, a named temporary `.NAME.tmp.<hex>` removed on every
@@ -68,7 +72,9 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
 // kill at any moment leaves the old file (or none); with a named temporary, a kill by an uncaught
 // signal can leave it (the command line removes it on SIGINT/SIGTERM/SIGHUP, see
 // RemovePendingSaveTemporary), and with O_TMPFILE only a kill between the two system calls that
-// name and rename a replacement can.
+// name and rename a replacement can (back to back: the file is closed after the rename; a close
+// that fails then reports kIo with the new file in place). What such a kill leaves is the
+// complete new file under its temporary name.
 // What a replacement changes: the file gets a new inode, so hard links to the old one keep the old
 // bytes, and a process that maps the old file keeps reading them (no SIGBUS). It keeps the old
 // permission bits, and its owner and group where the caller may set them (root, or a group the
@@ -81,9 +87,6 @@ inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t 
 // instead (a FIFO's open waits for a reader, as open(2) does); a socket cannot be opened (ENXIO).
 // Cost: one pass over the bytes through a 64 KiB buffer, two fsyncs, and room for the new file
 // beside the old one until the rename.
-// The bytes a view() is made over: not null, 64-byte aligned (mmap gives page alignment), `size`
-// bytes within the address space; else Error(kInvalidArgument) "WHO: ...". O(1).
-void CheckViewBytes(const std::string& who, const uint8_t* data, size_t size);
 
 void WriteFileAtomically(const std::string& path, const std::string& who,
                          const std::function<void(std::ostream&)>& write);

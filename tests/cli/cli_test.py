@@ -644,12 +644,15 @@ def test_nothing_lost():
         print("note: cannot mount a tmpfs here: the full-disk case is covered by RLIMIT_FSIZE")
 
     # kill -9 at moments spread over a whole build: the old OUT or the new one, whole, and no
-    # other file. A full run's time sets the moments.
+    # other file, but for the one documented window (lib/formats/file_io.h): a kill between
+    # the two system calls that name the complete new file and rename it over OUT leaves that
+    # complete file under its temporary name. A full run's time sets the moments.
     new_args = ARGS.emulator + [ARGS.bin, "build", "-n", "3000000", "-o", old, w("keys.txt")]
     t0 = time.monotonic()
     subprocess.run(new_args, check=True, stderr=subprocess.DEVNULL)
     full_run = time.monotonic() - t0
     new_bytes = open(old, "rb").read()
+    window = re.compile(r"^\.f\.sbf\.tmp\.[0-9a-f]{16}$")
     for i in range(12):
         with open(old, "wb") as f:
             f.write(old_bytes)
@@ -660,7 +663,15 @@ def test_nothing_lost():
         got = open(old, "rb").read()
         check(got in (old_bytes, new_bytes), "kill -9 after %.0f%%: OUT is neither the old nor "
               "the new filter (%d bytes)" % (100 * (i + 0.5) / 12, len(got)))
-        check(dir_names(d) == ["f.sbf"], "kill -9 left files: %s" % dir_names(d))
+        others = [n for n in dir_names(d) if n != "f.sbf"]
+        for n in others:
+            check(window.match(n) is not None and got == old_bytes and
+                  open(os.path.join(d, n), "rb").read() == new_bytes,
+                  "kill -9 left a file other than the complete new filter between its link and "
+                  "its rename: %s" % dir_names(d))
+            print("note: kill -9 landed between the link and the rename: %s" % n)
+            os.remove(os.path.join(d, n))
+        check(len(others) <= 1, "kill -9 left files: %s" % dir_names(d))
     run(["info", old])
 
     # Without O_TMPFILE (no /proc here: a private mount namespace hides it, as on file systems
