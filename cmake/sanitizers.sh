@@ -6,7 +6,7 @@
 # -O1 -g1: the sanitizers' recommended level with line tables for their reports; -O2 -g compiled
 # the kernels 2.3x slower (UBSan's checks in the inlined pipelines). The x86 targets AVX3, AVX2 and
 # the scalar fallback only: SSE4 compiles the same Highway templates at another width, and its
-# equivalence with the reference is tested in the README's test run (CI time: about 15 s less).
+# equivalence with the reference is tested in the README's test run.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-asan}
