@@ -69,8 +69,6 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   const LayoutKernels& kernels = Active().For(id);
   Params p = BulkParams(f);
   DistanceTuner tuner(f, n, sel != nullptr, &p);
-  static_assert(kStringChunk % 8 == 0 && DistanceTuner::kMinTrialKeys % 8 == 0,
-                "bitmap pieces start at whole bytes");
   uint64_t selected = 0;
   // Keys [begin, begin + m), read from h (begin is 0 when sel is set: such calls run whole).
   return OverPieces(src, n, tuner, [&](const KeySource& h, size_t begin, size_t m) {

@@ -46,6 +46,15 @@ inline uint64_t OverPieces(const KeySource& src, size_t n, DistanceTuner& tuner,
   return total;
 }
 
+// OverPieces under a tuner of the call's own, for the kinds: the tuner tunes *prefetch_distance
+// (the one the run reads) for n keys on t when the call is large enough (lib/core/prefetch.h).
+template <class Run>
+uint64_t OverTunedPieces(const TuneTarget& t, const KeySource& src, size_t n,
+                         uint32_t* prefetch_distance, const Run& run) {
+  DistanceTuner tuner(t, n, false, prefetch_distance);
+  return OverPieces(src, n, tuner, run);
+}
+
 // The results of keys [begin, begin + m) of a call whose results go to `out` in form `result`:
 // calls contains(piece_out) (a kernel call writing the piece's results from piece_out on) with
 // the piece's place in `out`; a selection's indices, which the kernel counts from 0, are shifted

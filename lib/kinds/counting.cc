@@ -304,17 +304,9 @@ detail::Params BulkParams(const CountingFilter& f) {
   return p;
 }
 
-// Runs run(source, begin, m) over the n keys of src through the bulk driver (lib/core/driver.h):
-// the prefetch tuner's pieces (it adjusts p->prefetch_distance), byte strings in hashed chunks.
-template <class Run>
-uint64_t Drive(const CountingFilter& f, const detail::KeySource& src, size_t n, detail::Params* p,
-               const Run& run) {
-  detail::DistanceTuner tuner(TuneOf(f), n, false, &p->prefetch_distance);
-  return detail::OverPieces(src, n, tuner, run);
-}
-
 // An insert or remove of `keys` (already checked writable, non-empty) into `counters`: the keys and
-// the optional per-key flags checked, then op (the kernel's insert or remove) through Drive.
+// the optional per-key flags checked, then op (the kernel's insert or remove) through
+// detail::OverTunedPieces.
 using UpdateFn = uint64_t (*)(uint64_t*, detail::Params, const detail::KeySource&, size_t,
                               uint8_t*);
 uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, const char* what,
@@ -324,9 +316,11 @@ uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, co
   detail::StringHasher hasher{keys, 0};
   const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
   detail::Params p = BulkParams(f);
-  return Drive(f, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
-    return op(counters, p, s, m, flags != nullptr ? flags + begin : nullptr);
-  });
+  return detail::OverTunedPieces(TuneOf(f), src, keys.size(), &p.prefetch_distance,
+                                 [&](const detail::KeySource& s, size_t begin, size_t m) {
+                                   return op(counters, p, s, m,
+                                             flags != nullptr ? flags + begin : nullptr);
+                                 });
 }
 }  // namespace
 
@@ -349,8 +343,8 @@ uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
 }
 
 namespace {
-// Runs fn(kernels, counters, params, source, begin, m) over the keys (through Drive). `out_bytes`:
-// the output's size for keys.size() keys.
+// Runs fn(kernels, counters, params, source, begin, m) over the keys (through
+// detail::OverTunedPieces). `out_bytes`: the output's size for keys.size() keys.
 template <class Fn>
 uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const void* out,
                size_t out_bytes, const Fn& fn) {
@@ -364,9 +358,10 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
   const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
   const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
   detail::Params p = BulkParams(f);
-  return Drive(f, src, keys.size(), &p, [&](const detail::KeySource& s, size_t begin, size_t m) {
-    return fn(kernels, counters, p, s, begin, m);
-  });
+  return detail::OverTunedPieces(TuneOf(f), src, keys.size(), &p.prefetch_distance,
+                                 [&](const detail::KeySource& s, size_t begin, size_t m) {
+                                   return fn(kernels, counters, p, s, begin, m);
+                                 });
 }
 
 // A contains call's Query: results in `result` form at `out`.

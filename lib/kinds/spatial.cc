@@ -89,15 +89,6 @@ detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::SpatialKern
   return p;
 }
 
-// Runs run(source, begin, m) over the n keys of src through the bulk driver (lib/core/driver.h):
-// the prefetch tuner's pieces (it adjusts p->prefetch_distance), byte strings in hashed chunks.
-template <class Run>
-uint64_t Drive(const SpatialFilter& f, const detail::KeySource& src, size_t n,
-               detail::SpatialParams* p, const Run& run) {
-  detail::DistanceTuner tuner(TuneOf(f), n, false, &p->prefetch_distance);
-  return detail::OverPieces(src, n, tuner, run);
-}
-
 // ---- File format ----
 constexpr size_t kHeaderSize = 64;
 constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'B', 'F'};
@@ -359,7 +350,8 @@ uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
   auto run = [&](const detail::KeySource& s, size_t, size_t m) {
     return sk.insert(cells_, p, s, m, label);
   };
-  const uint64_t raised = Drive(*this, src, keys.size(), &p, run);
+  const uint64_t raised =
+      detail::OverTunedPieces(TuneOf(*this), src, keys.size(), &p.prefetch_distance, run);
   current_ = label;
   members_[label - 1] += keys.size();
   written_[label - 1] += raised;
@@ -385,7 +377,7 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
     return sk.classify(cells_, p, s, m, labels + begin);
   };
-  return Drive(*this, src, keys.size(), &p, run);
+  return detail::OverTunedPieces(TuneOf(*this), src, keys.size(), &p.prefetch_distance, run);
 }
 
 // ---- Statistics ----
