@@ -23,21 +23,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The in-block mask of one key, 8 u64 word lanes processed N at a time (N = 1, 2, 4 or 8). Probe
 // i of a key goes to word (w0 + i) mod 8, so whether word w gets a probe of round r depends only
-// on w0 and k: a table of lane masks per w0, built once per bulk call, replaces that arithmetic.
+// on w0 and k: a constant table of lane masks per k and w0 (spec.h) replaces that arithmetic.
 template <class D>
 class Block512Mask {
  public:
   using V = hn::Vec<D>;
 
-  Block512Mask(D d, uint32_t k) : two_rounds_(k > 8), chunks_(8 / hn::Lanes(d)) {
-    for (uint32_t w0 = 0; w0 < 8; ++w0) {
-      for (uint32_t w = 0; w < 8; ++w) {
-        const uint32_t rel = (w - w0) & 7;
-        active_[w0][0][w] = rel < k ? ~uint64_t{0} : 0;
-        active_[w0][1][w] = rel + 8 < k ? ~uint64_t{0} : 0;
-      }
-    }
-  }
+  Block512Mask(D d, uint32_t k)
+      : active_(detail::kBlock512LaneMasks.mask[k]),
+        two_rounds_(k > 8),
+        chunks_(8 / hn::Lanes(d)) {}
 
   bool two_rounds() const { return two_rounds_; }
 
@@ -136,7 +131,7 @@ class Block512Mask {
   }
 
  private:
-  HWY_ALIGN uint64_t active_[8][2][8];  // [w0][round][word]: all ones if the word gets a probe
+  const uint64_t (*active_)[2][8];  // [w0][round][word]: all ones if the word gets a probe
   bool two_rounds_;
   size_t chunks_;
 };
@@ -151,6 +146,7 @@ struct Block512 {
     HWY_ALIGN uint64_t offset[kTileKeys];  // byte offset of the key's block
     HWY_ALIGN uint64_t table[kTileKeys];   // byte offset of the key's lane masks (w0 * 128)
   };
+  static constexpr bool kExactHits = true;  // Apply: hits[j0 .. j1) only; a query's, counted
   using D = hn::CappedTag<uint64_t, 8>;
   struct State {
     explicit State(const detail::Params& p) : mask(D(), p.k) {}
@@ -253,8 +249,10 @@ struct Block512 {
         if (hits != nullptr) hits[j] = fresh;
         changed += fresh;
       } else {
-        hits[j] = mask.template Contains<kTwoRounds>(
+        const bool hit = mask.template Contains<kTwoRounds>(
             d, reinterpret_cast<const uint64_t*>(base + tile.offset[j]), hashes[j], tile.table[j]);
+        hits[j] = hit;
+        changed += hit;
       }
     }
     return changed;

@@ -37,6 +37,26 @@ inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit)
   *bit = Block512Bit(h, i);
 }
 
+// The kernels' lane masks, for every k: mask[k][w0][r][w] is all ones iff word w of a key whose
+// probes start at word w0 gets a probe of round r (probe 8r + ((w - w0) mod 8) < k). Constant, so
+// a bulk call builds nothing: building the 1 KiB table per call cost a packet burst of 32 keys
+// ~15 ns (perf/README.md, design note M15).
+struct alignas(64) Block512LaneMasks {
+  uint64_t mask[Block512Spec::kMaxK + 1][8][2][8];
+  constexpr Block512LaneMasks() : mask() {
+    for (uint32_t k = 0; k <= Block512Spec::kMaxK; ++k) {
+      for (uint32_t w0 = 0; w0 < 8; ++w0) {
+        for (uint32_t r = 0; r < 2; ++r) {
+          for (uint32_t w = 0; w < 8; ++w) {
+            mask[k][w0][r][w] = 8 * r + ((w - w0) & 7) < k ? ~uint64_t{0} : 0;
+          }
+        }
+      }
+    }
+  }
+};
+inline constexpr Block512LaneMasks kBlock512LaneMasks{};
+
 }  // namespace detail
 }  // namespace simdbloom
 

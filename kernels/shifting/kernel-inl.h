@@ -30,12 +30,23 @@ class ShiftingMask {
  public:
   using V = hn::Vec<D>;
 
+  // Built a vector at a time: a scalar double loop over the 1 KiB cost a short call (a packet
+  // burst) ~15 ns (block512's table, before it became a constant: perf/README.md, note M15).
   ShiftingMask(D d, uint32_t k) : even_(k % 2 == 0), chunks_(8 / hn::Lanes(d)) {
-    for (uint32_t w0 = 0; w0 < 8; ++w0) {
-      for (uint32_t w = 0; w < 8; ++w) {
-        const uint32_t rel = (w - w0) & 7;
-        active_[w0][0][w] = 2 * rel < k ? ~uint64_t{0} : 0;      // first bit of a pair
-        active_[w0][1][w] = 2 * rel + 1 < k ? ~uint64_t{0} : 0;  // its shifted bit
+    const hn::RebindToSigned<D> di;
+    const size_t N = hn::Lanes(d);
+    const auto limit = hn::Set(di, static_cast<int64_t>(k));
+    for (int64_t w0 = 0; w0 < 8; ++w0) {
+      for (size_t c = 0; c < 8; c += N) {
+        // rel = (w - w0) mod 8 for words w = c .. c + N - 1
+        const auto rel = hn::And(hn::Sub(hn::Iota(di, static_cast<int64_t>(c)), hn::Set(di, w0)),
+                                 hn::Set(di, int64_t{7}));
+        const auto first = hn::Add(rel, rel);  // [0]: a pair's first bit, 2 rel < k
+        const auto shifted = hn::Add(first, hn::Set(di, int64_t{1}));  // [1]: 2 rel + 1 < k
+        hn::Store(hn::VecFromMask(d, hn::RebindMask(d, hn::Lt(first, limit))), d,
+                  &active_[w0][0][c]);
+        hn::Store(hn::VecFromMask(d, hn::RebindMask(d, hn::Lt(shifted, limit))), d,
+                  &active_[w0][1][c]);
       }
     }
   }

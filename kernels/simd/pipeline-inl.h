@@ -79,10 +79,10 @@ struct AheadIn {
 // rounded up to the vector width may be written); Prefetch<kOp>(words, p, tile, j); struct
 // State (built from p once per call); and Apply<kOp>(words, p, state, hashes, tile, j0, j1,
 // hits, ahead) -> keys that changed the filter and, unless hits is null, hits[j] = 1 iff key j
-// did (insert) / writes
-// hits[j0 .. j1) (query; may write up to the next multiple of the vector width), calling ahead(j)
-// for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the per-key
-// "was new" bytes) to out + begin.
+// did (insert) / writes hits[j0 .. j1) (query; may write up to the next multiple of the vector
+// width, unless L::kExactHits; returns 0, or the number of hits with kExactHits), calling
+// ahead(j) for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the
+// per-key "was new" bytes) to out + begin.
 //
 // The cell and its result are the layout's too: L::Out, when declared, is the per-key result type
 // of a query (default uint8_t, a 0/1 byte written as `result` says; any other type, such as the
@@ -97,6 +97,14 @@ template <class L>
 struct OutOf<L, std::void_t<typename L::Out>> {
   using type = typename L::Out;
 };
+// L::kExactHits (declared true): a query's Apply writes hits[j0 .. j1) only, and returns how many
+// are 1. Its byte results are then written straight into the caller's `out`, with no copy and no
+// count pass (both read bytes just stored one at a time: a store-forwarding stall a tile, which a
+// short call such as a packet burst pays in full).
+template <class L, class = void>
+struct ExactHits : std::false_type {};
+template <class L>
+struct ExactHits<L, std::enable_if_t<L::kExactHits>> : std::true_type {};
 struct NoArg {};
 template <class L, class = void>
 struct ArgOf {
@@ -139,7 +147,11 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   HWY_ALIGN Out hits_buf[T + 8];
   // Inserts write per-key "new" flags only when the caller asked for them (a byte store per key
   // may alias everything and cost register64 inserts 25%): layouts skip the store for null hits.
-  Out* const hits = detail::Mutates(kOp) && out == nullptr ? nullptr : hits_buf;
+  // Byte results of an exact-hits layout go to `out` directly (its tile's stretch, set per tile).
+  constexpr bool kMayDirect =
+      !detail::Mutates(kOp) && ExactHits<L>::value && std::is_same<Out, uint8_t>::value;
+  const bool direct = kMayDirect && result == detail::ResultKind::kBytes;
+  Out* hits = detail::Mutates(kOp) && out == nullptr ? nullptr : hits_buf;
   uint64_t total = 0;
   size_t selected = 0;
   (void)result;
@@ -169,9 +181,11 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
     const size_t next_begin = begin + T;
     const size_t next_m = next_begin < n ? HWY_MIN(T, n - next_begin) : 0;
     if (in_place != nullptr && next_m != 0) tile_hashes[cur ^ 1] = in_place + next_begin;
+    if (kMayDirect && direct) hits = reinterpret_cast<Out*>(static_cast<uint8_t*>(out) + begin);
     const uint64_t* HWY_RESTRICT h = tile_hashes[cur];
     // Key j + D of this step lies before the next tile's j + step (D <= T), located first.
     const Ahead<L, kOp, kPrefetch> ahead{words, p, tiles[cur], tiles[cur ^ 1], m, next_m, D};
+    size_t applied = 0;  // an insert's changed keys; an exact-hits query's hits
     for (size_t j = 0; j < m; j += step) {
       const size_t j1 = HWY_MIN(j + step, m);
       if (j < next_m) {  // the same stretch of the next tile
@@ -186,19 +200,24 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
       const detail::ReadRaceScopeIf<kOp == detail::Op::kQuery> benign;
       if (kPrefetch && j1 - 1 + D < m) {  // every key of the step prefetches in this tile
         const AheadIn<L, kOp> in{words, p, tiles[cur], static_cast<ptrdiff_t>(D)};
-        total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
+        applied += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
       } else if (kPrefetch && j + D >= m && j1 - 1 + D - m < next_m) {  // ... in the next one
         const AheadIn<L, kOp> in{words, p, tiles[cur ^ 1],
                                  static_cast<ptrdiff_t>(D) - static_cast<ptrdiff_t>(m)};
-        total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
+        applied += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, in);
       } else {
-        total += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, ahead);
+        applied += L::template Apply<kOp>(words, p, state, h, tiles[cur], j, j1, hits, ahead);
       }
     }
     if constexpr (!detail::Mutates(kOp) && std::is_same<Out, uint8_t>::value) {
-      std::memset(hits + m, 0, 8);
-      total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
+      if (kMayDirect && direct) {
+        total += applied;
+      } else {  // (an exact-hits layout's count is the tile's, which EmitTile counts again)
+        std::memset(hits + m, 0, 8);
+        total += EmitTile(hits, begin, m, src.sel, result, out, &selected);
+      }
     } else {
+      total += applied;
       // Results other than bytes are arrays of Out (ResultKind::kBytes only); `out` may be
       // unaligned for Out, so the offset is taken in bytes.
       if (out != nullptr) {

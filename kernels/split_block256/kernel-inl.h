@@ -32,6 +32,7 @@ static constexpr SplitBlock256Salts kSplitSalts{};
 struct SplitBlock256 {
   static constexpr bool kXxh64 = detail::SplitBlock256Spec::kXxh64;
   static constexpr size_t kTileKeys = kTile;
+  static constexpr bool kExactHits = true;  // Apply: hits[j0 .. j1) only; a query's, counted
   struct State {
     explicit State(const detail::Params&) {}
   };
@@ -108,6 +109,7 @@ struct SplitBlock256 {
         changed += !all_set;
       } else {
         hits[j] = all_set;
+        changed += all_set;
       }
     }
     return changed;
