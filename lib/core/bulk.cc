@@ -63,7 +63,7 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
     CheckResult(who, result, out, n);
   }
   const LayoutId id = IdOf(f.layout());
-  StringHasher hasher{keys, 0};
+  StringHasher hasher;
   KeySource src = SourceOf(keys, InfoOf(id).xxh64, f.seed(), &hasher);
   src.sel = sel;
   const LayoutKernels& kernels = Active().For(id);
@@ -169,7 +169,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   bool tune = false;  // set below: true when the call runs as one part
   auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
     const Keys part = detail::SliceKeys(keys, begin, end - begin);
-    detail::StringHasher hasher{part, 0};
+    detail::StringHasher hasher;
     const detail::KeySource src = detail::SourceOf(part, detail::InfoOf(id).xxh64, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
     // A sequential, non-atomic call may tune the prefetch distance on its keys.
@@ -239,41 +239,41 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   return changed.load(std::memory_order_relaxed);
 }
 
-uint64_t Filter::insert(Keys keys) { return InsertBulk(keys, nullptr, false, 1); }
+uint64_t Filter::insert(const Keys& keys) { return InsertBulk(keys, nullptr, false, 1); }
 
-uint64_t Filter::insert(Keys keys, uint8_t* fresh) {
+uint64_t Filter::insert(const Keys& keys, uint8_t* fresh) {
   if (fresh == nullptr && keys.size() != 0) Invalid("insert: null fresh output with non-zero size");
   return InsertBulk(keys, fresh, false, 1);
 }
 
-uint64_t Filter::insert(Keys keys, Threads threads) {
+uint64_t Filter::insert(const Keys& keys, Threads threads) {
   return InsertBulk(keys, nullptr, false, threads.count);
 }
 
-uint64_t Filter::insert(Keys keys, uint8_t* fresh, Threads threads) {
+uint64_t Filter::insert(const Keys& keys, uint8_t* fresh, Threads threads) {
   if (fresh == nullptr && keys.size() != 0) Invalid("insert: null fresh output with non-zero size");
   return InsertBulk(keys, fresh, false, threads.count);
 }
 
-uint64_t Filter::insert_concurrent(Keys keys) { return InsertBulk(keys, nullptr, true, 1); }
+uint64_t Filter::insert_concurrent(const Keys& keys) { return InsertBulk(keys, nullptr, true, 1); }
 
-uint64_t Filter::insert_concurrent(Keys keys, uint8_t* fresh) {
+uint64_t Filter::insert_concurrent(const Keys& keys, uint8_t* fresh) {
   if (fresh == nullptr && keys.size() != 0) {
     Invalid("insert_concurrent: null fresh output with non-zero size");
   }
   return InsertBulk(keys, fresh, true, 1);
 }
 
-uint64_t Filter::contains(Keys keys, uint8_t* out) const {
+uint64_t Filter::contains(const Keys& keys, uint8_t* out) const {
   return detail::Query("contains", *this, keys, nullptr, keys.size(), ResultKind::kBytes, out);
 }
 
-uint64_t Filter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
+uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
   return detail::Query("contains_bitmap", *this, keys, nullptr, keys.size(), ResultKind::kBitmap,
                        bitmap);
 }
 
-uint64_t Filter::select(Keys keys, uint32_t* selection) const {
+uint64_t Filter::select(const Keys& keys, uint32_t* selection) const {
   if (keys.size() > (uint64_t{1} << 32)) {
     Invalid("select: more than 2^32 keys do not fit 32-bit selection indices");
   }
@@ -281,7 +281,7 @@ uint64_t Filter::select(Keys keys, uint32_t* selection) const {
                        selection);
 }
 
-uint64_t Filter::refine(Keys keys, uint32_t* selection, size_t count) const {
+uint64_t Filter::refine(const Keys& keys, uint32_t* selection, size_t count) const {
   if (count == 0) return 0;
   if (selection == nullptr) Invalid("refine: null selection with non-zero count");
   detail::CheckExtent("refine", "selection entries", selection, count, 4);
@@ -294,11 +294,11 @@ uint64_t Filter::refine(Keys keys, uint32_t* selection, size_t count) const {
   return detail::Query("refine", *this, keys, selection, count, ResultKind::kSelection, selection);
 }
 
-void Filter::hash(Keys keys, uint64_t* out) const {
+void Filter::hash(const Keys& keys, uint64_t* out) const {
   if (keys.size() == 0) return;
   if (out == nullptr) Invalid("hash: null output with non-zero size");
   const detail::LayoutId id = detail::IdOf(layout_);
-  detail::StringHasher hasher{keys, 0};
+  detail::StringHasher hasher;
   detail::ValidateKeys("hash", keys);
   detail::CheckExtent("hash", "hashes", out, keys.size(), 8);
   const detail::KeySource src = detail::SourceOf(keys, detail::InfoOf(id).xxh64, seed_, &hasher);
@@ -347,16 +347,16 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
 }  // namespace
 }  // namespace detail
 
-uint64_t Filter::contains(Keys keys, uint8_t* out, Threads threads) const {
+uint64_t Filter::contains(const Keys& keys, uint8_t* out, Threads threads) const {
   return detail::ParallelQuery("contains", *this, keys, ResultKind::kBytes, out, threads.count);
 }
 
-uint64_t Filter::contains_bitmap(Keys keys, uint8_t* bitmap, Threads threads) const {
+uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap, Threads threads) const {
   return detail::ParallelQuery("contains_bitmap", *this, keys, ResultKind::kBitmap, bitmap,
                                threads.count);
 }
 
-uint64_t Filter::select(Keys keys, uint32_t* selection, Threads threads) const {
+uint64_t Filter::select(const Keys& keys, uint32_t* selection, Threads threads) const {
   if (keys.size() > (uint64_t{1} << 32)) {
     Invalid("select: more than 2^32 keys do not fit 32-bit selection indices");
   }

@@ -58,8 +58,8 @@ inline void HashRun(const StringHasher& h, const uint32_t* sel, size_t begin, si
 template <class Offset, bool kXxh64>
 void HashBinary(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
   const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const Offset* offsets = static_cast<const Offset*>(h.keys.keys());
-  const uint8_t* data = h.keys.data();
+  const Offset* offsets = static_cast<const Offset*>(h.keys->keys());
+  const uint8_t* data = h.keys->data();
   HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
     Offset lo, hi;
     std::memcpy(&lo, offsets + at, sizeof(Offset));
@@ -72,7 +72,7 @@ void HashBinary(const void* ctx, const uint32_t* sel, size_t begin, size_t m, ui
 template <bool kXxh64>
 void HashStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
   const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const std::string_view* keys = static_cast<const std::string_view*>(h.keys.keys());
+  const std::string_view* keys = static_cast<const std::string_view*>(h.keys->keys());
   HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
     *size = keys[at].size();
     return static_cast<const void*>(keys[at].data());
@@ -82,7 +82,7 @@ void HashStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, u
 template <bool kXxh64>
 void HashStdStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
   const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const std::string* keys = static_cast<const std::string*>(h.keys.keys());
+  const std::string* keys = static_cast<const std::string*>(h.keys->keys());
   HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
     *size = keys[at].size();
     return static_cast<const void*>(keys[at].data());
@@ -92,8 +92,8 @@ void HashStdStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m
 template <bool kXxh64>
 void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
   const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const uint8_t* data = static_cast<const uint8_t*>(h.keys.keys());
-  const size_t width = h.keys.width(), stride = h.keys.stride();
+  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
+  const size_t width = h.keys->width(), stride = h.keys->stride();
   HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
     *size = width;
     return static_cast<const void*>(data + at * stride);
@@ -109,11 +109,19 @@ std::string Address(const void* p) {
 }
 
 // Throws unless `count` entries of `size` bytes from p fit the address space; `what` names them.
-void CheckArray(const char* who, const char* what, const void* p, size_t count, size_t size) {
+// (The message is built out of line: a short bulk call, such as a packet burst, passes here on
+// its fixed cost.)
+[[noreturn]] __attribute__((noinline, cold)) void ArrayPastEnd(const char* who, const char* what,
+                                                               const void* p, size_t count,
+                                                               size_t size) {
+  Invalid(std::string(who) + ": " + std::to_string(count) + " " + what +
+          (size == 1 ? std::string() : " of " + std::to_string(size) + " bytes") + " at " +
+          Address(p) + " pass the end of the address space");
+}
+inline void CheckArray(const char* who, const char* what, const void* p, size_t count,
+                       size_t size) {
   if (count > SIZE_MAX / size || !FitsAddressSpace(p, uint64_t{count} * size)) {
-    Invalid(std::string(who) + ": " + std::to_string(count) + " " + what +
-            (size == 1 ? std::string() : " of " + std::to_string(size) + " bytes") + " at " +
-            Address(p) + " pass the end of the address space");
+    ArrayPastEnd(who, what, p, count, size);
   }
 }
 
@@ -234,7 +242,7 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
 
 KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* hasher) {
   KeySource src;
-  *hasher = StringHasher{keys, seed};
+  *hasher = StringHasher{&keys, seed};
   switch (keys.kind()) {
     case Keys::Kind::kU64:
       src.kind = KeyKind::kU64;
@@ -303,7 +311,7 @@ void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_
                   uint64_t* out) {
   if (m == 0) return;
   const Keys part = SliceKeys(keys, begin, m);
-  StringHasher hasher{part, 0};
+  StringHasher hasher;
   const KeySource src = SourceOf(part, /*xxh64=*/false, seed, &hasher);
   kernels.hash_keys(false, src, m, seed, out);
 }

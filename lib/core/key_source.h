@@ -17,10 +17,12 @@
 namespace simdbloom {
 namespace detail {
 
-// What KeySource::hash_fn reads for byte-string shapes.
+// What KeySource::hash_fn reads for byte-string shapes (set by SourceOf; points at the caller's
+// Keys, which outlive the call: copying the 48-byte Keys cost a short call a store-forwarding
+// stall).
 struct StringHasher {
-  Keys keys;
-  uint64_t seed;
+  const Keys* keys = nullptr;
+  uint64_t seed = 0;
 };
 
 // The largest extent of bytes any array can have here: 2^56, the user address space of x86-64 with

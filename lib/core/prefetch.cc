@@ -157,10 +157,11 @@ bool PrefetchTuned(const TuneTarget& t) {
   return v != 0 && (v >> 16) == TargetIndex(Active()) && (v & kTuned) != 0;
 }
 
-DistanceTuner::DistanceTuner(const TuneTarget& t, size_t n, bool has_sel,
-                             uint32_t* prefetch_distance) {
-  // Short calls (a packet burst) first: the cheapest test, and the one that rules most calls out.
-  if (n < kTuneMinTrials * kMinTrialKeys) return;
+static_assert(DistanceTuner::kMinTunedKeys == kTuneMinTrials * DistanceTuner::kMinTrialKeys,
+              "the inline test rules out the calls of fewer than kTuneMinTrials trials");
+
+void DistanceTuner::Start(const TuneTarget& t, size_t n, bool has_sel,
+                          uint32_t* prefetch_distance) {
   if (has_sel || PrefetchOverride() >= 0 || !t.usable || t.is_view || t.bytes < kPrefetchMinBytes) {
     return;
   }
@@ -188,10 +189,6 @@ DistanceTuner::DistanceTuner(const TuneTarget& t, size_t n, bool has_sel,
   distance_ = prefetch_distance;
   active_ = true;
   std::fill(best_, best_ + num_candidates_, 1e300);
-}
-
-DistanceTuner::~DistanceTuner() {
-  if (active_) Finish();
 }
 
 size_t DistanceTuner::Piece(size_t begin, size_t n) {

@@ -111,12 +111,21 @@ class DistanceTuner {
   static constexpr size_t kMinTrialKeys = 65536;
   static constexpr size_t kMaxTrialKeys = 16 * kMinTrialKeys;
 
+  // Calls shorter than this are never tuned (the trials would be a large share of them).
+  static constexpr size_t kMinTunedKeys = 8 * kMinTrialKeys;
+
   // Tunes *prefetch_distance (which PrefetchDistanceFor set) for a call of n keys on t when the
-  // conditions above hold; else inactive (Piece returns the rest, the distance untouched).
-  DistanceTuner(const TuneTarget& t, size_t n, bool has_sel, uint32_t* prefetch_distance);
-  DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p)
-      : DistanceTuner(TuneTarget::Of(f), n, has_sel, &p->prefetch_distance) {}
-  ~DistanceTuner();
+  // conditions above hold; else inactive (Piece returns the rest, the distance untouched). A short
+  // call (a packet burst) is ruled out inline, at the cost of a compare.
+  DistanceTuner(const TuneTarget& t, size_t n, bool has_sel, uint32_t* prefetch_distance) {
+    if (n >= kMinTunedKeys) Start(t, n, has_sel, prefetch_distance);
+  }
+  DistanceTuner(const Filter& f, size_t n, bool has_sel, Params* p) {
+    if (n >= kMinTunedKeys) Start(TuneTarget::Of(f), n, has_sel, &p->prefetch_distance);
+  }
+  ~DistanceTuner() {
+    if (active_) Finish();
+  }
   DistanceTuner(const DistanceTuner&) = delete;
   DistanceTuner& operator=(const DistanceTuner&) = delete;
 
@@ -127,6 +136,7 @@ class DistanceTuner {
   size_t Piece(size_t begin, size_t n);
 
  private:
+  void Start(const TuneTarget& t, size_t n, bool has_sel, uint32_t* prefetch_distance);
   void Finish();
 
   TuneTarget t_;

@@ -313,7 +313,7 @@ uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, co
                 const Keys& keys, uint8_t* flags, UpdateFn op) {
   detail::ValidateKeys(who, keys);
   if (flags != nullptr) detail::CheckExtent(who, what, flags, keys.size(), 1);
-  detail::StringHasher hasher{keys, 0};
+  detail::StringHasher hasher;
   const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
   detail::Params p = BulkParams(f);
   return detail::OverTunedPieces(TuneOf(f), src, keys.size(), &p.prefetch_distance,
@@ -324,7 +324,7 @@ uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, co
 }
 }  // namespace
 
-uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
+uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
   const uint64_t r = Update(*this, Counters(), "CountingFilter::insert", "fresh bytes", keys, fresh,
@@ -333,7 +333,7 @@ uint64_t CountingFilter::insert(Keys keys, uint8_t* fresh) {
   return r;
 }
 
-uint64_t CountingFilter::remove(Keys keys, uint8_t* removed) {
+uint64_t CountingFilter::remove(const Keys& keys, uint8_t* removed) {
   CheckWritable("remove");
   if (keys.size() == 0) return 0;
   const uint64_t r = Update(*this, Counters(), "CountingFilter::remove", "removed bytes", keys,
@@ -353,7 +353,7 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "output bytes", out, out_bytes, 1);
-  detail::StringHasher hasher{keys, 0};
+  detail::StringHasher hasher;
   const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
   const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
   const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
@@ -377,19 +377,19 @@ uint64_t Contains(const char* who, const CountingFilter& f, const Keys& keys, Re
 }
 }  // namespace
 
-uint64_t CountingFilter::contains(Keys keys, uint8_t* out) const {
+uint64_t CountingFilter::contains(const Keys& keys, uint8_t* out) const {
   return Contains("CountingFilter::contains", *this, keys, ResultKind::kBytes, out, keys.size());
 }
-uint64_t CountingFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
+uint64_t CountingFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
   return Contains("CountingFilter::contains_bitmap", *this, keys, ResultKind::kBitmap, bitmap,
                   (keys.size() + 7) / 8);
 }
-uint64_t CountingFilter::select(Keys keys, uint32_t* selection) const {
+uint64_t CountingFilter::select(const Keys& keys, uint32_t* selection) const {
   if (keys.size() > UINT32_MAX) Invalid("CountingFilter::select: more than 2^32 - 1 keys");
   return Contains("CountingFilter::select", *this, keys, ResultKind::kSelection, selection,
                   keys.size() * 4);
 }
-uint64_t CountingFilter::count(Keys keys, uint8_t* out) const {
+uint64_t CountingFilter::count(const Keys& keys, uint8_t* out) const {
   return Query("CountingFilter::count", *this, keys, out, keys.size(),
                [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
                  return k.count(c, p, s, m, out + begin);

@@ -308,9 +308,9 @@ uint64_t ScalableFilter::InsertImpl(const Keys& keys, uint8_t* fresh) {
   return total;
 }
 
-uint64_t ScalableFilter::insert(Keys keys) { return InsertImpl(keys, nullptr); }
+uint64_t ScalableFilter::insert(const Keys& keys) { return InsertImpl(keys, nullptr); }
 
-uint64_t ScalableFilter::insert(Keys keys, uint8_t* fresh) {
+uint64_t ScalableFilter::insert(const Keys& keys, uint8_t* fresh) {
   if (fresh == nullptr && keys.size() != 0) {
     Invalid("ScalableFilter::insert: null fresh output with non-zero size");
   }
@@ -418,7 +418,7 @@ uint64_t ScalableFilter::QueryTiles(const char* who, const Keys& keys, Emit&& em
   return total;
 }
 
-uint64_t ScalableFilter::contains(Keys keys, uint8_t* out) const {
+uint64_t ScalableFilter::contains(const Keys& keys, uint8_t* out) const {
   CheckUsable("contains");
   if (stages_.size() == 1 || keys.size() == 0) return stages_.front().contains(keys, out);
   if (out == nullptr) Invalid("ScalableFilter::contains: null output with non-zero size");
@@ -434,7 +434,7 @@ uint64_t ScalableFilter::contains(Keys keys, uint8_t* out) const {
                     });
 }
 
-uint64_t ScalableFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
+uint64_t ScalableFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
   CheckUsable("contains_bitmap");
   if (stages_.size() == 1 || keys.size() == 0) {
     return stages_.front().contains_bitmap(keys, bitmap);
@@ -458,7 +458,7 @@ uint64_t ScalableFilter::contains_bitmap(Keys keys, uint8_t* bitmap) const {
                     });
 }
 
-uint64_t ScalableFilter::select(Keys keys, uint32_t* selection) const {
+uint64_t ScalableFilter::select(const Keys& keys, uint32_t* selection) const {
   CheckUsable("select");
   if (stages_.size() == 1 || keys.size() == 0) return stages_.front().select(keys, selection);
   if (keys.size() > (uint64_t{1} << 32)) {
@@ -477,7 +477,7 @@ uint64_t ScalableFilter::select(Keys keys, uint32_t* selection) const {
   return count;
 }
 
-uint64_t ScalableFilter::refine(Keys keys, uint32_t* selection, size_t count) const {
+uint64_t ScalableFilter::refine(const Keys& keys, uint32_t* selection, size_t count) const {
   CheckUsable("refine");
   if (stages_.size() == 1 || count == 0) return stages_.front().refine(keys, selection, count);
   if (selection == nullptr) Invalid("ScalableFilter::refine: null selection with non-zero count");

@@ -390,7 +390,7 @@ uint8_t ShiftingAssociation::query_hash(uint64_t hash) const {
   return AnswerOf(blocks_.candidates(hash), hash);
 }
 
-void ShiftingAssociation::query(Keys keys, uint8_t* out) const {
+void ShiftingAssociation::query(const Keys& keys, uint8_t* out) const {
   detail::CheckUsable("ShiftingAssociation::query", blocks_);
   detail::ValidateKeys("ShiftingAssociation::query", keys);
   detail::CheckExtent("ShiftingAssociation::query", "result bytes", out, keys.size(), 1);
@@ -564,7 +564,7 @@ uint32_t ShiftingMultiplicity::count_hash(uint64_t hash) const {
   return SmallestCount(blocks_.candidates(hash), max_count_);
 }
 
-void ShiftingMultiplicity::count(Keys keys, uint32_t* out) const {
+void ShiftingMultiplicity::count(const Keys& keys, uint32_t* out) const {
   detail::CheckUsable("ShiftingMultiplicity::count", blocks_);
   detail::ValidateKeys("ShiftingMultiplicity::count", keys);
   detail::CheckExtent("ShiftingMultiplicity::count", "counts", out, keys.size(), 4);
@@ -602,7 +602,7 @@ ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) 
 
 // ---- Bulk inserts (after BulkSet) ----
 
-void ShiftingAssociation::insert(Keys keys, uint8_t membership) {
+void ShiftingAssociation::insert(const Keys& keys, uint8_t membership) {
   detail::CheckUsable("ShiftingAssociation::insert", blocks_);
   detail::ValidateKeys("ShiftingAssociation::insert", keys);
   if (membership != kOnlyFirst && membership != kBoth && membership != kOnlySecond) {
@@ -618,7 +618,7 @@ void ShiftingAssociation::insert(Keys keys, uint8_t membership) {
   items_ += keys.size();
 }
 
-void ShiftingMultiplicity::insert(Keys keys, uint32_t count) {
+void ShiftingMultiplicity::insert(const Keys& keys, uint32_t count) {
   detail::CheckUsable("ShiftingMultiplicity::insert", blocks_);
   detail::ValidateKeys("ShiftingMultiplicity::insert", keys);
   if (count < 1 || count > max_count_) {

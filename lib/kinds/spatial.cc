@@ -339,13 +339,13 @@ uint64_t SpatialFilter::insert_hash(uint16_t label, uint64_t hash) {
   return raised;
 }
 
-uint64_t SpatialFilter::insert(uint16_t label, Keys keys) {
+uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
   const char* who = "SpatialFilter::insert";
   CheckLabel(who, label);
   detail::ValidateKeys(who, keys);
   const detail::SpatialKernels& sk = detail::Active().spatial;
   detail::SpatialParams p = ParamsOf(*this, &sk);
-  detail::StringHasher hasher{keys, 0};
+  detail::StringHasher hasher;
   const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t, size_t m) {
     return sk.insert(cells_, p, s, m, label);
@@ -363,7 +363,7 @@ uint16_t SpatialFilter::classify_hash(uint64_t hash) const {
   return static_cast<uint16_t>(scalar::SpatialClassifyHash(cells_, ParamsOf(*this), hash));
 }
 
-uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
+uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {
   const char* who = "SpatialFilter::classify";
   if (cells_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (keys.size() == 0) return 0;
@@ -372,7 +372,7 @@ uint64_t SpatialFilter::classify(Keys keys, uint16_t* labels) const {
   detail::CheckExtent(who, "labels", labels, keys.size(), 2);
   const detail::SpatialKernels& sk = detail::Active().spatial;
   detail::SpatialParams p = ParamsOf(*this, &sk);
-  detail::StringHasher hasher{keys, 0};
+  detail::StringHasher hasher;
   const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
     return sk.classify(cells_, p, s, m, labels + begin);

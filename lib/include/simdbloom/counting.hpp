@@ -155,18 +155,18 @@ class CountingFilter {
   // applied one by one. No allocation. Cost: O(n k); out of cache one line per key (kBlocked) or
   // k (kClassic). Errors as Filter's bulk calls, detected before anything is written.
   // insert: returns how many keys found a counter at 0; fresh[i] = 1 for those (if not null).
-  uint64_t insert(Keys keys, uint8_t* fresh = nullptr);
+  uint64_t insert(const Keys& keys, uint8_t* fresh = nullptr);
   // remove: returns how many keys were removed; keys.size() minus that were rejected (a counter
   // was 0; nothing changed for them). removed[i] = 1 if key i was removed, 0 if rejected (if not
   // null).
-  uint64_t remove(Keys keys, uint8_t* removed = nullptr);
+  uint64_t remove(const Keys& keys, uint8_t* removed = nullptr);
   // out[i] = 1 if key i may be present; returns the number of 1s.
-  uint64_t contains(Keys keys, uint8_t* out) const;
+  uint64_t contains(const Keys& keys, uint8_t* out) const;
   // As Filter::contains_bitmap and Filter::select.
-  uint64_t contains_bitmap(Keys keys, uint8_t* bitmap) const;
-  uint64_t select(Keys keys, uint32_t* selection) const;
+  uint64_t contains_bitmap(const Keys& keys, uint8_t* bitmap) const;
+  uint64_t select(const Keys& keys, uint32_t* selection) const;
   // out[i] = count(key i) (0..15); returns the sum of out.
-  uint64_t count(Keys keys, uint8_t* out) const;
+  uint64_t count(const Keys& keys, uint8_t* out) const;
 
   // ---- The plain filter ----
   // The plain Bloom filter of the same keys: bit i = (counter i > 0), layout plain_layout(),

@@ -138,8 +138,8 @@ class ScalableFilter {
   // stage's remaining capacity (one Filter call each: about one per boundary, more when many keys
   // of the batch are repeats). Throws as insert(key) when a stage cannot be added: the keys
   // before that point are inserted (and counted), the rest are not.
-  uint64_t insert(Keys keys);
-  uint64_t insert(Keys keys, uint8_t* fresh);
+  uint64_t insert(const Keys& keys);
+  uint64_t insert(const Keys& keys, uint8_t* fresh);
   // out[i] = 1 if key i may be present in some stage. Each key is hashed once (pre-hashed keys
   // not at all); the newest (largest) stage is queried for every key of a tile of 1024, each
   // older stage only for the keys no newer stage holds (their hashes gathered into a contiguous
@@ -147,15 +147,15 @@ class ScalableFilter {
   // with the answers ORed in (cheaper than a gather and a scatter per key) - and a tile stops
   // once all of its keys are found. So a present key costs a stage query or two, an absent key
   // one per stage. A chain of one stage is one Filter call. Returns the number of 1s.
-  uint64_t contains(Keys keys, uint8_t* out) const;
+  uint64_t contains(const Keys& keys, uint8_t* out) const;
   // As contains, as an LSB-first bitmap of (keys.size() + 7) / 8 bytes (Filter::contains_bitmap).
-  uint64_t contains_bitmap(Keys keys, uint8_t* bitmap) const;
+  uint64_t contains_bitmap(const Keys& keys, uint8_t* bitmap) const;
   // As contains, as the ascending indices of the keys that may be present; keys.size() < 2^32.
-  uint64_t select(Keys keys, uint32_t* selection) const;
+  uint64_t select(const Keys& keys, uint32_t* selection) const;
   // Keeps, in place and in order, the entries of selection[0 .. count) whose key may be present
   // (Filter::refine); every entry must be below keys.size(). Stages are queried newest first, each
   // only for the entries not yet found; keys are hashed once per stage queried.
-  uint64_t refine(Keys keys, uint32_t* selection, size_t count) const;
+  uint64_t refine(const Keys& keys, uint32_t* selection, size_t count) const;
 
   // The same, spelled with a pointer and a count.
   template <class T, class = detail::KeyElement<T>>

@@ -120,7 +120,7 @@ class ShiftingAssociation {
   // active target for integers), each key's line prefetched 64 keys ahead. Keys are checked as
   // Filter's bulk calls check them (Error(kInvalidArgument)) before any bit changes. No
   // allocation; O(n).
-  void insert(Keys keys, uint8_t membership);
+  void insert(const Keys& keys, uint8_t membership);
 
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
   template <class T, detail::IntKey<T> = 0>
@@ -138,7 +138,7 @@ class ShiftingAssociation {
   // a scalar loop). Same answers on every target. No allocation; O(n). Throws
   // Error(kInvalidArgument) for keys Filter's bulk calls refuse, Error(kUnknownTarget) only if
   // SIMDBLOOM_TARGET names no usable target.
-  void query(Keys keys, uint8_t* out) const;
+  void query(const Keys& keys, uint8_t* out) const;
 
   // XXH3-64 of the key with seed(): integers as their width's bytes, strings their bytes. O(1).
   template <class T, detail::IntKey<T> = 0>
@@ -214,7 +214,7 @@ class ShiftingMultiplicity {
   void insert(const T& not_a_key_type, uint32_t count) = delete;
   void insert_hash(uint64_t hash, uint32_t count);
   // Inserts every key of `keys` (any shape) with one count (as ShiftingAssociation's bulk insert).
-  void insert(Keys keys, uint32_t count);
+  void insert(const Keys& keys, uint32_t count);
 
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
   template <class T, detail::IntKey<T> = 0>
@@ -227,7 +227,7 @@ class ShiftingMultiplicity {
   uint32_t count_hash(uint64_t hash) const;
   // out[i] = count(key i), keys of any shape; dispatched like ShiftingAssociation::query. No
   // allocation; O(n).
-  void count(Keys keys, uint32_t* out) const;
+  void count(const Keys& keys, uint32_t* out) const;
 
   // As ShiftingAssociation::hash.
   template <class T, detail::IntKey<T> = 0>

@@ -105,7 +105,7 @@ class SpatialFilter {
   // Bulk: the tile pipeline of the active SIMD target (hashed a tile ahead, blocks prefetched
   // ahead at the distance measured for the filter's size); no allocation; O(n k), about one
   // cache miss per key out of cache.
-  uint64_t insert(uint16_t label, Keys keys);
+  uint64_t insert(uint16_t label, const Keys& keys);
   template <class T, class = detail::KeyElement<T>>
   uint64_t insert(uint16_t label, const T* keys, size_t count) {
     return insert(label, Keys(keys, count));
@@ -128,7 +128,7 @@ class SpatialFilter {
   // values and may be unaligned. Returns the number of non-zero labels. Runs on the active SIMD
   // target (results equal the reference's on every target); no allocation; O(n k), about one
   // cache miss per key out of cache. Errors as insert's (before anything is written).
-  uint64_t classify(Keys keys, uint16_t* labels) const;
+  uint64_t classify(const Keys& keys, uint16_t* labels) const;
   template <class T, class = detail::KeyElement<T>>
   uint64_t classify(const T* keys, size_t count, uint16_t* labels) const {
     return classify(Keys(keys, count), labels);
