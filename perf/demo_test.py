@@ -134,9 +134,20 @@ def main():
 
     # Table 4: per size of table 1's first and last, per caller level; bulk = table 1.
     t4 = rows_after(section(out, 4), ["size", "caller"])
-    check(len(t4) >= 2 and len(t4) % 2 == 0, "table 4 rows: %d" % len(t4))
+    check(len(t4) >= 4 and len(t4) % 2 == 0, "table 4 rows: %d" % len(t4))
     seen = set()
+    bursts = set()
     for row in t4:
+        # The burst row: bulk contains on 32 keys a call, then table 1's bulk figures.
+        b = re.match(r"\s*(\d+ [KMG]iB) bulk calls of 32 keys((?:\s+\S+){3})$", row)
+        if b is not None:
+            figures = [number(x) for x in b.group(2).split()]
+            check(figures[0] > 0, "table 4 burst: " + row)
+            check(abs(figures[1] - table1[(b.group(1), "insert")]) < 0.006, "table 4 burst: " + row)
+            check(abs(figures[2] - table1[(b.group(1), "contains")]) < 0.006,
+                  "table 4 burst: " + row)
+            bursts.add(b.group(1))
+            continue
         m = re.match(r"\s*(\d+ [KMG]iB) (baseline|x86-64-v3|x86-64-v4) \(\S+\)((?:\s+\S+){6})$",
                      row)
         check(m is not None, "table 4 row: " + row)
@@ -148,6 +159,7 @@ def main():
         seen.add((size, m.group(2)))
     check(("%s" % sizes[0], "baseline") in seen and (sizes[-1], "baseline") in seen,
           "table 4 lacks the baseline caller")
+    check(bursts == {sizes[0], sizes[-1]}, "table 4 burst rows: %s" % sorted(bursts))
 
     # Table 5: UUID and URL strings.
     t5 = rows_after(section(out, 5), ["strings", "insert"])
@@ -166,7 +178,8 @@ def main():
         else:
             check(l.startswith("  ") and bullets, "summary line: " + l)
             bullets[-1] += " " + l.strip()
-    check(len(bullets) == 6, "summary bullets: %d" % len(bullets))
+    check(len(bullets) == 7, "summary bullets: %d" % len(bullets))
+    check(any(b.startswith("A packet burst") for b in bullets), "summary: the burst")
     check(any("False positives" in b and "No inserted key was ever missed" in b
               for b in bullets), "summary: false positives")
     check(summary[-1].startswith("Time: ") and summary[-1].endswith(" s."), "time line")
