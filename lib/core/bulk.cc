@@ -168,7 +168,12 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   std::atomic<uint64_t> changed{0};
   bool tune = false;  // set below: true when the call runs as one part
   auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
-    const Keys part = detail::SliceKeys(keys, begin, end - begin);
+    // The whole call's keys are used as they are: a copy of Keys stalls on the caller's stores
+    // (perf/README.md, design note M15).
+    const bool whole = begin == 0 && end == keys.size();
+    const Keys slice = whole ? Keys(static_cast<const uint64_t*>(nullptr), 0)
+                             : detail::SliceKeys(keys, begin, end - begin);
+    const Keys& part = whole ? keys : slice;
     detail::StringHasher hasher;
     const detail::KeySource src = detail::SourceOf(part, detail::InfoOf(id).xxh64, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
