@@ -488,6 +488,9 @@ class Filter {
   // FixedWidth geometry, and an array (of keys, offsets, records, Arrow data, or an output) whose
   // pointer plus size wraps the address space or exceeds PTRDIFF_MAX bytes, detected before
   // anything is written. That a pointer really points at so many readable bytes cannot be checked.
+  // An output must not overlap the keys (results may be written while later keys are still to be
+  // read), except refine's selection, which is both. A short call (a packet burst of 32 keys)
+  // costs about 45 ns more than its keys' share of a large call (perf/README.md, bursts).
 
   // Inserts every key; returns how many set a bit that was clear (surely new keys; in key order,
   // so a repeat within the batch does not count). Throws Error(kReadOnly) on a view.
