@@ -246,18 +246,19 @@ bool CountingFilter::remove_hash(uint64_t h) {
 }
 
 namespace {
-// The blocked layout's count of one key: the smallest of its (at most k) counters, visiting only
-// the set bits of its register64 mask (walking all 64 bits of the block was slower: perf/README.md,
-// design note M1).
+// The blocked layout's count of one key: the smallest of its k counters, read probe by probe
+// (counter lo32(a * M[i]) >> 26 of the 64, as register64's bits; a counter two probes share is
+// read twice, which leaves the minimum alone). A loop of fixed length k: walking the set bits of
+// the key's mask was a loop of key-dependent length, and walking all 64 counters slower still
+// (perf/README.md, design notes M1 and M16).
 uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k, uint64_t h) {
   const uint64_t* w = counters + 4 * detail::BlockIndex(h, 2 * num_blocks);
-  uint64_t mask = scalar::Register64Mask(h, k);
+  const uint32_t a = static_cast<uint32_t>(h);
   uint32_t m = detail::CountingSpec::kMaxCount;
-  while (mask != 0) {
-    const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(mask));
+  for (uint32_t i = 0; i < k; ++i) {
+    const uint32_t c = (a * detail::kBitMultipliers.m[i]) >> 26;
     const uint32_t v = static_cast<uint32_t>((w[c >> 4] >> (4 * (c & 15))) & 15);
     m = v < m ? v : m;
-    mask &= mask - 1;
   }
   return m;
 }
