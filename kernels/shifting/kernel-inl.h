@@ -30,8 +30,9 @@ class ShiftingMask {
  public:
   using V = hn::Vec<D>;
 
-  // Built a vector at a time: a scalar double loop over the 1 KiB cost a short call (a packet
-  // burst) ~15 ns (block512's table, before it became a constant: perf/README.md, note M15).
+  // Built a vector at a time, once per call: a scalar double loop over block512's table of the
+  // same shape cost its short calls ~20 ns before that table became a constant (perf/README.md,
+  // note M15; shifting's own was not measured).
   ShiftingMask(D d, uint32_t k) : even_(k % 2 == 0), chunks_(8 / hn::Lanes(d)) {
     const hn::RebindToSigned<D> di;
     const size_t N = hn::Lanes(d);

@@ -80,7 +80,8 @@ struct AheadIn {
 // State (built from p once per call); and Apply<kOp>(words, p, state, hashes, tile, j0, j1,
 // hits, ahead) -> keys that changed the filter and, unless hits is null, hits[j] = 1 iff key j
 // did (insert) / writes hits[j0 .. j1) (query; may write up to the next multiple of the vector
-// width, unless L::kExactHits; returns 0, or the number of hits with kExactHits), calling
+// width, unless L::kExactHits; with a uint8_t Out returns 0, or the number of hits with
+// kExactHits; with another Out, the number of keys with a non-zero result), calling
 // ahead(j) for every key j it applies. Inserts with a non-null `out` copy each tile's hits (the
 // per-key "was new" bytes) to out + begin.
 //
@@ -98,9 +99,10 @@ struct OutOf<L, std::void_t<typename L::Out>> {
   using type = typename L::Out;
 };
 // L::kExactHits (declared true): a query's Apply writes hits[j0 .. j1) only, and returns how many
-// are 1. Its byte results are then written straight into the caller's `out`, with no copy and no
-// count pass (both read bytes just stored one at a time: a store-forwarding stall a tile, which a
-// short call such as a packet burst pays in full).
+// are 1. Its results as bytes (ResultKind::kBytes; bitmaps and selections still go through
+// EmitTile) are then written straight into the caller's `out`, with no copy and no count pass
+// (both read bytes just stored one at a time: a store-forwarding stall a tile, which a short call
+// such as a packet burst pays in full).
 template <class L, class = void>
 struct ExactHits : std::false_type {};
 template <class L>

@@ -17,9 +17,9 @@
 namespace simdbloom {
 namespace detail {
 
-// What KeySource::hash_fn reads for byte-string shapes (set by SourceOf; points at the caller's
-// Keys, which outlive the call: copying the 48-byte Keys cost a short call a store-forwarding
-// stall).
+// What KeySource::hash_fn reads for byte-string shapes (set by SourceOf; points at the Keys given
+// to SourceOf, which must outlive the source: copying the 48-byte Keys cost a short call a
+// store-forwarding stall).
 struct StringHasher {
   const Keys* keys = nullptr;
   uint64_t seed = 0;
@@ -48,8 +48,10 @@ void ValidateKeys(const char* who, const Keys& keys);
 void CheckExtent(const char* who, const char* what, const void* p, size_t count, size_t size);
 
 // The KeySource over `keys` (n > 0, already validated), hashed with XXH64 if `xxh64` (the kind's
-// spec says kXxh64), else XXH3, and `seed`. `hasher` must outlive the source.
+// spec says kXxh64), else XXH3, and `seed`. `hasher` and `keys` must outlive the source (a
+// temporary Keys is refused at compile time).
 KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* hasher);
+KeySource SourceOf(Keys&& keys, bool xxh64, uint64_t seed, StringHasher* hasher) = delete;
 
 // Keys [begin, begin + count) of `keys`, in the same shape. O(1).
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count);

@@ -116,7 +116,9 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
  * records' (count - 1) * stride + width bytes, the data up to the last offset) that overflows,
  * wraps the address space or exceeds PTRDIFF_MAX bytes (e.g. width = SIZE_MAX); Arrow offsets
  * that are negative or decrease, or, with a declared data size (width), pass it; Arrow data NULL
- * when the offsets span bytes.
+ * when the offsets span bytes. Not checked: an output (out, fresh, bitmap, selection) must not
+ * overlap the keys, offsets or data (results may be written while later keys are still to be
+ * read).
  *
  * Arrow data size: for BINARY32/64, `width` declares the size of data in bytes (Arrow's data
  * buffer length, e.g. buffers[2]->size()); every offset must then be at most it, so offsets that

@@ -489,8 +489,9 @@ class Filter {
   // pointer plus size wraps the address space or exceeds PTRDIFF_MAX bytes, detected before
   // anything is written. That a pointer really points at so many readable bytes cannot be checked.
   // An output must not overlap the keys (results may be written while later keys are still to be
-  // read), except refine's selection, which is both. A short call (a packet burst of 32 keys)
-  // costs about 45 ns more than its keys' share of a large call (perf/README.md, bursts).
+  // read), except refine's selection, which is both. A call has a fixed cost of a few dozen ns on
+  // top of its keys' share of a large call: it weighs on short calls such as a packet burst of 32
+  // keys (perf/README.md, "Bursts").
 
   // Inserts every key; returns how many set a bit that was clear (surely new keys; in key order,
   // so a repeat within the batch does not count). Throws Error(kReadOnly) on a view.
