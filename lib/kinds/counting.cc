@@ -196,12 +196,19 @@ struct BlockedKey {
   uint64_t* w;
   uint64_t ones[4];
 };
+// The key's counters as one 1 per selected nibble, set probe by probe (counter c = lo32(a * M[i])
+// >> 26 is nibble c mod 16 of word c / 16): k shifts and ORs, where the register64 mask spread to
+// nibbles took about twice the instructions (perf/README.md, design note M16).
 inline BlockedKey LocateBlocked(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
                                 uint64_t h) {
   BlockedKey key;
   key.w = const_cast<uint64_t*>(counters) + 4 * detail::BlockIndex(h, 2 * num_blocks);
-  const uint64_t mask = scalar::Register64Mask(h, k);
-  for (int q = 0; q < 4; ++q) key.ones[q] = detail::SpreadToNibbles(mask >> (16 * q));
+  key.ones[0] = key.ones[1] = key.ones[2] = key.ones[3] = 0;
+  const uint32_t a = static_cast<uint32_t>(h);
+  for (uint32_t i = 0; i < k; ++i) {
+    const uint32_t c = (a * detail::kBitMultipliers.m[i]) >> 26;
+    key.ones[c >> 4] |= uint64_t{1} << (4 * (c & 15));
+  }
   return key;
 }
 inline bool AnyZero(const BlockedKey& key) {
