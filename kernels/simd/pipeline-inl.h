@@ -183,7 +183,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
     const size_t next_begin = begin + T;
     const size_t next_m = next_begin < n ? HWY_MIN(T, n - next_begin) : 0;
     if (in_place != nullptr && next_m != 0) tile_hashes[cur ^ 1] = in_place + next_begin;
-    if (kMayDirect && direct) hits = reinterpret_cast<Out*>(static_cast<uint8_t*>(out) + begin);
+    if (direct) hits = reinterpret_cast<Out*>(static_cast<uint8_t*>(out) + begin);
     const uint64_t* HWY_RESTRICT h = tile_hashes[cur];
     // Key j + D of this step lies before the next tile's j + step (D <= T), located first.
     const Ahead<L, kOp, kPrefetch> ahead{words, p, tiles[cur], tiles[cur ^ 1], m, next_m, D};
@@ -212,7 +212,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
       }
     }
     if constexpr (!detail::Mutates(kOp) && std::is_same<Out, uint8_t>::value) {
-      if (kMayDirect && direct) {
+      if (direct) {
         total += applied;
       } else {  // (an exact-hits layout's count is the tile's, which EmitTile counts again)
         std::memset(hits + m, 0, 8);

@@ -204,9 +204,8 @@ inline BlockedKey LocateBlocked(const uint64_t* counters, uint64_t num_blocks, u
   BlockedKey key;
   key.w = const_cast<uint64_t*>(counters) + 4 * detail::BlockIndex(h, 2 * num_blocks);
   key.ones[0] = key.ones[1] = key.ones[2] = key.ones[3] = 0;
-  const uint32_t a = static_cast<uint32_t>(h);
   for (uint32_t i = 0; i < k; ++i) {
-    const uint32_t c = (a * detail::kBitMultipliers.m[i]) >> 26;
+    const uint32_t c = detail::Register64Bit(h, i);
     key.ones[c >> 4] |= uint64_t{1} << (4 * (c & 15));
   }
   return key;
@@ -260,10 +259,9 @@ namespace {
 // (perf/README.md, design notes M1 and M16).
 uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k, uint64_t h) {
   const uint64_t* w = counters + 4 * detail::BlockIndex(h, 2 * num_blocks);
-  const uint32_t a = static_cast<uint32_t>(h);
   uint32_t m = detail::CountingSpec::kMaxCount;
   for (uint32_t i = 0; i < k; ++i) {
-    const uint32_t c = (a * detail::kBitMultipliers.m[i]) >> 26;
+    const uint32_t c = detail::Register64Bit(h, i);
     const uint32_t v = static_cast<uint32_t>((w[c >> 4] >> (4 * (c & 15))) & 15);
     m = v < m ? v : m;
   }

@@ -50,11 +50,14 @@ constexpr uint32_t Block512Bit(uint64_t h, uint32_t i) {
 }
 
 // ---- register64 (k <= 16) ----
-// Probe i sets bit lo32(lo32(h) * M[i]) >> 26 of the key's word: all k of them.
+// Probe i sets bit lo32(lo32(h) * M[i]) >> 26 of the key's word: all k of them. (The blocked
+// counting filter's counters are numbered the same way: lib/kinds/counting.cc.)
+constexpr uint32_t Register64Bit(uint64_t h, uint32_t i) {
+  return (static_cast<uint32_t>(h) * kBitMultipliers.m[i]) >> 26;
+}
 constexpr uint64_t Register64Mask(uint64_t h, uint32_t k) {
-  const uint32_t a = static_cast<uint32_t>(h);
   uint64_t mask = 0;
-  for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << ((a * kBitMultipliers.m[i]) >> 26);
+  for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << Register64Bit(h, i);
   return mask;
 }
 
