@@ -22,16 +22,16 @@
 namespace sbbench {
 
 std::vector<CallerLevel> CallerLevels() {
-  std::vector<CallerLevel> levels = {{"baseline", &SingleLoopsBaseline}};
+  std::vector<CallerLevel> levels = {{"baseline", &SingleLoopsBaseline, &KindLoopsBaseline}};
 #if defined(SIMDBLOOM_PERF_X86_LEVELS)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
       __builtin_cpu_supports("bmi2")) {
-    levels.push_back({"x86-64-v3", &SingleLoopsV3});
+    levels.push_back({"x86-64-v3", &SingleLoopsV3, &KindLoopsV3});
   }
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
-    levels.push_back({"x86-64-v4", &SingleLoopsV4});
+    levels.push_back({"x86-64-v4", &SingleLoopsV4, &KindLoopsV4});
   }
 #endif
   return levels;
@@ -138,55 +138,53 @@ void SingleSection(const Options& o) {
             n, read0, read8, rmw0, rmw8));
     (void)block512_best;
 
-    // The other kinds, one key per call (caller with default flags), against block512 of the same
-    // bytes: CountingFilter contains and count, SpatialFilter classify, ScalableFilter contains.
+    // The other kinds, one key per call, per caller level, against block512 of the same bytes
+    // holding the same keys: CountingFilter contains and count, SpatialFilter classify (two
+    // areas, 1-byte cells), ScalableFilter contains (from n / 8 keys, so 4 stages).
     {
-      struct Kind {
-        const char* name;
-        size_t bytes;
-        double ns;
-      };
-      std::vector<Kind> kinds;
-      uint64_t hits = 0;
       simdbloom::CountingFilter c = simdbloom::CountingFilter::create(n, o.fpp);
-      for (uint64_t k : keys) c.insert(k);
-      kinds.push_back({"counting contains", c.size_bytes(), Best5(n, [&] {
-                         for (uint64_t k : keys) hits += c.contains(k);
-                       })});
-      kinds.push_back({"counting count", c.size_bytes(), Best5(n, [&] {
-                         for (uint64_t k : keys) hits += c.count(k);
-                       })});
+      c.insert(keys);
       simdbloom::SpatialFilter sp = simdbloom::SpatialFilter::create(n, o.fpp, 2);
       sp.insert(1, keys.data(), n / 2);
       sp.insert(2, keys.data() + n / 2, n - n / 2);
-      kinds.push_back({"spatial classify", sp.size_bytes(), Best5(n, [&] {
-                         for (uint64_t k : keys) hits += sp.classify(k);
-                       })});
       simdbloom::ScalableFilter sc = simdbloom::ScalableFilter::create(n / 8, o.fpp);
       for (uint64_t k : keys) sc.insert(k);
-      kinds.push_back({"scalable contains", sc.size_bytes(), Best5(n, [&] {
-                         for (uint64_t k : keys) hits += sc.contains(k);
-                       })});
-      for (const Kind& kind : kinds) {
-        Filter same = Filter::with_bits(kind.bytes * 8, 6, Layout::kBlock512);
-        same.insert(keys);
-        const double ref_ns = Best5(n, [&] {
-          for (uint64_t k : keys) hits += same.contains(k);
-        });
-        if (o.json) {
-          std::printf(
-              "{\"bench\":\"single_kind\",\"kind\":\"%s\",\"keys\":%zu,\"bytes\":%zu,"
-              "\"ns\":%.4f,\"block512_same_bytes_ns\":%.4f}\n",
-              kind.name, n, kind.bytes, kind.ns, ref_ns);
-        } else {
-          std::printf(
-              "%10zu  %-15s %-22s %8s %9.2f %8s %9s   block512 of the same %zu bytes: "
-              "%.2f (%.2fx)\n",
-              n, "other kinds", kind.name, "", kind.ns, "", "", kind.bytes, ref_ns,
-              kind.ns / ref_ns);
+      const size_t bytes[3] = {c.size_bytes(), sp.size_bytes(), sc.size_bytes()};
+      std::vector<Filter> same;
+      for (size_t b : bytes) {
+        same.push_back(Filter::with_bits(b * 8, 6, Layout::kBlock512));
+        same.back().insert(keys);
+      }
+      const KindFilters filters = {&c, &sp, &sc, {&same[0], &same[1], &same[2]}};
+      for (const CallerLevel& level : levels) {
+        KindTimes t{};
+        uint64_t sink = 0;
+        level.kinds(filters, keys.data(), n, 5, &Now, &t, &sink);
+        g_sink = sink;
+        const struct {
+          const char* name;
+          double ns;
+          int same;
+        } rows[] = {{"counting contains", t.counting_contains, 0},
+                    {"counting count", t.counting_count, 0},
+                    {"spatial classify", t.spatial_classify, 1},
+                    {"scalable contains", t.scalable_contains, 2}};
+        for (const auto& row : rows) {
+          const double ref_ns = t.same_bytes[row.same];
+          if (o.json) {
+            std::printf(
+                "{\"bench\":\"single_kind\",\"kind\":\"%s\",\"caller\":\"%s\",\"keys\":%zu,"
+                "\"bytes\":%zu,\"ns\":%.4f,\"block512_same_bytes_ns\":%.4f}\n",
+                row.name, level.name, n, bytes[row.same], row.ns, ref_ns);
+          } else {
+            std::printf(
+                "%10zu  %-15s %-22s %8s %9.2f   %-10s block512 of the same %zu bytes: "
+                "%.2f (%.2fx)\n",
+                n, "other kinds", row.name, "", row.ns, level.name, bytes[row.same], ref_ns,
+                row.ns / ref_ns);
+          }
         }
       }
-      g_sink = hits;
     }
 
     // Bursts: bulk contains in calls of B keys over all keys, against one call over all of them.

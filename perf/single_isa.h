@@ -11,7 +11,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "simdbloom/counting.hpp"
+#include "simdbloom/scalable.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 
 namespace sbbench {
 
@@ -37,10 +40,35 @@ const char* SingleLoopsV4(simdbloom::Filter& f, const uint64_t* keys, const uint
                           uint64_t* sink);
 #endif
 
+// The other kinds one key per call (section single, "other kinds"), each beside block512 of the
+// same bytes holding the same keys: CountingFilter contains / count, SpatialFilter classify,
+// ScalableFilter contains, over all n keys (present).
+struct KindFilters {
+  const simdbloom::CountingFilter* counting;
+  const simdbloom::SpatialFilter* spatial;
+  const simdbloom::ScalableFilter* scalable;
+  const simdbloom::Filter* same_bytes[3];  // of counting's, spatial's and scalable's bytes
+};
+struct KindTimes {
+  double counting_contains, counting_count, spatial_classify, scalable_contains;
+  double same_bytes[3];  // block512 contains
+};
+using KindLoopsFn = void (*)(const KindFilters& f, const uint64_t* keys, size_t n, int reps,
+                             double (*now)(), KindTimes* out, uint64_t* sink);
+void KindLoopsBaseline(const KindFilters& f, const uint64_t* keys, size_t n, int reps,
+                       double (*now)(), KindTimes* out, uint64_t* sink);
+#if defined(SIMDBLOOM_PERF_X86_LEVELS)
+void KindLoopsV3(const KindFilters& f, const uint64_t* keys, size_t n, int reps, double (*now)(),
+                 KindTimes* out, uint64_t* sink);
+void KindLoopsV4(const KindFilters& f, const uint64_t* keys, size_t n, int reps, double (*now)(),
+                 KindTimes* out, uint64_t* sink);
+#endif
+
 // A caller level: the flags a copy of the loops was compiled with, and that copy.
 struct CallerLevel {
   const char* name;  // "baseline", "x86-64-v3", "x86-64-v4"
   SingleLoopsFn fn;
+  KindLoopsFn kinds;
 };
 // The levels this CPU runs, baseline first (single.cc).
 std::vector<CallerLevel> CallerLevels();

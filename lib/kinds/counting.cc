@@ -269,6 +269,18 @@ uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
 }
 }  // namespace
 
+uint32_t detail::CountingCountOutOfLine(uint8_t layout, const uint64_t* counters,
+                                        uint64_t num_blocks, uint32_t k, uint64_t h) noexcept {
+  if (layout == static_cast<uint8_t>(CountingLayout::kBlocked)) {
+    return BlockedCount(counters, num_blocks, k, h);
+  }
+  return scalar::CountingCount(CountingId::kClassic, counters, ParamsOf(num_blocks, k, 0), h);
+}
+
+void CountingFilter::RefuseQuery(const char* who) const {
+  Invalid(std::string("CountingFilter::") + who + ": the filter was moved from");
+}
+
 bool CountingFilter::contains_hash(uint64_t h) const {
   if (Counters() == nullptr) Invalid("CountingFilter::contains: the filter was moved from");
   if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h) != 0;

@@ -358,6 +358,16 @@ uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
   return raised;
 }
 
+uint32_t detail::SpatialClassifyOutOfLine(const uint8_t* cells, uint64_t num_blocks, uint32_t k,
+                                          uint32_t cell_bytes, uint64_t h) noexcept {
+  detail::SpatialParams p{num_blocks, k, cell_bytes};
+  return scalar::SpatialClassifyHash(cells, p, h);
+}
+
+void SpatialFilter::RefuseQuery(const char* who) const {
+  Invalid(std::string("SpatialFilter::") + who + ": the filter was moved from");
+}
+
 uint16_t SpatialFilter::classify_hash(uint64_t hash) const {
   if (cells_ == nullptr) Invalid("SpatialFilter::classify: the filter was moved from");
   return static_cast<uint16_t>(scalar::SpatialClassifyHash(cells_, ParamsOf(*this), hash));

@@ -5,7 +5,8 @@
 // where the CPU has that instruction set (cpu_gate.c). Each build checks that it runs the path its
 // flags select (SIMDBLOOM_EXPECT_ONE_KEY) and that every single-key insert and query gives the bits
 // and answers of the library's bulk calls and of the inline scalar loops, for every k, on several
-// sizes, for Filter and ScalableFilter.
+// sizes, for Filter and ScalableFilter; and that SpatialFilter::classify and CountingFilter::
+// contains / count of one key answer as their bulk calls, for every k and cell width.
 #include <doctest/doctest.h>  // implemented in ../doctest_impl.cc
 
 #include <cstdint>
@@ -13,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "simdbloom/counting.hpp"
 #include "simdbloom/scalable.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 
 namespace {
 
@@ -102,6 +105,80 @@ TEST_CASE("one_key: scalable chains probe their stages the same way") {
   for (size_t i = 0; i < keys.size(); ++i) {
     REQUIRE(chain.contains(keys[i]));
     REQUIRE(chain.contains(absent[i]) == (out[i] != 0));
+  }
+}
+
+TEST_CASE("one_key: spatial classify of one key gives the bulk call's label") {
+  uint64_t s = 77;
+  // 255 areas: 1-byte cells (inline on AVX2 / AVX-512 callers); 300: 2-byte cells (out of line).
+  for (uint32_t areas : {3u, 255u, 300u}) {
+    for (uint32_t k = 1; k <= 8; ++k) {
+      for (uint64_t blocks : {uint64_t{1}, uint64_t{37}, uint64_t{40000}}) {
+        CAPTURE(areas);
+        CAPTURE(k);
+        CAPTURE(blocks);
+        simdbloom::SpatialFilter f = simdbloom::SpatialFilter::with_blocks(blocks, k, areas, 5);
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(blocks * 6, 30000));
+        std::vector<uint64_t> keys(n), absent(n);
+        for (auto& key : keys) key = SplitMix(s);
+        for (auto& key : absent) key = SplitMix(s);
+        // Labels spread over 1..areas, ascending, so cells hold many different labels.
+        const uint32_t used = std::min<uint32_t>(areas, 16);
+        for (uint32_t a = 0; a < used; ++a) {
+          const size_t begin = n * a / used, end = n * (a + 1) / used;
+          const auto label = static_cast<uint16_t>(1 + a * (areas - 1) / std::max(used - 1, 1u));
+          f.insert(label, keys.data() + begin, end - begin);
+        }
+        std::vector<uint16_t> want(n), want_absent(n);
+        f.classify(keys.data(), n, want.data());
+        f.classify(absent.data(), n, want_absent.data());
+        for (size_t i = 0; i < n; ++i) {
+          REQUIRE(want[i] != 0);  // never a false negative
+          REQUIRE(f.classify(keys[i]) == want[i]);
+          REQUIRE(f.classify(absent[i]) == want_absent[i]);
+          REQUIRE(f.classify(static_cast<uint32_t>(absent[i])) ==
+                  f.classify_hash(f.hash(static_cast<uint32_t>(absent[i]))));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("one_key: counting contains and count of one key give the bulk count") {
+  uint64_t s = 123;
+  for (auto layout : {simdbloom::CountingLayout::kBlocked, simdbloom::CountingLayout::kClassic}) {
+    for (uint32_t k = 1; k <= 16; ++k) {
+      for (uint64_t blocks : {uint64_t{1}, uint64_t{37}, uint64_t{20000}}) {
+        CAPTURE(simdbloom::counting_layout_name(layout));
+        CAPTURE(k);
+        CAPTURE(blocks);
+        simdbloom::CountingFilter f =
+            simdbloom::CountingFilter::with_counters(blocks * 128, k, layout, 3);
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(blocks * 8, 20000));
+        std::vector<uint64_t> keys(n), absent(n);
+        for (auto& key : keys) key = SplitMix(s);
+        for (auto& key : absent) key = SplitMix(s);
+        // Counts 1..20 (some saturate at 15), then a third of the keys inserted twice or more
+        // removed once.
+        for (size_t i = 0; i < n; ++i) {
+          for (size_t r = 0; r <= i % 20; ++r) f.insert(keys[i]);
+        }
+        for (size_t i = 0; i < n; i += 3) {
+          if (i % 20 != 0) REQUIRE(f.remove(keys[i]));
+        }
+        std::vector<uint8_t> want(n), want_absent(n);
+        f.count(simdbloom::Keys(keys.data(), n), want.data());
+        f.count(simdbloom::Keys(absent.data(), n), want_absent.data());
+        for (size_t i = 0; i < n; ++i) {
+          REQUIRE(f.contains(keys[i]));  // inserted at least once more than removed
+          REQUIRE(f.count(keys[i]) == want[i]);
+          REQUIRE(f.count(absent[i]) == want_absent[i]);
+          REQUIRE(f.contains(absent[i]) == (want_absent[i] != 0));
+          REQUIRE(f.count(static_cast<uint32_t>(absent[i])) ==
+                  f.count_hash(f.hash(static_cast<uint32_t>(absent[i]))));
+        }
+      }
+    }
   }
 }
 

@@ -61,6 +61,16 @@ const char* counting_layout_name(CountingLayout layout) noexcept;
 // Error(kInvalidArgument) for an unknown value.
 Layout plain_layout(CountingLayout layout);
 
+namespace detail {
+// CountingFilter::contains / count's path where the inline one does not go (the classic layout;
+// callers compiled without AVX2): the smallest of hash h's k counters (`layout` is the
+// CountingLayout's value). Pure (it reads the counters, writes nothing), so a caller's loop keeps
+// the filter's fields in registers.
+SIMDBLOOM_PURE uint32_t CountingCountOutOfLine(uint8_t layout, const uint64_t* counters,
+                                               uint64_t num_blocks, uint32_t k,
+                                               uint64_t h) noexcept;
+}  // namespace detail
+
 // A counting filter's size for (n, fpp): what CountingFilter::create builds.
 struct CountingSizing {
   uint64_t counters;     // number of 4-bit counters (a whole number of blocks/units)
@@ -113,17 +123,40 @@ class CountingFilter {
     return remove_hash(hash(key));
   }
   bool remove(std::string_view key) { return remove_hash(hash(key)); }
-  template <class T, detail::IntKey<T> = 0>
-  bool contains(T key) const {
-    return contains_hash(hash(key));
+  // contains / count of an integer key are inline in the blocked layout when the calling code is
+  // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's k counters are read
+  // in one or two vectors (detail/one_key.hpp); else one call to contains_hash / count_hash. Same
+  // answer on every path. (`OneKey` selects the path: leave it defaulted.)
+  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE bool contains(T key) const {
+    const uint64_t h = hash(key);
+    const uint8_t* counters = store_.data();
+    if (counters == nullptr) RefuseQuery("contains");
+    const auto* words = reinterpret_cast<const uint64_t*>(counters);
+    if constexpr (OneKey::kInlineCells) {
+      if (layout_ == CountingLayout::kBlocked) {
+        return OneKey::CountingMin(words + 4 * detail::BlockOf(h, 2 * num_blocks_), h, k_) != 0;
+      }
+    }
+    return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), words, num_blocks_, k_,
+                                          h) != 0;
   }
   bool contains(std::string_view key) const { return contains_hash(hash(key)); }
   // The smallest of the key's counters, 0..15: 0 means absent; otherwise an upper bound of how
   // many times the key is in the filter (inserts minus removes), exact unless other keys share all
   // its counters; 15 means "15 or more".
-  template <class T, detail::IntKey<T> = 0>
-  uint32_t count(T key) const {
-    return count_hash(hash(key));
+  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE uint32_t count(T key) const {
+    const uint64_t h = hash(key);
+    const uint8_t* counters = store_.data();
+    if (counters == nullptr) RefuseQuery("count");
+    const auto* words = reinterpret_cast<const uint64_t*>(counters);
+    if constexpr (OneKey::kInlineCells) {
+      if (layout_ == CountingLayout::kBlocked) {
+        return OneKey::CountingMin(words + 4 * detail::BlockOf(h, 2 * num_blocks_), h, k_);
+      }
+    }
+    return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), words, num_blocks_, k_, h);
   }
   uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
   template <class T, detail::NotAKey<T> = 0>
@@ -239,6 +272,7 @@ class CountingFilter {
   CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
                  Filter store);
   void CheckWritable(const char* who) const;
+  [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
   uint64_t* Counters();
   const uint64_t* Counters() const noexcept;
   // The counters live in a Filter used as aligned (huge-page) storage: classic layout, k = 1,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom internal, installed because Filter's single-key calls are inline: the probe of one key
-// for block512, split_block256 and register64, compiled in the CALLER's translation unit with the
-// caller's instruction set. Included by single_key.hpp; not an API of its own.
+// for block512, split_block256 and register64 (and, on AVX2 / AVX-512, the cells of one key of
+// SpatialFilter::classify with 1-byte cells and CountingFilter::contains / count, blocked),
+// compiled in the CALLER's translation unit with the caller's instruction set. Included by
+// single_key.hpp; not an API of its own.
 //
 // Which code runs is chosen by the caller's predefined macros, never at run time:
 //   __AVX512F__ + BW + DQ + VL (-march=x86-64-v4, or native on AVX-512 machines): the 8 words'
@@ -65,6 +67,8 @@ struct alignas(64) OneKeyConstants {
   int32_t lane[8];    // 0..7
   int32_t seven[8];
   int32_t sixty_four[8];
+  uint64_t mult64[16];  // M[0..15] in 64-bit lanes (the spatial and counting cells)
+  int64_t lane64[8];    // 0..7 in 64-bit lanes
 };
 inline constexpr OneKeyConstants kOneKeyConstants = {
     {kBitMultipliers.m[0], kBitMultipliers.m[1], kBitMultipliers.m[2], kBitMultipliers.m[3],
@@ -75,7 +79,12 @@ inline constexpr OneKeyConstants kOneKeyConstants = {
      kSplitSalt[6], kSplitSalt[7]},
     {0, 1, 2, 3, 4, 5, 6, 7},
     {7, 7, 7, 7, 7, 7, 7, 7},
-    {64, 64, 64, 64, 64, 64, 64, 64}};
+    {64, 64, 64, 64, 64, 64, 64, 64},
+    {kBitMultipliers.m[0], kBitMultipliers.m[1], kBitMultipliers.m[2], kBitMultipliers.m[3],
+     kBitMultipliers.m[4], kBitMultipliers.m[5], kBitMultipliers.m[6], kBitMultipliers.m[7],
+     kBitMultipliers.m[8], kBitMultipliers.m[9], kBitMultipliers.m[10], kBitMultipliers.m[11],
+     kBitMultipliers.m[12], kBitMultipliers.m[13], kBitMultipliers.m[14], kBitMultipliers.m[15]},
+    {0, 1, 2, 3, 4, 5, 6, 7}};
 
 SIMDBLOOM_INLINE __m256i LoadConstant(const void* p) {
   return _mm256_load_si256(static_cast<const __m256i*>(p));
@@ -142,6 +151,52 @@ struct OneKey {
     _mm512_store_si512(block, _mm512_or_si512(old, m));
     const __m512i miss = _mm512_ternarylogic_epi64(m, m, old, 0x40);
     return _mm512_test_epi64_mask(miss, miss) != 0;
+  }
+  // The spatial and counting cells (SpatialFilter::classify, CountingFilter::contains / count of
+  // one key) are inline on this path.
+  static constexpr bool kInlineCells = true;
+  // Lane i of the products lo32(h) * M[8s + i] (64-bit lanes; bits 0..31 are lo32(lo32(h) * M)).
+  SIMDBLOOM_INLINE static __m512i Products(uint64_t h, int s) {
+    return _mm512_mul_epu32(_mm512_set1_epi64(static_cast<long long>(h)),
+                            _mm512_load_si512(kOneKeyConstants.mult64 + 8 * s));
+  }
+  // The smallest of 8 lanes' low 16 bits (one phminposuw).
+  SIMDBLOOM_INLINE static uint32_t MinOf(__m512i v) {
+    return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(_mm512_cvtepi64_epi16(v)))) &
+           0xFFFF;
+  }
+  // spatial, 1-byte cells (k <= 8): group g's cell lo32(lo32(h) * M[g]) >> 29 is byte
+  // (prod >> 29) & 7 of word g, where g is probed iff (g - hi32(h)) mod 8 < k; the smallest of
+  // the probed cells (unprobed groups read as 0xFFFF).
+  SIMDBLOOM_INLINE static uint32_t SpatialClassify8(const uint8_t* block, uint64_t h, uint32_t k) {
+    const __m512i at =
+        _mm512_and_si512(_mm512_srli_epi64(Products(h, 0), 26), _mm512_set1_epi64(0x38));
+    const __m512i cells = _mm512_srlv_epi64(_mm512_load_si512(block), at);
+    return MinOf(_mm512_mask_and_epi64(_mm512_set1_epi64(0xFFFF), GroupsOf(h, k), cells,
+                                       _mm512_set1_epi64(0xFF)));
+  }
+  // Counting, blocked (k <= 16): probe i's counter c = lo32(lo32(h) * M[i]) >> 26 is nibble c mod
+  // 16 of word c / 16 of the key's 4 words; the smallest of the k counters.
+  SIMDBLOOM_INLINE static uint32_t CountingMin(const uint64_t* words, uint64_t h, uint32_t k) {
+    // the 4 words twice: the permute's index (prod >> 30) has bit 2 from beyond the counter
+    const __m512i w =
+        _mm512_broadcast_i64x4(_mm256_load_si256(reinterpret_cast<const __m256i*>(words)));
+    auto counters = [&](int s, uint32_t probes) {
+      const __m512i prod = Products(h, s);
+      const __m512i word = _mm512_permutexvar_epi64(_mm512_srli_epi64(prod, 30), w);
+      const __m512i nibble = _mm512_and_si512(_mm512_srli_epi64(prod, 24), _mm512_set1_epi64(0x3C));
+      return _mm512_mask_and_epi64(_mm512_set1_epi64(15),
+                                   static_cast<__mmask8>(_bzhi_u32(0xFF, probes)),
+                                   _mm512_srlv_epi64(word, nibble), _mm512_set1_epi64(15));
+    };
+    __m512i m = counters(0, k);
+    if (k > 8) m = _mm512_min_epu64(m, counters(1, k - 8));
+    return MinOf(m);
+  }
+  // The groups holding a spatial key's k (<= 8) cells: bits hi32(h) mod 8 .. + k - 1, mod 8.
+  SIMDBLOOM_INLINE static __mmask8 GroupsOf(uint64_t h, uint32_t k) {
+    const uint32_t low = (1u << k) - 1, w0 = static_cast<uint32_t>(h >> 32) & 7;
+    return static_cast<__mmask8>(((low | (low << 8)) << w0) >> 8);
   }
 #else
 struct OneKey {
@@ -211,6 +266,64 @@ struct OneKey {
     _mm256_store_si256(p + 1, _mm256_or_si256(hi, m.hi));
     return (_mm256_testc_si256(lo, m.lo) & _mm256_testc_si256(hi, m.hi)) == 0;
   }
+  // The spatial and counting cells as the AVX-512 path computes them, lanes 0-3 and 4-7 in two
+  // 256-bit halves.
+  static constexpr bool kInlineCells = true;
+  SIMDBLOOM_INLINE static __m256i Products(uint64_t h, int q) {
+    return _mm256_mul_epu32(_mm256_set1_epi64x(static_cast<long long>(h)),
+                            LoadConstant(kOneKeyConstants.mult64 + 4 * q));
+  }
+  // The smallest of the 8 lanes' low 16 bits (each lane's value below 2^16).
+  SIMDBLOOM_INLINE static uint32_t MinOf(__m256i lo, __m256i hi) {
+    const __m256i both = _mm256_or_si256(lo, _mm256_slli_epi64(hi, 32));
+    const __m128i packed =
+        _mm_packus_epi32(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
+    return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(packed))) & 0xFFFF;
+  }
+  SIMDBLOOM_INLINE static uint32_t SpatialClassify8(const uint8_t* block, uint64_t h, uint32_t k) {
+    const __m256i w0 = _mm256_set1_epi64x(static_cast<long long>((h >> 32) & 7));
+    const __m256i probes = _mm256_set1_epi64x(k);
+    auto quarter = [&](int q) {
+      const __m256i at =
+          _mm256_and_si256(_mm256_srli_epi64(Products(h, q), 26), _mm256_set1_epi64x(0x38));
+      const __m256i cells = _mm256_and_si256(
+          _mm256_srlv_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(block) + q), at),
+          _mm256_set1_epi64x(0xFF));
+      const __m256i probe =
+          _mm256_and_si256(_mm256_sub_epi64(LoadConstant(kOneKeyConstants.lane64 + 4 * q), w0),
+                           _mm256_set1_epi64x(7));
+      const __m256i probed = _mm256_cmpgt_epi64(probes, probe);
+      return _mm256_or_si256(cells, _mm256_andnot_si256(probed, _mm256_set1_epi64x(0xFFFF)));
+    };
+    return MinOf(quarter(0), quarter(1));
+  }
+  SIMDBLOOM_INLINE static uint32_t CountingMin(const uint64_t* words, uint64_t h, uint32_t k) {
+    const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(words));
+    auto counters = [&](int q, uint32_t first) {
+      const __m256i prod = Products(h, q);
+      // word c / 16 = prod >> 30: its two 32-bit halves 2c/16, 2c/16 + 1 for the permute
+      const __m256i word = _mm256_and_si256(_mm256_srli_epi64(prod, 30), _mm256_set1_epi64x(3));
+      const __m256i halves =
+          _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(word, 1), _mm256_slli_epi64(word, 33)),
+                          _mm256_set1_epi64x(int64_t{1} << 32));
+      const __m256i nibble =
+          _mm256_and_si256(_mm256_srli_epi64(prod, 24), _mm256_set1_epi64x(0x3C));
+      const __m256i value =
+          _mm256_and_si256(_mm256_srlv_epi64(_mm256_permutevar8x32_epi32(w, halves), nibble),
+                           _mm256_set1_epi64x(15));
+      // probes first + 0..3 exist iff below k
+      const __m256i lane =
+          _mm256_add_epi64(LoadConstant(kOneKeyConstants.lane64), _mm256_set1_epi64x(first));
+      const __m256i exists = _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), lane);
+      return _mm256_or_si256(value, _mm256_andnot_si256(exists, _mm256_set1_epi64x(15)));
+    };
+    __m256i lo = counters(0, 0), hi = counters(1, 4);
+    if (k > 8) {
+      lo = _mm256_min_epu32(lo, counters(2, 8));  // values below 16: 32-bit min is 64-bit min
+      hi = _mm256_min_epu32(hi, counters(3, 12));
+    }
+    return MinOf(lo, hi);
+  }
 #endif
   SIMDBLOOM_INLINE static bool SplitBlock256Contains(const uint8_t* block, uint64_t h) {
     return _mm256_testc_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(block)),
@@ -232,6 +345,11 @@ inline namespace one_key_neon {
 struct OneKey {
   static constexpr const char* kName = "neon";
   static constexpr bool kUsesLibraryKernels = false;
+  // The spatial and counting cells go out of line (SpatialFilter::classify_hash, CountingFilter::
+  // count_hash): no inline path here.
+  static constexpr bool kInlineCells = false;
+  static uint32_t SpatialClassify8(const uint8_t*, uint64_t, uint32_t) { return 0; }
+  static uint32_t CountingMin(const uint64_t*, uint64_t, uint32_t) { return 0; }
   // Words 0-1, 2-3, 4-5, 6-7 of a block512 key's masks.
   struct Masks {
     uint64x2_t q[4];
@@ -316,6 +434,11 @@ inline namespace one_key_portable {
 struct OneKey {
   static constexpr const char* kName = "portable";
   static constexpr bool kUsesLibraryKernels = true;
+  // The spatial and counting cells go out of line (SpatialFilter::classify_hash, CountingFilter::
+  // count_hash): no inline path here.
+  static constexpr bool kInlineCells = false;
+  static uint32_t SpatialClassify8(const uint8_t*, uint64_t, uint32_t) { return 0; }
+  static uint32_t CountingMin(const uint64_t*, uint64_t, uint32_t) { return 0; }
   SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
     return detail::Register64Mask(h, k);
   }
