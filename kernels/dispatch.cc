@@ -211,6 +211,8 @@ std::vector<const Kernels*> Available() {
   return all;
 }
 
+const Kernels* ActiveOrNull() noexcept { return Selected().active.load(std::memory_order_acquire); }
+
 const Kernels& Active() {
   Selection& s = Selected();
   const Kernels* k = s.active.load(std::memory_order_acquire);

@@ -16,6 +16,9 @@ namespace detail {
 // The kernels bulk calls use now (see simdbloom::set_target). Throws simdbloom::Error if
 // SIMDBLOOM_TARGET names an unknown target.
 const Kernels& Active();
+// The same, or nullptr where Active() would throw (for single-key paths that cannot throw: they
+// then take their scalar loops).
+const Kernels* ActiveOrNull() noexcept;
 // The compiled Highway target `hwy_target`, or nullptr if it was not compiled or this CPU lacks it.
 const Kernels* ForHwyTarget(int64_t hwy_target);
 // Every usable target, best first, the reference last.

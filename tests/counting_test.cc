@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kernels/counting/reference.h"
+#include "kernels/counting/scalar.h"
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
 #include "lib/core/key_source.h"
@@ -159,6 +160,35 @@ TEST_CASE("equivalence: counting kernels match the reference (sizes, alignment, 
         selected.keys = keys.data();
         selected.sel = sel.data();
         CheckGeometry(target, g, seed, selected, keys, sel.size());
+      }
+    }
+  });
+}
+
+TEST_CASE("equivalence: the one-key count kernel equals the scalar counters") {
+  test::ForEachTarget("counting one key", [&](const detail::Kernels& target) {
+    CHECK((target.counting_classic.count_one == nullptr));
+    if (target.counting_blocked.count_one == nullptr) return;  // the scalar loop runs there
+    test::Rng rng(17);
+    alignas(64) uint64_t block[8];  // one 64-byte block: the key's 4 words are one half
+    for (int round = 0; round < 2000; ++round) {
+      // Random nibbles, a quarter of them 0 and a quarter 15.
+      for (uint64_t& word : block) {
+        word = 0;
+        for (int c = 0; c < 16; ++c) {
+          const uint64_t r = rng() % 8;
+          const uint64_t v = r < 2 ? 0 : r < 4 ? 15 : rng() % 16;
+          word |= v << (4 * c);
+        }
+      }
+      for (uint32_t k = 1; k <= 16; ++k) {
+        const uint64_t h = rng();
+        const Params p{1, k, 0};
+        CAPTURE(k);
+        CAPTURE(h);
+        const uint64_t* words = block + 4 * detail::BlockOf(h, 2);
+        REQUIRE(target.counting_blocked.count_one(words, h, k) ==
+                scalar::CountingCount(CountingId::kBlocked, block, p, h));
       }
     }
   });

@@ -18,6 +18,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
+#include "kernels/spatial/scalar.h"
 #include "tests/test_util.h"
 
 namespace simdbloom {
@@ -104,6 +105,29 @@ TEST_CASE("equivalence: spatial insert and classify equal the reference") {
             }
           }
         }
+      }
+    }
+  });
+}
+
+TEST_CASE("equivalence: the one-key classify kernel equals the scalar cells") {
+  test::ForEachTarget("spatial one key", [&](const detail::Kernels& target) {
+    if (target.spatial.classify_one == nullptr) return;  // the scalar loop runs there
+    test::Rng rng(31);
+    alignas(64) uint8_t block[64];
+    for (int round = 0; round < 2000; ++round) {
+      // Random cells, with runs of zeros and of 0xFF (the extremes of the minimum).
+      for (uint8_t& cell : block) {
+        const uint64_t r = rng();
+        cell = r % 5 == 0 ? 0 : r % 5 == 1 ? 0xFF : static_cast<uint8_t>(r >> 8);
+      }
+      for (uint32_t k = 1; k <= 8; ++k) {
+        const uint64_t h = rng();
+        const SpatialParams p{1, k, 1};
+        CAPTURE(k);
+        CAPTURE(h);
+        REQUIRE(target.spatial.classify_one(block, h, k) ==
+                scalar::SpatialClassifyHash(block, p, h));
       }
     }
   });

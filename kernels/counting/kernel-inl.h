@@ -37,6 +37,7 @@ static constexpr CountingShifts kCountingShifts{};
 // added to or subtracted from in parallel.
 struct CountingBlocked {
   static constexpr bool kXxh64 = false;
+  static constexpr bool kCountOne = true;  // CountingCountOne below is its one-key count
   static constexpr size_t kTileKeys = kTile;
   struct State {
     explicit State(const detail::Params&) {}
@@ -276,8 +277,70 @@ uint64_t CountingCountT(const uint64_t* words, detail::Params p, const detail::K
                                         words, p, src, n, detail::ResultKind::kBytes, out);
 }
 
+// One key of the blocked geometry per call (CountingKernels::count_one): probe i's counter
+// c = lo32(lo32(h) * M[i]) >> 26 is nibble c mod 16 of word c / 16 of the key's 4 words; lane i
+// reads it with a table lookup of the word and a variable shift, and the minimum over the k probes
+// is taken as in the spatial one-key kernel. Only on x86 AVX2 and up.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+struct CountingOneMultipliers {
+  HWY_ALIGN uint64_t m[16];
+  constexpr CountingOneMultipliers() : m() {
+    for (int i = 0; i < 16; ++i) m[i] = detail::kMultipliers.m[i];
+  }
+};
+static constexpr CountingOneMultipliers kCountingOneMultipliers{};
+
+// (inline: this header is compiled in two units, the blocked and the classic table's)
+inline HWY_NOINLINE uint32_t CountingCountOne(const uint64_t* words, uint64_t h, uint32_t k) {
+  const hn::CappedTag<uint64_t, 8> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Repartition<uint32_t, decltype(d)> d32;
+  const size_t N = hn::Lanes(d);
+  const auto a = hn::Set(d, h & 0xFFFFFFFFu);
+  const auto probes = hn::Set(di, static_cast<int64_t>(k));
+  const auto lane = hn::Iota(di, int64_t{0});
+  const auto high = hn::Set(d, 0xFFFFFFFF00000000ull);
+  auto low = hn::Set(d32, ~0u);
+  // The 4 words as the lookup table (indices 0..3), repeated in both halves of an 8-lane vector
+  // (the key's words are half a 64-byte block: the other half may lie past the array).
+#if HWY_TARGET <= HWY_AVX3
+  const hn::Half<decltype(d)> dh;
+  const auto quarter = hn::LoadU(dh, words);
+  const auto w = hn::Combine(d, quarter, quarter);
+#else
+  const auto w = hn::LoadU(d, words);
+#endif
+  for (size_t c = 0; c < (k + N - 1) / N; ++c) {
+    const auto prod = MulU32ToU64(d, a, hn::Load(d, kCountingOneMultipliers.m + c * N));
+    const auto word = hn::TableLookupLanes(
+        w, hn::IndicesFromVec(d, hn::And(hn::ShiftRight<30>(prod), hn::Set(d, uint64_t{3}))));
+    const auto nibble = hn::And(hn::ShiftRight<24>(prod), hn::Set(d, uint64_t{0x3C}));
+    const auto counter = hn::And(ShrVar(word, nibble), hn::Set(d, uint64_t{15}));
+    // (Iota from 0 plus a broadcast: an Iota from a run-time start is built on the stack.)
+    const auto exists = hn::Lt(hn::Add(lane, hn::Set(di, static_cast<int64_t>(c * N))), probes);
+    const auto v = hn::IfThenElse(hn::RebindMask(d, exists), counter, hn::Set(d, ~uint64_t{0}));
+    low = hn::Min(low, hn::BitCast(d32, hn::Or(v, high)));
+  }
+  return hn::GetLane(hn::MinOfLanes(d32, low));
+}
+#endif
+
+// L::kCountOne (declared true): the geometry has a one-key count kernel on this target.
+template <class L, class = void>
+struct HasCountOne : std::false_type {};
+template <class L>
+struct HasCountOne<L, std::enable_if_t<L::kCountOne>> : std::true_type {};
+
 template <class L>
 const detail::CountingKernels* CountingKernelsOf() {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  if constexpr (HasCountOne<L>::value) {
+    static constexpr detail::CountingKernels kernels = {
+        &CountingMutateT<L, detail::Op::kInsert>, &CountingMutateT<L, detail::Op::kRemove>,
+        &ContainsT<L>, &CountingCountT<L>, &CountingCountOne};
+    return &kernels;
+  }
+#endif
   static constexpr detail::CountingKernels kernels = {&CountingMutateT<L, detail::Op::kInsert>,
                                                       &CountingMutateT<L, detail::Op::kRemove>,
                                                       &ContainsT<L>, &CountingCountT<L>};

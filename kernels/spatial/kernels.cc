@@ -17,7 +17,8 @@ HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
 namespace HWY_NAMESPACE {
 const detail::SpatialKernels* SpatialKernels() {
-  static constexpr detail::SpatialKernels kernels = {&SpatialInsert, &SpatialClassify};
+  static constexpr detail::SpatialKernels kernels = {&SpatialInsert, &SpatialClassify,
+                                                     SIMDBLOOM_SPATIAL_CLASSIFY_ONE};
   return &kernels;
 }
 }  // namespace HWY_NAMESPACE

@@ -272,6 +272,11 @@ uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
 uint32_t detail::CountingCountOutOfLine(uint8_t layout, const uint64_t* counters,
                                         uint64_t num_blocks, uint32_t k, uint64_t h) noexcept {
   if (layout == static_cast<uint8_t>(CountingLayout::kBlocked)) {
+    const detail::Kernels* target = detail::ActiveOrNull();
+    if (target != nullptr && target->counting_blocked.count_one != nullptr) {
+      return target->counting_blocked.count_one(counters + 4 * detail::BlockOf(h, 2 * num_blocks),
+                                                h, k);
+    }
     return BlockedCount(counters, num_blocks, k, h);
   }
   return scalar::CountingCount(CountingId::kClassic, counters, ParamsOf(num_blocks, k, 0), h);
