@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // one_key.odr, unit B: compiled with -march=x86-64-v3 (see odr_main.cc).
+#include "simdbloom/counting.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 
 const char* PathOfUnitB() { return simdbloom::detail::OneKey::kName; }
 bool ContainsInUnitB(const simdbloom::Filter& f, uint64_t key) { return f.contains(key); }
@@ -12,3 +14,8 @@ bool CallContainsHashOfUnitB(const simdbloom::Filter& f, uint64_t h) {
   bool (simdbloom::Filter::*fn)(uint64_t) const = &simdbloom::Filter::contains_hash<>;
   return (f.*fn)(h);
 }
+// The other kinds' inline one-key calls (SpatialFilter::classify, CountingFilter::count).
+using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(uint64_t) const;
+ClassifyFn ClassifyOfUnitB() { return &simdbloom::SpatialFilter::classify<uint64_t>; }
+using CountFn = uint32_t (simdbloom::CountingFilter::*)(uint64_t) const;
+CountFn CountOfUnitB() { return &simdbloom::CountingFilter::count<uint64_t>; }

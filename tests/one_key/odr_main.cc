@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "simdbloom/counting.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 
 const char* PathOfUnitA();
 const char* PathOfUnitB();
@@ -20,6 +22,12 @@ ContainsHashFn ContainsHashOfUnitA();
 ContainsHashFn ContainsHashOfUnitB();
 bool CallContainsHashOfUnitA(const simdbloom::Filter& f, uint64_t h);
 bool CallContainsHashOfUnitB(const simdbloom::Filter& f, uint64_t h);
+using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(uint64_t) const;
+ClassifyFn ClassifyOfUnitA();
+ClassifyFn ClassifyOfUnitB();
+using CountFn = uint32_t (simdbloom::CountingFilter::*)(uint64_t) const;
+CountFn CountOfUnitA();
+CountFn CountOfUnitB();
 
 int main() {
   int failures = 0;
@@ -45,6 +53,21 @@ int main() {
           "out-of-line instantiations agree");
   }
   check(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0, "same bits from both units");
+  // The other kinds: each unit's instantiation its own function, with the same answers.
+  check(ClassifyOfUnitA() != ClassifyOfUnitB(), "the units' classify instantiations differ");
+  check(CountOfUnitA() != CountOfUnitB(), "the units' count instantiations differ");
+  simdbloom::SpatialFilter sp = simdbloom::SpatialFilter::create(10000, 0.01, 3);
+  simdbloom::CountingFilter cf = simdbloom::CountingFilter::create(10000, 0.01);
+  key = 7;
+  for (int i = 0; i < 20000; ++i, key = key * 6364136223846793005ULL + 1442695040888963407ULL) {
+    if (i < 10000) {
+      sp.insert(static_cast<uint16_t>(1 + i / 4000), key);
+      cf.insert(key);
+      if (i % 3 == 0) cf.insert(key);
+    }
+    check((sp.*ClassifyOfUnitA())(key) == (sp.*ClassifyOfUnitB())(key), "classify answers agree");
+    check((cf.*CountOfUnitA())(key) == (cf.*CountOfUnitB())(key), "count answers agree");
+  }
   if (failures == 0) std::printf("one_key.odr: 2 units, 2 paths, same bits\n");
   return failures == 0 ? 0 : 1;
 }
