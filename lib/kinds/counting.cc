@@ -287,16 +287,15 @@ void CountingFilter::RefuseQuery(const char* who) const {
 }
 
 bool CountingFilter::contains_hash(uint64_t h) const {
-  if (Counters() == nullptr) Invalid("CountingFilter::contains: the filter was moved from");
-  if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h) != 0;
-  return scalar::CountingCount(CountingId::kClassic, Counters(), ParamsOf(num_blocks_, k_, seed_),
-                               h) != 0;
+  if (Counters() == nullptr) RefuseQuery("contains");
+  return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), Counters(), num_blocks_, k_,
+                                        h) != 0;
 }
 
 uint32_t CountingFilter::count_hash(uint64_t h) const {
-  if (Counters() == nullptr) Invalid("CountingFilter::count: the filter was moved from");
-  if (layout_ == CountingLayout::kBlocked) return BlockedCount(Counters(), num_blocks_, k_, h);
-  return scalar::CountingCount(IdOf(layout_), Counters(), ParamsOf(num_blocks_, k_, seed_), h);
+  if (Counters() == nullptr) RefuseQuery("count");
+  return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), Counters(), num_blocks_, k_,
+                                        h);
 }
 
 // ---- Bulk ----

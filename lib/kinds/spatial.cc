@@ -375,8 +375,9 @@ void SpatialFilter::RefuseQuery(const char* who) const {
 }
 
 uint16_t SpatialFilter::classify_hash(uint64_t hash) const {
-  if (cells_ == nullptr) Invalid("SpatialFilter::classify: the filter was moved from");
-  return static_cast<uint16_t>(scalar::SpatialClassifyHash(cells_, ParamsOf(*this), hash));
+  if (cells_ == nullptr) RefuseQuery("classify");
+  return static_cast<uint16_t>(
+      detail::SpatialClassifyOutOfLine(cells_, num_blocks_, k_, cell_bytes_, hash));
 }
 
 uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {

@@ -125,8 +125,10 @@ class CountingFilter {
   bool remove(std::string_view key) { return remove_hash(hash(key)); }
   // contains / count of an integer key are inline in the blocked layout when the calling code is
   // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's k counters are read
-  // in one or two vectors (detail/one_key.hpp); else one call to contains_hash / count_hash. Same
-  // answer on every path. (`OneKey` selects the path: leave it defaulted.)
+  // in one or two vectors (detail/one_key.hpp); else one call to the library's one-key path (the
+  // active target's kernel on x86 with AVX2 at run time, else a loop over the k counters). Same
+  // answer on every path; figures in perf/README.md, section single. (`OneKey` selects the path:
+  // leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(T key) const {
     const uint64_t h = hash(key);

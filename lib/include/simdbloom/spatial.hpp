@@ -142,10 +142,11 @@ class SpatialFilter {
     return classify(Keys(keys, count), labels);
   }
   // One key; O(k), no allocation. Inline where the cells are 1 byte and the calling code is
-  // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's k cells are read
-  // in one or two vectors (detail/one_key.hpp), about 2-2.5x faster than the one call to the
-  // library's scalar loop that 2-byte cells and other callers make (perf/README.md, section
-  // single). Same answer on every path. (`OneKey` selects the path: leave it defaulted.)
+  // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's cells are read in
+  // one or two vectors (detail/one_key.hpp); other callers make one call to the library's one-key
+  // path (the active target's kernel for 1-byte cells on x86 with AVX2 at run time, else a loop
+  // over the k cells). Same answer on every path; figures in perf/README.md, section single.
+  // (`OneKey` selects the path: leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE uint16_t classify(T key) const {
     const uint64_t h = hash(key);
