@@ -282,25 +282,14 @@ uint64_t CountingCountT(const uint64_t* words, detail::Params p, const detail::K
 // reads it with a table lookup of the word and a variable shift, and the minimum over the k probes
 // is taken as in the spatial one-key kernel. Only on x86 AVX2 and up.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-struct CountingOneMultipliers {
-  HWY_ALIGN uint64_t m[16];
-  constexpr CountingOneMultipliers() : m() {
-    for (int i = 0; i < 16; ++i) m[i] = detail::kMultipliers.m[i];
-  }
-};
-static constexpr CountingOneMultipliers kCountingOneMultipliers{};
-
 // (inline: this header is compiled in two units, the blocked and the classic table's)
 inline HWY_NOINLINE uint32_t CountingCountOne(const uint64_t* words, uint64_t h, uint32_t k) {
   const hn::CappedTag<uint64_t, 8> d;
   const hn::RebindToSigned<decltype(d)> di;
-  const hn::Repartition<uint32_t, decltype(d)> d32;
   const size_t N = hn::Lanes(d);
   const auto a = hn::Set(d, h & 0xFFFFFFFFu);
   const auto probes = hn::Set(di, static_cast<int64_t>(k));
   const auto lane = hn::Iota(di, int64_t{0});
-  const auto high = hn::Set(d, 0xFFFFFFFF00000000ull);
-  auto low = hn::Set(d32, ~0u);
   // The 4 words as the lookup table (indices 0..3), repeated in both halves of an 8-lane vector
   // (the key's words are half a 64-byte block: the other half may lie past the array).
 #if HWY_TARGET <= HWY_AVX3
@@ -310,18 +299,18 @@ inline HWY_NOINLINE uint32_t CountingCountOne(const uint64_t* words, uint64_t h,
 #else
   const auto w = hn::LoadU(d, words);
 #endif
+  MinOfU64Lanes<decltype(d)> least(d);  // lanes past k all ones
   for (size_t c = 0; c < (k + N - 1) / N; ++c) {
-    const auto prod = MulU32ToU64(d, a, hn::Load(d, kCountingOneMultipliers.m + c * N));
+    const auto prod = MulU32ToU64(d, a, hn::Load(d, kMult64.m + c * N));
     const auto word = hn::TableLookupLanes(
         w, hn::IndicesFromVec(d, hn::And(hn::ShiftRight<30>(prod), hn::Set(d, uint64_t{3}))));
     const auto nibble = hn::And(hn::ShiftRight<24>(prod), hn::Set(d, uint64_t{0x3C}));
     const auto counter = hn::And(ShrVar(word, nibble), hn::Set(d, uint64_t{15}));
     // (Iota from 0 plus a broadcast: an Iota from a run-time start is built on the stack.)
     const auto exists = hn::Lt(hn::Add(lane, hn::Set(di, static_cast<int64_t>(c * N))), probes);
-    const auto v = hn::IfThenElse(hn::RebindMask(d, exists), counter, hn::Set(d, ~uint64_t{0}));
-    low = hn::Min(low, hn::BitCast(d32, hn::Or(v, high)));
+    least.Add(hn::IfThenElse(hn::RebindMask(d, exists), counter, hn::Set(d, ~uint64_t{0})));
   }
-  return hn::GetLane(hn::MinOfLanes(d32, low));
+  return least.Get();
 }
 #endif
 

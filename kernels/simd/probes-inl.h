@@ -74,6 +74,23 @@ struct ClassicPositions {
   }
 };
 
+// The smallest of values below 2^32 held in u64 lanes, over any number of vectors, as a u32
+// minimum: each lane's high half set to ones, so a native u32 min (every x86 target has one; a u64
+// min is emulated before AVX-512) gives the lanes' (design note M11).
+template <class D>
+class MinOfU64Lanes {
+ public:
+  explicit MinOfU64Lanes(D d)
+      : high_(hn::Set(d, 0xFFFFFFFF00000000ull)), low_(hn::Set(d32_, ~0u)) {}
+  HWY_INLINE void Add(hn::Vec<D> v) { low_ = hn::Min(low_, hn::BitCast(d32_, hn::Or(v, high_))); }
+  HWY_INLINE uint32_t Get() const { return hn::GetLane(hn::MinOfLanes(d32_, low_)); }
+
+ private:
+  hn::Repartition<uint32_t, D> d32_;
+  hn::Vec<D> high_;
+  hn::Vec<hn::Repartition<uint32_t, D>> low_;
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simdbloom
 HWY_AFTER_NAMESPACE();

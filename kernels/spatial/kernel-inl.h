@@ -19,6 +19,7 @@
 #include "kernels/shared.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/pipeline-inl.h"
+#include "kernels/simd/probes-inl.h"
 #include "kernels/spatial/spec.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -247,43 +248,31 @@ HWY_NOINLINE uint64_t SpatialClassify(const void* cells, detail::SpatialParams p
 // table, and group g's cell at bit 8 ((lo32(h) * M[g]) >> 29) of word g. Only on x86 AVX2 and up,
 // where the 8 words fit in one or two vectors.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-struct SpatialOneMultipliers {
-  HWY_ALIGN uint64_t m[8];
-  constexpr SpatialOneMultipliers() : m() {
-    for (int g = 0; g < 8; ++g) m[g] = detail::kMultipliers.m[g];
-  }
-};
-static constexpr SpatialOneMultipliers kSpatialOneMultipliers{};
-
 HWY_NOINLINE uint32_t SpatialClassifyOne(const uint8_t* block, uint64_t h, uint32_t k) {
   const hn::CappedTag<uint64_t, 8> d;
   const hn::RebindToSigned<decltype(d)> di;
-  const hn::Repartition<uint32_t, decltype(d)> d32;
   const size_t N = hn::Lanes(d);
   const auto* words = reinterpret_cast<const uint64_t*>(block);
   const auto a = hn::Set(d, h & 0xFFFFFFFFu);
   const auto w0 = hn::Set(di, static_cast<int64_t>((h >> 32) & 7));
   const auto probes = hn::Set(di, static_cast<int64_t>(k));
   const auto lane = hn::Iota(di, int64_t{0});
-  // Unprobed lanes all ones; every high u32 half ones, so the u32 minimum is the cells' (M11).
-  const auto high = hn::Set(d, 0xFFFFFFFF00000000ull);
-  auto low = hn::Set(d32, ~0u);
+  MinOfU64Lanes<decltype(d)> least(d);  // unprobed lanes all ones
   for (size_t c = 0; c < 8 / N; ++c) {
-    const auto prod = MulU32ToU64(d, a, hn::Load(d, kSpatialOneMultipliers.m + c * N));
+    const auto prod = MulU32ToU64(d, a, hn::Load(d, kMult64.m + c * N));
     const auto at = hn::And(hn::ShiftRight<26>(prod), hn::Set(d, uint64_t{0x38}));
     const auto cell = hn::And(ShrVar(hn::Load(d, words + c * N), at), hn::Set(d, uint64_t{0xFF}));
     // (Iota from 0 plus a broadcast: an Iota from a run-time start is built on the stack.)
     const auto rel = hn::And(hn::Sub(hn::Add(lane, hn::Set(di, static_cast<int64_t>(c * N))), w0),
                              hn::Set(di, int64_t{7}));
-    const auto v =
-        hn::IfThenElse(hn::RebindMask(d, hn::Lt(rel, probes)), cell, hn::Set(d, ~uint64_t{0}));
-    low = hn::Min(low, hn::BitCast(d32, hn::Or(v, high)));
+    least.Add(
+        hn::IfThenElse(hn::RebindMask(d, hn::Lt(rel, probes)), cell, hn::Set(d, ~uint64_t{0})));
   }
-  return hn::GetLane(hn::MinOfLanes(d32, low));
+  return least.Get();
 }
-#define SIMDBLOOM_SPATIAL_CLASSIFY_ONE &SpatialClassifyOne
+constexpr uint32_t (*kSpatialClassifyOne)(const uint8_t*, uint64_t, uint32_t) = &SpatialClassifyOne;
 #else
-#define SIMDBLOOM_SPATIAL_CLASSIFY_ONE nullptr
+constexpr uint32_t (*kSpatialClassifyOne)(const uint8_t*, uint64_t, uint32_t) = nullptr;
 #endif
 
 }  // namespace HWY_NAMESPACE

@@ -18,7 +18,7 @@ namespace simdbloom {
 namespace HWY_NAMESPACE {
 const detail::SpatialKernels* SpatialKernels() {
   static constexpr detail::SpatialKernels kernels = {&SpatialInsert, &SpatialClassify,
-                                                     SIMDBLOOM_SPATIAL_CLASSIFY_ONE};
+                                                     kSpatialClassifyOne};
   return &kernels;
 }
 }  // namespace HWY_NAMESPACE

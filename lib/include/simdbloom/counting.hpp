@@ -131,17 +131,7 @@ class CountingFilter {
   // leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(T key) const {
-    const uint64_t h = hash(key);
-    const uint8_t* counters = store_.data();
-    if (counters == nullptr) RefuseQuery("contains");
-    const auto* words = reinterpret_cast<const uint64_t*>(counters);
-    if constexpr (OneKey::kInlineCells) {
-      if (layout_ == CountingLayout::kBlocked) {
-        return OneKey::CountingMin(words + 4 * detail::BlockOf(h, 2 * num_blocks_), h, k_) != 0;
-      }
-    }
-    return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), words, num_blocks_, k_,
-                                          h) != 0;
+    return CountOne<OneKey>(hash(key), "contains") != 0;
   }
   bool contains(std::string_view key) const { return contains_hash(hash(key)); }
   // The smallest of the key's counters, 0..15: 0 means absent; otherwise an upper bound of how
@@ -149,16 +139,7 @@ class CountingFilter {
   // its counters; 15 means "15 or more".
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE uint32_t count(T key) const {
-    const uint64_t h = hash(key);
-    const uint8_t* counters = store_.data();
-    if (counters == nullptr) RefuseQuery("count");
-    const auto* words = reinterpret_cast<const uint64_t*>(counters);
-    if constexpr (OneKey::kInlineCells) {
-      if (layout_ == CountingLayout::kBlocked) {
-        return OneKey::CountingMin(words + 4 * detail::BlockOf(h, 2 * num_blocks_), h, k_);
-      }
-    }
-    return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), words, num_blocks_, k_, h);
+    return CountOne<OneKey>(hash(key), "count");
   }
   uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
   template <class T, detail::NotAKey<T> = 0>
@@ -275,6 +256,20 @@ class CountingFilter {
                  Filter store);
   void CheckWritable(const char* who) const;
   [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
+  // count(key) of hash h: inline (OneKey's vectors) in the blocked layout where OneKey has them,
+  // else the library's one-key path; `who` names the call in the moved-from error.
+  template <class OneKey>
+  SIMDBLOOM_INLINE uint32_t CountOne(uint64_t h, const char* who) const {
+    const uint8_t* counters = store_.data();
+    if (counters == nullptr) RefuseQuery(who);
+    const auto* words = reinterpret_cast<const uint64_t*>(counters);
+    if constexpr (OneKey::kInlineCells) {
+      if (layout_ == CountingLayout::kBlocked) {
+        return OneKey::CountingMin(words + 4 * detail::BlockOf(h, 2 * num_blocks_), h, k_);
+      }
+    }
+    return detail::CountingCountOutOfLine(static_cast<uint8_t>(layout_), words, num_blocks_, k_, h);
+  }
   uint64_t* Counters();
   const uint64_t* Counters() const noexcept;
   // The counters live in a Filter used as aligned (huge-page) storage: classic layout, k = 1,
