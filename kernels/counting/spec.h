@@ -65,9 +65,9 @@ struct CountingKernels {
   uint64_t (*count)(const uint64_t* counters, Params p, const KeySource& keys, size_t n,
                     uint8_t* out);
   // One key of the blocked geometry: the smallest of hash h's k counters in its 4 `words`
-  // (CountingFilter::contains / count of one key in code compiled without AVX2, through
-  // CountingCountOutOfLine). Null in the classic geometry and where a vector does not beat the
-  // scalar loop (targets below x86 AVX2, the reference): the scalar loop then.
+  // (CountingFilter's one-key path out of line, CountingCountOutOfLine: callers compiled without
+  // AVX2, string keys, contains_hash / count_hash). Null in the classic geometry and where a vector
+  // does not beat the scalar loop (targets below x86 AVX2, the reference): the scalar loop then.
   uint32_t (*count_one)(const uint64_t* words, uint64_t h, uint32_t k) = nullptr;
 };
 

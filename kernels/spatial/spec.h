@@ -61,9 +61,9 @@ struct SpatialKernels {
   uint64_t (*classify)(const void* cells, SpatialParams p, const KeySource& keys, size_t n,
                        uint16_t* labels);
   // One key of 1-byte cells: the smallest of hash h's k cells in its 64-byte `block`
-  // (SpatialFilter::classify of one key in code compiled without AVX2, through
-  // SpatialClassifyOutOfLine). Null where a vector does not beat the scalar loop (targets below
-  // x86 AVX2, the reference): the scalar loop then.
+  // (SpatialFilter's one-key path out of line, SpatialClassifyOutOfLine: callers compiled without
+  // AVX2, string keys, classify_hash). Null where a vector does not beat the scalar loop (targets
+  // below x86 AVX2, the reference): the scalar loop then.
   uint32_t (*classify_one)(const uint8_t* block, uint64_t h, uint32_t k) = nullptr;
 };
 // Entry `table_index` of the per-target table (kernels/spatial/kernels.cc, kernels/simd/export.h),

@@ -110,8 +110,9 @@ TEST_CASE("one_key: scalable chains probe their stages the same way") {
 
 TEST_CASE("one_key: spatial classify of one key gives the bulk call's label") {
   uint64_t s = 77;
-  // 255 areas: 1-byte cells (inline on AVX2 / AVX-512 callers); 300: 2-byte cells (out of line).
-  for (uint32_t areas : {3u, 255u, 300u}) {
+  // Up to 255 areas: 1-byte cells (inline on AVX2 / AVX-512 callers); 256 and 300: 2-byte cells
+  // (out of line).
+  for (uint32_t areas : {3u, 255u, 256u, 300u}) {
     for (uint32_t k = 1; k <= 8; ++k) {
       for (uint64_t blocks : {uint64_t{1}, uint64_t{37}, uint64_t{40000}}) {
         CAPTURE(areas);

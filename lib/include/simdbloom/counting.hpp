@@ -62,10 +62,11 @@ const char* counting_layout_name(CountingLayout layout) noexcept;
 Layout plain_layout(CountingLayout layout);
 
 namespace detail {
-// CountingFilter::contains / count's path where the inline one does not go (the classic layout;
-// callers compiled without AVX2): the smallest of hash h's k counters (`layout` is the
-// CountingLayout's value). Pure (it reads the counters, writes nothing), so a caller's loop keeps
-// the filter's fields in registers.
+// The one-key path of CountingFilter::contains / count where the inline one does not go (the
+// classic layout, callers compiled without AVX2, string keys, contains_hash / count_hash): the
+// smallest of hash h's k counters (`layout` is the CountingLayout's value). Pure (it reads the
+// counters and writes nothing a caller sees; its first call may initialise the SIMD target
+// selection, which changes no result), so a caller's loop keeps the filter's fields in registers.
 SIMDBLOOM_PURE uint32_t CountingCountOutOfLine(uint8_t layout, const uint64_t* counters,
                                                uint64_t num_blocks, uint32_t k,
                                                uint64_t h) noexcept;

@@ -34,9 +34,11 @@
 
 namespace simdbloom {
 namespace detail {
-// SpatialFilter::classify's path where the inline one does not go (2-byte cells; callers compiled
-// without AVX2): the smallest of hash h's k cells. Pure (it reads the cells, writes nothing), so a
-// caller's loop keeps the filter's fields in registers.
+// The one-key path of SpatialFilter::classify where the inline one does not go (2-byte cells,
+// callers compiled without AVX2, string keys, classify_hash): the smallest of hash h's k cells.
+// Pure (it reads the cells and writes nothing a caller sees; its first call may initialise the
+// SIMD target selection, which changes no result), so a caller's loop keeps the filter's fields
+// in registers.
 SIMDBLOOM_PURE uint32_t SpatialClassifyOutOfLine(const uint8_t* cells, uint64_t num_blocks,
                                                  uint32_t k, uint32_t cell_bytes,
                                                  uint64_t h) noexcept;

@@ -181,17 +181,20 @@ struct OneKey {
     // the 4 words twice: the permute's index (prod >> 30) has bit 2 from beyond the counter
     const __m512i w =
         _mm512_broadcast_i64x4(_mm256_load_si256(reinterpret_cast<const __m256i*>(words)));
-    auto counters = [&](int s, uint32_t probes) {
-      const __m512i prod = Products(h, s);
-      const __m512i word = _mm512_permutexvar_epi64(_mm512_srli_epi64(prod, 30), w);
-      const __m512i nibble = _mm512_and_si512(_mm512_srli_epi64(prod, 24), _mm512_set1_epi64(0x3C));
-      return _mm512_mask_and_epi64(_mm512_set1_epi64(15),
-                                   static_cast<__mmask8>(_bzhi_u32(0xFF, probes)),
-                                   _mm512_srlv_epi64(word, nibble), _mm512_set1_epi64(15));
-    };
-    __m512i m = counters(0, k);
-    if (k > 8) m = _mm512_min_epu64(m, counters(1, k - 8));
+    __m512i m = Counters(w, h, 0, k);
+    if (k > 8) m = _mm512_min_epu64(m, Counters(w, h, 1, k - 8));
     return MinOf(m);
+  }
+  // Probes 8s..8s+7's counters (15 for the lanes at or past `probes`). (Helpers are members, not
+  // lambdas: a lambda is not always inlined, and unoptimized builds would emit it as a weak
+  // symbol that two units with different flags could share.)
+  SIMDBLOOM_INLINE static __m512i Counters(__m512i w, uint64_t h, int s, uint32_t probes) {
+    const __m512i prod = Products(h, s);
+    const __m512i word = _mm512_permutexvar_epi64(_mm512_srli_epi64(prod, 30), w);
+    const __m512i nibble = _mm512_and_si512(_mm512_srli_epi64(prod, 24), _mm512_set1_epi64(0x3C));
+    return _mm512_mask_and_epi64(_mm512_set1_epi64(15),
+                                 static_cast<__mmask8>(_bzhi_u32(0xFF, probes)),
+                                 _mm512_srlv_epi64(word, nibble), _mm512_set1_epi64(15));
   }
   // The groups holding a spatial key's k (<= 8) cells: bits hi32(h) mod 8 .. + k - 1, mod 8.
   SIMDBLOOM_INLINE static __mmask8 GroupsOf(uint64_t h, uint32_t k) {
@@ -232,18 +235,17 @@ struct OneKey {
     return m;
   }
   // register64: the k probes' bits in one word (probe i's count is 64, no bit, for i >= k).
+  // Shift counts of probes 8s..8s+7 in lanes 0..7 (64, no bit, for probes at or past k).
+  SIMDBLOOM_INLINE static __m256i Register64Shifts(uint64_t h, uint32_t k, int s) {
+    const __m256i exists = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(k) - 8 * s),
+                                              LoadConstant(kOneKeyConstants.lane));
+    return _mm256_or_si256(Block512Bits(h, s),
+                           _mm256_andnot_si256(exists, LoadConstant(kOneKeyConstants.sixty_four)));
+  }
   SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
-    const __m256i probe = LoadConstant(kOneKeyConstants.lane);
-    auto shifts = [&](int s) {
-      const __m256i exists =
-          _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(k) - 8 * s), probe);
-      return _mm256_or_si256(
-          Block512Bits(h, s),
-          _mm256_andnot_si256(exists, LoadConstant(kOneKeyConstants.sixty_four)));
-    };
-    Masks m = Widen(shifts(0));
+    Masks m = Widen(Register64Shifts(h, k, 0));
     if (k > 8) {
-      const Masks m2 = Widen(shifts(1));
+      const Masks m2 = Widen(Register64Shifts(h, k, 1));
       m.lo = _mm256_or_si256(m.lo, m2.lo);
       m.hi = _mm256_or_si256(m.hi, m2.hi);
     }
@@ -281,48 +283,46 @@ struct OneKey {
     return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(packed))) & 0xFFFF;
   }
   SIMDBLOOM_INLINE static uint32_t SpatialClassify8(const uint8_t* block, uint64_t h, uint32_t k) {
-    const __m256i w0 = _mm256_set1_epi64x(static_cast<long long>((h >> 32) & 7));
-    const __m256i probes = _mm256_set1_epi64x(k);
-    auto quarter = [&](int q) {
-      const __m256i at =
-          _mm256_and_si256(_mm256_srli_epi64(Products(h, q), 26), _mm256_set1_epi64x(0x38));
-      const __m256i cells = _mm256_and_si256(
-          _mm256_srlv_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(block) + q), at),
-          _mm256_set1_epi64x(0xFF));
-      const __m256i probe =
-          _mm256_and_si256(_mm256_sub_epi64(LoadConstant(kOneKeyConstants.lane64 + 4 * q), w0),
-                           _mm256_set1_epi64x(7));
-      const __m256i probed = _mm256_cmpgt_epi64(probes, probe);
-      return _mm256_or_si256(cells, _mm256_andnot_si256(probed, _mm256_set1_epi64x(0xFFFF)));
-    };
-    return MinOf(quarter(0), quarter(1));
+    return MinOf(SpatialHalf(block, h, k, 0), SpatialHalf(block, h, k, 1));
+  }
+  // Groups 4q..4q+3's cells (0xFFFF for groups the key does not probe).
+  SIMDBLOOM_INLINE static __m256i SpatialHalf(const uint8_t* block, uint64_t h, uint32_t k, int q) {
+    const __m256i at =
+        _mm256_and_si256(_mm256_srli_epi64(Products(h, q), 26), _mm256_set1_epi64x(0x38));
+    const __m256i cells = _mm256_and_si256(
+        _mm256_srlv_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(block) + q), at),
+        _mm256_set1_epi64x(0xFF));
+    const __m256i probe = _mm256_and_si256(
+        _mm256_sub_epi64(LoadConstant(kOneKeyConstants.lane64 + 4 * q),
+                         _mm256_set1_epi64x(static_cast<long long>((h >> 32) & 7))),
+        _mm256_set1_epi64x(7));
+    const __m256i probed = _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), probe);
+    return _mm256_or_si256(cells, _mm256_andnot_si256(probed, _mm256_set1_epi64x(0xFFFF)));
   }
   SIMDBLOOM_INLINE static uint32_t CountingMin(const uint64_t* words, uint64_t h, uint32_t k) {
     const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(words));
-    auto counters = [&](int q, uint32_t first) {
-      const __m256i prod = Products(h, q);
-      // word c / 16 = prod >> 30: its two 32-bit halves 2c/16, 2c/16 + 1 for the permute
-      const __m256i word = _mm256_and_si256(_mm256_srli_epi64(prod, 30), _mm256_set1_epi64x(3));
-      const __m256i halves =
-          _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(word, 1), _mm256_slli_epi64(word, 33)),
-                          _mm256_set1_epi64x(int64_t{1} << 32));
-      const __m256i nibble =
-          _mm256_and_si256(_mm256_srli_epi64(prod, 24), _mm256_set1_epi64x(0x3C));
-      const __m256i value =
-          _mm256_and_si256(_mm256_srlv_epi64(_mm256_permutevar8x32_epi32(w, halves), nibble),
-                           _mm256_set1_epi64x(15));
-      // probes first + 0..3 exist iff below k
-      const __m256i lane =
-          _mm256_add_epi64(LoadConstant(kOneKeyConstants.lane64), _mm256_set1_epi64x(first));
-      const __m256i exists = _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), lane);
-      return _mm256_or_si256(value, _mm256_andnot_si256(exists, _mm256_set1_epi64x(15)));
-    };
-    __m256i lo = counters(0, 0), hi = counters(1, 4);
+    __m256i lo = Counters(w, h, k, 0), hi = Counters(w, h, k, 1);
     if (k > 8) {
-      lo = _mm256_min_epu32(lo, counters(2, 8));  // values below 16: 32-bit min is 64-bit min
-      hi = _mm256_min_epu32(hi, counters(3, 12));
+      lo = _mm256_min_epu32(lo, Counters(w, h, k, 2));  // values below 16: the u32 min is the u64
+      hi = _mm256_min_epu32(hi, Counters(w, h, k, 3));
     }
     return MinOf(lo, hi);
+  }
+  // Probes 4q..4q+3's counters (15 for probes at or past k).
+  SIMDBLOOM_INLINE static __m256i Counters(__m256i w, uint64_t h, uint32_t k, int q) {
+    const __m256i prod = Products(h, q);
+    // word c / 16 = prod >> 30 (mod 4): its two 32-bit halves 2c/16, 2c/16 + 1 for the permute
+    const __m256i word = _mm256_and_si256(_mm256_srli_epi64(prod, 30), _mm256_set1_epi64x(3));
+    const __m256i halves =
+        _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64(word, 1), _mm256_slli_epi64(word, 33)),
+                        _mm256_set1_epi64x(int64_t{1} << 32));
+    const __m256i nibble = _mm256_and_si256(_mm256_srli_epi64(prod, 24), _mm256_set1_epi64x(0x3C));
+    const __m256i value = _mm256_and_si256(
+        _mm256_srlv_epi64(_mm256_permutevar8x32_epi32(w, halves), nibble), _mm256_set1_epi64x(15));
+    const __m256i lane =
+        _mm256_add_epi64(LoadConstant(kOneKeyConstants.lane64), _mm256_set1_epi64x(4 * q));
+    const __m256i exists = _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), lane);
+    return _mm256_or_si256(value, _mm256_andnot_si256(exists, _mm256_set1_epi64x(15)));
   }
 #endif
   SIMDBLOOM_INLINE static bool SplitBlock256Contains(const uint8_t* block, uint64_t h) {
@@ -345,11 +345,9 @@ inline namespace one_key_neon {
 struct OneKey {
   static constexpr const char* kName = "neon";
   static constexpr bool kUsesLibraryKernels = false;
-  // The spatial and counting cells go out of line (SpatialFilter::classify_hash, CountingFilter::
-  // count_hash): no inline path here.
+  // The spatial and counting cells go out of line (detail::SpatialClassifyOutOfLine,
+  // CountingCountOutOfLine): no inline path here (so no SpatialClassify8 / CountingMin).
   static constexpr bool kInlineCells = false;
-  static uint32_t SpatialClassify8(const uint8_t*, uint64_t, uint32_t) { return 0; }
-  static uint32_t CountingMin(const uint64_t*, uint64_t, uint32_t) { return 0; }
   // Words 0-1, 2-3, 4-5, 6-7 of a block512 key's masks.
   struct Masks {
     uint64x2_t q[4];
@@ -434,11 +432,9 @@ inline namespace one_key_portable {
 struct OneKey {
   static constexpr const char* kName = "portable";
   static constexpr bool kUsesLibraryKernels = true;
-  // The spatial and counting cells go out of line (SpatialFilter::classify_hash, CountingFilter::
-  // count_hash): no inline path here.
+  // The spatial and counting cells go out of line (detail::SpatialClassifyOutOfLine,
+  // CountingCountOutOfLine): no inline path here (so no SpatialClassify8 / CountingMin).
   static constexpr bool kInlineCells = false;
-  static uint32_t SpatialClassify8(const uint8_t*, uint64_t, uint32_t) { return 0; }
-  static uint32_t CountingMin(const uint64_t*, uint64_t, uint32_t) { return 0; }
   SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
     return detail::Register64Mask(h, k);
   }
