@@ -148,6 +148,7 @@ struct CountingBlocked {
 // counters; each key is applied scalar, probe by probe, its repeated positions counted once.
 struct CountingClassic {
   static constexpr bool kXxh64 = false;
+  static constexpr bool kCountOne = false;  // k counters anywhere: the scalar loop
   static constexpr size_t kTileKeys = ClassicPositions::kTileKeys;
   static constexpr uint32_t kMaxProbes = ClassicPositions::kMaxProbes;
   using State = ClassicPositions::State;
@@ -312,27 +313,17 @@ inline HWY_NOINLINE uint32_t CountingCountOne(const uint64_t* words, uint64_t h,
   }
   return least.Get();
 }
+constexpr uint32_t (*kCountingCountOne)(const uint64_t*, uint64_t, uint32_t) = &CountingCountOne;
+#else
+constexpr uint32_t (*kCountingCountOne)(const uint64_t*, uint64_t, uint32_t) = nullptr;
 #endif
 
-// L::kCountOne (declared true): the geometry has a one-key count kernel on this target.
-template <class L, class = void>
-struct HasCountOne : std::false_type {};
-template <class L>
-struct HasCountOne<L, std::enable_if_t<L::kCountOne>> : std::true_type {};
-
+// The geometry's table; the one-key count only for the geometry that declares kCountOne.
 template <class L>
 const detail::CountingKernels* CountingKernelsOf() {
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-  if constexpr (HasCountOne<L>::value) {
-    static constexpr detail::CountingKernels kernels = {
-        &CountingMutateT<L, detail::Op::kInsert>, &CountingMutateT<L, detail::Op::kRemove>,
-        &ContainsT<L>, &CountingCountT<L>, &CountingCountOne};
-    return &kernels;
-  }
-#endif
-  static constexpr detail::CountingKernels kernels = {&CountingMutateT<L, detail::Op::kInsert>,
-                                                      &CountingMutateT<L, detail::Op::kRemove>,
-                                                      &ContainsT<L>, &CountingCountT<L>};
+  static constexpr detail::CountingKernels kernels = {
+      &CountingMutateT<L, detail::Op::kInsert>, &CountingMutateT<L, detail::Op::kRemove>,
+      &ContainsT<L>, &CountingCountT<L>, L::kCountOne ? kCountingCountOne : nullptr};
   return &kernels;
 }
 

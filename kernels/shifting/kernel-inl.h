@@ -23,34 +23,15 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // The in-block mask of one key, 8 u64 word lanes processed N at a time. Whether word w holds a
-// pair, and whether the pair has its second bit, depends only on w0 and k: a table of lane masks
-// per w0, built once per bulk call.
+// pair, and whether the pair has its second bit, depends only on w0 and k: a constant table of lane
+// masks per k and w0 (spec.h).
 template <class D>
 class ShiftingMask {
  public:
   using V = hn::Vec<D>;
 
-  // Built a vector at a time, once per call: a scalar double loop over block512's table of the
-  // same shape cost its short calls ~20 ns before that table became a constant (perf/README.md,
-  // note M15; shifting's own was not measured).
-  ShiftingMask(D d, uint32_t k) : even_(k % 2 == 0), chunks_(8 / hn::Lanes(d)) {
-    const hn::RebindToSigned<D> di;
-    const size_t N = hn::Lanes(d);
-    const auto limit = hn::Set(di, static_cast<int64_t>(k));
-    for (int64_t w0 = 0; w0 < 8; ++w0) {
-      for (size_t c = 0; c < 8; c += N) {
-        // rel = (w - w0) mod 8 for words w = c .. c + N - 1
-        const auto rel = hn::And(hn::Sub(hn::Iota(di, static_cast<int64_t>(c)), hn::Set(di, w0)),
-                                 hn::Set(di, int64_t{7}));
-        const auto first = hn::Add(rel, rel);  // [0]: a pair's first bit, 2 rel < k
-        const auto shifted = hn::Add(first, hn::Set(di, int64_t{1}));  // [1]: 2 rel + 1 < k
-        hn::Store(hn::VecFromMask(d, hn::RebindMask(d, hn::Lt(first, limit))), d,
-                  &active_[w0][0][c]);
-        hn::Store(hn::VecFromMask(d, hn::RebindMask(d, hn::Lt(shifted, limit))), d,
-                  &active_[w0][1][c]);
-      }
-    }
-  }
+  ShiftingMask(D d, uint32_t k)
+      : active_(detail::kShiftingLaneMasks.mask[k]), even_(k % 2 == 0), chunks_(8 / hn::Lanes(d)) {}
 
   // lo32(h) in every lane (zero-extended on HWY_SCALAR; elsewhere in every u32 lane, of which the
   // multiply uses the even ones).
@@ -147,7 +128,7 @@ class ShiftingMask {
   }
 
  private:
-  HWY_ALIGN uint64_t active_[8][2][8];  // [w0][first/shifted bit][word]: all ones if set
+  const uint64_t (*active_)[2][8];  // [w0][first/shifted bit][word]: all ones if set
   bool even_;
   size_t chunks_;
 };

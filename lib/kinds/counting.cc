@@ -257,8 +257,7 @@ namespace {
 // read twice, which leaves the minimum alone). A loop of fixed length k: walking the set bits of
 // the key's mask was a loop of key-dependent length, and walking all 64 counters slower still
 // (perf/README.md, design notes M1 and M16).
-uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k, uint64_t h) {
-  const uint64_t* w = counters + 4 * detail::BlockIndex(h, 2 * num_blocks);
+uint32_t BlockedCount(const uint64_t* w, uint32_t k, uint64_t h) {  // w: the key's 4 words
   uint32_t m = detail::CountingSpec::kMaxCount;
   for (uint32_t i = 0; i < k; ++i) {
     const uint32_t c = detail::Register64Bit(h, i);
@@ -272,12 +271,12 @@ uint32_t BlockedCount(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
 uint32_t detail::CountingCountOutOfLine(uint8_t layout, const uint64_t* counters,
                                         uint64_t num_blocks, uint32_t k, uint64_t h) noexcept {
   if (layout == static_cast<uint8_t>(CountingLayout::kBlocked)) {
+    const uint64_t* words = counters + 4 * detail::BlockOf(h, 2 * num_blocks);
     const detail::Kernels* target = detail::ActiveOrNull();
     if (target != nullptr && target->counting_blocked.count_one != nullptr) {
-      return target->counting_blocked.count_one(counters + 4 * detail::BlockOf(h, 2 * num_blocks),
-                                                h, k);
+      return target->counting_blocked.count_one(words, h, k);
     }
-    return BlockedCount(counters, num_blocks, k, h);
+    return BlockedCount(words, k, h);
   }
   return scalar::CountingCount(CountingId::kClassic, counters, ParamsOf(num_blocks, k, 0), h);
 }
