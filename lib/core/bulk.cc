@@ -51,20 +51,24 @@ void CheckResult(const char* who, ResultKind result, const void* out, size_t n) 
   }
 }
 
-// Tests n keys (key i = keys[sel[i]] when sel is set) and writes `result` to `out`.
-// `validated`: ValidateKeys has already run on keys (or a slice of keys it checked).
+// Tests n keys (key i = keys[sel[i]] when sel is set) and writes `result` to `out`, keys reaching
+// the kernels as `plan` says (results of keys out of a kInt32 filter's range not yet cleared).
+// `plan` null: validates the keys and the output, plans them and clears those results.
 uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_t* sel, size_t n,
-               ResultKind result, void* out, bool validated = false) {
+               ResultKind result, void* out, const KeyPlan* plan = nullptr) {
   if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (n == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
-  if (!validated) {
+  if (plan == nullptr) {
     ValidateKeys(who, keys);
     CheckResult(who, result, out, n);
+    const KeyPlan own = PlanKeys(who, f.key_type(), keys, false);
+    const uint64_t hits = Query(who, f, keys, sel, n, result, out, &own);
+    return own.out_of_range ? ClearOutOfRange(keys, sel, n, result, out, hits) : hits;
   }
   const LayoutId id = IdOf(f.layout());
   StringHasher hasher;
-  KeySource src = SourceOf(keys, InfoOf(id).xxh64, f.seed(), &hasher);
+  KeySource src = SourceOf(keys, *plan, InfoOf(id).xxh64, f.seed(), &hasher);
   src.sel = sel;
   const LayoutKernels& kernels = Active().For(id);
   Params p = BulkParams(f);
@@ -163,6 +167,8 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   const char* who = atomic && threads <= 1 ? "insert_concurrent" : "insert";
   detail::ValidateKeys(who, keys);
   if (fresh != nullptr) detail::CheckExtent(who, "fresh bytes", fresh, keys.size(), 1);
+  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, true);
+  if (plan.type != key_type()) FilterAccess::SetKeyType(*this, plan.type);
   const detail::LayoutKernels& kernels = detail::Active().For(id);
   const detail::Params p = detail::BulkParams(*this);
   std::atomic<uint64_t> changed{0};
@@ -175,7 +181,8 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
                              : detail::SliceKeys(keys, begin, end - begin);
     const Keys& part = whole ? keys : slice;
     detail::StringHasher hasher;
-    const detail::KeySource src = detail::SourceOf(part, detail::InfoOf(id).xxh64, seed_, &hasher);
+    const detail::KeySource src =
+        detail::SourceOf(part, plan, detail::InfoOf(id).xxh64, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
     // A sequential, non-atomic call may tune the prefetch distance on its keys.
     detail::Params lp = p;
@@ -206,21 +213,21 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     // allocated is inserted into this filter afterwards, by this thread.
     std::vector<std::unique_ptr<Filter>> copies(parts);
     std::vector<std::pair<size_t, size_t>> deferred(parts, {0, 0});
-    detail::RunParallel(
-        static_cast<unsigned>(parts), keys.size(), 1, [&](size_t part, size_t begin, size_t end) {
-          if (part == 0) {
-            insert_part(words_, false, begin, end);
-            return;
-          }
-          try {
-            copies[part] =
-                std::make_unique<Filter>(FilterAccess::Make(layout_, num_blocks_, k_, seed_));
-          } catch (const std::exception&) {
-            deferred[part] = {begin, end};
-            return;
-          }
-          insert_part(FilterAccess::Words(*copies[part]), false, begin, end);
-        });
+    detail::RunParallel(static_cast<unsigned>(parts), keys.size(), 1,
+                        [&](size_t part, size_t begin, size_t end) {
+                          if (part == 0) {
+                            insert_part(words_, false, begin, end);
+                            return;
+                          }
+                          try {
+                            copies[part] = std::make_unique<Filter>(
+                                FilterAccess::Make(layout_, num_blocks_, k_, seed_, key_type()));
+                          } catch (const std::exception&) {
+                            deferred[part] = {begin, end};
+                            return;
+                          }
+                          insert_part(FilterAccess::Words(*copies[part]), false, begin, end);
+                        });
     for (const auto& d : deferred) {
       if (d.first < d.second) insert_part(words_, false, d.first, d.second);
     }
@@ -303,11 +310,19 @@ void Filter::hash(const Keys& keys, uint64_t* out) const {
   if (keys.size() == 0) return;
   if (out == nullptr) Invalid("hash: null output with non-zero size");
   const detail::LayoutId id = detail::IdOf(layout_);
-  detail::StringHasher hasher;
   detail::ValidateKeys("hash", keys);
   detail::CheckExtent("hash", "hashes", out, keys.size(), 8);
-  const detail::KeySource src = detail::SourceOf(keys, detail::InfoOf(id).xxh64, seed_, &hasher);
-  detail::Active().hash_keys(detail::InfoOf(id).xxh64, src, keys.size(), seed_, out);
+  const detail::KeyPlan plan = detail::PlanKeys("hash", key_type(), keys, false);
+  if (plan.out_of_range) {  // such a key has no hash: refused as hash(key) refuses it
+    for (size_t i = 0;; ++i) {
+      if (detail::OutOfInt32(keys, i)) {
+        uint64_t bits;
+        std::memcpy(&bits, static_cast<const uint64_t*>(keys.keys()) + i, 8);
+        detail::RefuseIntKey("hash", key_type(), bits, keys.kind() == Keys::Kind::kI64);
+      }
+    }
+  }
+  detail::HashKeysAs(keys, plan, detail::InfoOf(id).xxh64, seed_, out);
 }
 
 namespace detail {
@@ -321,6 +336,7 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   ValidateKeys(who, keys);  // errors before threads start
   CheckResult(who, result, out, keys.size());
+  const KeyPlan plan = PlanKeys(who, f.key_type(), keys, false);
   std::vector<uint64_t> counts(std::max<unsigned>(1, threads), 0);
   std::vector<size_t> begins(counts.size(), 0);
   // Bitmap parts start on whole bytes.
@@ -331,7 +347,7 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
                : result == ResultKind::kBitmap
                    ? static_cast<void*>(static_cast<uint8_t*>(out) + begin / 8)
                    : static_cast<void*>(static_cast<uint32_t*>(out) + begin);
-    counts[part] = Query(who, f, slice, nullptr, end - begin, result, at, true);
+    counts[part] = Query(who, f, slice, nullptr, end - begin, result, at, &plan);
     begins[part] = begin;
     if (result == ResultKind::kSelection) {  // the part's indices are relative to its begin
       uint32_t* sel = static_cast<uint32_t*>(at);
@@ -346,7 +362,8 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
     }
     total += counts[part];
   }
-  return total;
+  return plan.out_of_range ? ClearOutOfRange(keys, nullptr, keys.size(), result, out, total)
+                           : total;
 }
 
 }  // namespace

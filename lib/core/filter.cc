@@ -11,6 +11,7 @@
 #include "kernels/scalar/hash.h"
 #include "kernels/scalar/probes.h"
 #include "lib/core/filter_access.h"
+#include "lib/core/key_source.h"
 #include "lib/core/layout.h"
 #include "lib/core/memory.h"
 #include "simdbloom/simdbloom.hpp"
@@ -34,16 +35,20 @@ uint64_t* AllocateWords(uint64_t bytes) {
 
 const char* version() noexcept { return SIMDBLOOM_VERSION_STRING; }
 
-Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed)
+Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, KeyType key_type)
     : words_(AllocateWords(num_blocks * block_bits(layout) / 8)),
       num_blocks_(num_blocks),
       seed_(seed),
       xxh3_bitflip_(detail::Xxh3Bitflip(seed)),
       k_(k),
       block_bits_(block_bits(layout)),
-      layout_(layout) {}
+      layout_(layout),
+      keys_(key_type) {
+  UpdateFast();
+}
 
-Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view)
+Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, KeyType key_type,
+               const uint64_t* view)
     : words_(const_cast<uint64_t*>(view)),  // never written: every mutation checks owned_
       num_blocks_(num_blocks),
       seed_(seed),
@@ -51,10 +56,17 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, co
       k_(k),
       block_bits_(block_bits(layout)),
       layout_(layout),
-      owned_(false) {
+      owned_(false),
+      keys_(key_type) {
   // The kernels load whole blocks with aligned vector loads (view() checks this for callers).
   if (reinterpret_cast<uintptr_t>(view) % 64 != 0)
     Invalid("view: the bits must be 64-byte aligned");
+  UpdateFast();
+}
+
+void Filter::set_key_type(KeyType type) {
+  keys_.Declare("set_key_type", type);
+  UpdateFast();
 }
 
 void Filter::RefuseInsert(const char* who) const {
@@ -75,22 +87,25 @@ void Filter::CheckWritable(const char* who) const {
   }
 }
 
-Filter Filter::with_bits(uint64_t bits, uint32_t k, Layout layout, uint64_t seed) {
+Filter Filter::with_bits(uint64_t bits, uint32_t k, Layout layout, uint64_t seed,
+                         KeyType key_type) {
   detail::CheckLayoutAndK("with_bits", layout, k);
   if (bits == 0) Invalid("with_bits: bits must be > 0");
   const uint64_t blocks = detail::BlocksFor(bits, block_bits(layout));
   if (blocks > detail::kMaxBlocks) {
     Invalid(std::string("with_bits: more than 2^32 - 1 blocks of ") + layout_name(layout));
   }
+  detail::CheckKeyType("with_bits", key_type);
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here, at construction
-  return Filter(layout, blocks, k, seed);
+  return Filter(layout, blocks, k, seed, key_type);
 }
 
-Filter Filter::create(uint64_t expected_items, double fpp, Layout layout, uint64_t seed) {
+Filter Filter::create(uint64_t expected_items, double fpp, Layout layout, uint64_t seed,
+                      KeyType key_type) {
   // Errors name create, the function the caller called, not the size_for / with_bits it calls.
   try {
     const Sizing s = size_for(expected_items, fpp, layout);
-    return with_bits(s.bits, s.k, layout, seed);
+    return with_bits(s.bits, s.k, layout, seed, key_type);
   } catch (const Error& e) {
     std::string what = e.what();
     for (const char* inner : {"size_for: ", "with_bits: "}) {
@@ -109,8 +124,12 @@ Filter::Filter(Filter&& other) noexcept
       block_bits_(other.block_bits_),
       layout_(other.layout_),
       owned_(other.owned_),
+      keys_(other.keys_),
       inserted_(other.inserted_),
-      keeper_(std::move(other.keeper_)) {}
+      keeper_(std::move(other.keeper_)) {
+  UpdateFast();
+  other.UpdateFast();
+}
 
 Filter& Filter::operator=(Filter&& other) noexcept {
   if (this != &other) {
@@ -123,8 +142,11 @@ Filter& Filter::operator=(Filter&& other) noexcept {
     block_bits_ = other.block_bits_;
     layout_ = other.layout_;
     owned_ = other.owned_;
+    keys_ = other.keys_;
     inserted_ = other.inserted_;
     keeper_ = std::move(other.keeper_);
+    UpdateFast();
+    other.UpdateFast();
   }
   return *this;
 }
@@ -141,8 +163,10 @@ Filter::Filter(const Filter& other)
       k_(other.k_),
       block_bits_(other.block_bits_),
       layout_(other.layout_),
+      keys_(other.keys_),
       inserted_(other.inserted_) {
   if (size_bytes() != 0) std::memcpy(words_, other.words_, size_bytes());
+  UpdateFast();
 }
 
 Filter& Filter::operator=(const Filter& other) {
@@ -160,7 +184,7 @@ void Filter::clear() {
   inserted_ = 0;
 }
 
-uint64_t Filter::hash(std::string_view key) const noexcept {
+uint64_t Filter::hash_bytes(std::string_view key) const noexcept {
   return scalar::HashBytes(detail::InfoOf(detail::IdOf(layout_)).xxh64, key.data(), key.size(),
                            seed_);
 }
@@ -208,12 +232,27 @@ bool Filter::insert_hash_concurrent(uint64_t hash) {
   return detail::InfoOf(layout_)->scalar_insert_atomic(words_, p, hash);
 }
 
-bool Filter::insert(std::string_view key) { return insert_hash(hash(key)); }
-bool Filter::contains(std::string_view key) const { return contains_hash(hash(key)); }
+bool Filter::insert(std::string_view key) {
+  if (!owned_ || words_ == nullptr) CheckWritable("insert");  // throws
+  keys_.BytesForInsert("insert");
+  UpdateFast();
+  return insert_hash(hash_bytes(key));
+}
+bool Filter::insert_concurrent(std::string_view key) {
+  if (!owned_ || words_ == nullptr) CheckWritable("insert_concurrent");  // throws
+  keys_.BytesForInsert("insert_concurrent");
+  UpdateFast();
+  return insert_hash_concurrent(hash_bytes(key));
+}
+bool Filter::contains(std::string_view key) const {
+  if (words_ == nullptr) RefuseQuery("contains");
+  keys_.BytesForQuery("contains");
+  return contains_hash(hash_bytes(key));
+}
 
 bool Filter::compatible(const Filter& other) const noexcept {
   return layout_ == other.layout_ && num_blocks_ == other.num_blocks_ && k_ == other.k_ &&
-         seed_ == other.seed_;
+         seed_ == other.seed_ && detail::KeyTypesCombine(key_type(), other.key_type());
 }
 
 namespace {
@@ -229,6 +268,9 @@ void CheckCompatible(const char* who, const Filter& a, const Filter& b) {
     what = "k " + std::to_string(a.num_hashes()) + " vs " + std::to_string(b.num_hashes());
   } else if (a.seed() != b.seed()) {
     what = "seed " + std::to_string(a.seed()) + " vs " + std::to_string(b.seed());
+  } else if (!detail::KeyTypesCombine(a.key_type(), b.key_type())) {
+    what = std::string("key type ") + key_type_name(a.key_type()) + " vs " +
+           key_type_name(b.key_type());
   } else {
     return;
   }
@@ -239,6 +281,8 @@ void CheckCompatible(const char* who, const Filter& a, const Filter& b) {
 void Filter::merge(const Filter& other) {
   CheckWritable("merge");
   CheckCompatible("merge", *this, other);
+  keys_.Combine("merge", other.key_type());
+  UpdateFast();
   if (&other == this) return;
   detail::Active().or_words(words_, other.words_, size_bytes() / 8);
   inserted_ += other.inserted_;
@@ -247,18 +291,21 @@ void Filter::merge(const Filter& other) {
 void Filter::intersect(const Filter& other) {
   CheckWritable("intersect");
   CheckCompatible("intersect", *this, other);
+  keys_.Combine("intersect", other.key_type());
+  UpdateFast();
   if (&other == this) return;
   detail::Active().and_words(words_, other.words_, size_bytes() / 8);
   inserted_ = inserted_ < other.inserted_ ? inserted_ : other.inserted_;
 }
 
-Filter FilterAccess::Make(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed) {
-  return Filter(layout, num_blocks, k, seed);
+Filter FilterAccess::Make(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
+                          KeyType key_type) {
+  return Filter(layout, num_blocks, k, seed, key_type);
 }
 
 Filter FilterAccess::MakeView(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
-                              const uint64_t* words) {
-  return Filter(layout, num_blocks, k, seed, words);
+                              KeyType key_type, const uint64_t* words) {
+  return Filter(layout, num_blocks, k, seed, key_type, words);
 }
 
 }  // namespace simdbloom

@@ -100,6 +100,76 @@ void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uin
   });
 }
 
+// Integer keys converted by value to the filter's width (FORMAT.md, "Keys"), then hashed by the
+// active target's vectorized kernel: a run of at most kConvertRun keys at a time is converted into
+// a buffer on the stack. From: the caller's element type; To: uint64_t (kInt64) or uint32_t
+// (kInt32: 8-byte values out of its range are truncated here, and their results cleared by the
+// caller, ClearOutOfRange).
+constexpr size_t kConvertRun = 1024;
+
+template <class From, class To>
+void ConvertHash(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const From* keys = static_cast<const From*>(h.keys->keys());
+  const Kernels& kernels = Active();
+  alignas(64) To run[kConvertRun];
+  KeySource src;
+  src.kind = sizeof(To) == 8 ? KeyKind::kU64 : KeyKind::kU32;
+  src.keys = run;
+  for (size_t done = 0; done < m;) {
+    const size_t r = std::min(kConvertRun, m - done);
+    if (sel == nullptr) {
+      const From* from = keys + begin + done;
+      for (size_t j = 0; j < r; ++j) {
+        From v;
+        std::memcpy(&v, from + j, sizeof(From));  // unaligned input
+        run[j] = static_cast<To>(v);              // sign- or zero-extends by From's signedness
+      }
+    } else {
+      for (size_t j = 0; j < r; ++j) {
+        From v;
+        std::memcpy(&v, keys + sel[begin + done + j], sizeof(From));
+        run[j] = static_cast<To>(v);
+      }
+    }
+    kernels.hash_keys(false, src, r, h.seed, out + done);
+    done += r;
+  }
+}
+// The same for XXH64 layouts (split_block256): the scalar hash of the converted value.
+template <class From, class To>
+void ConvertHashXxh64(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const From* keys = static_cast<const From*>(h.keys->keys());
+  const uint64_t seed = h.seed;
+  for (size_t j = 0; j < m; ++j) {
+    From v;
+    std::memcpy(&v, keys + (sel == nullptr ? begin + j : sel[begin + j]), sizeof(From));
+    const To t = static_cast<To>(v);
+    out[j] = sizeof(To) == 8 ? Xxh64U64(static_cast<uint64_t>(t), seed)
+                             : Xxh64U32(static_cast<uint32_t>(t), seed);
+  }
+}
+// 2-byte keys of a kLegacy filter: their 2 little-endian bytes.
+template <bool kXxh64>
+void HashLegacy16(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
+  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
+    *size = 2;
+    return static_cast<const void*>(data + 2 * at);
+  });
+}
+
+using HashFn = void (*)(const void*, const uint32_t*, size_t, size_t, uint64_t*);
+template <class From>
+HashFn ConverterOf(unsigned to_width, bool xxh64) {
+  if (to_width == 8) {
+    return xxh64 ? &ConvertHashXxh64<From, uint64_t> : &ConvertHash<From, uint64_t>;
+  }
+  return xxh64 ? &ConvertHashXxh64<From, uint32_t> : &ConvertHash<From, uint32_t>;
+}
+
 // "0x..." for messages.
 std::string Address(const void* p) {
   char text[2 + 2 * sizeof(uintptr_t) + 1];
@@ -182,6 +252,10 @@ void ValidateKeys(const char* who, const Keys& keys) {
   switch (keys.kind()) {
     case Keys::Kind::kU64:
     case Keys::Kind::kU32:
+    case Keys::Kind::kI64:
+    case Keys::Kind::kI32:
+    case Keys::Kind::kU16:
+    case Keys::Kind::kI16:
     case Keys::Kind::kPrehashed:
     case Keys::Kind::kStrings:
     case Keys::Kind::kStdStrings:
@@ -194,11 +268,17 @@ void ValidateKeys(const char* who, const Keys& keys) {
   }
   switch (keys.kind()) {
     case Keys::Kind::kU64:
+    case Keys::Kind::kI64:
     case Keys::Kind::kPrehashed:
       CheckArray(who, "keys", keys.keys(), n, 8);
       break;
     case Keys::Kind::kU32:
+    case Keys::Kind::kI32:
       CheckArray(who, "keys", keys.keys(), n, 4);
+      break;
+    case Keys::Kind::kU16:
+    case Keys::Kind::kI16:
+      CheckArray(who, "keys", keys.keys(), n, 2);
       break;
     case Keys::Kind::kStrings:
       CheckArray(who, "keys", keys.keys(), n, sizeof(std::string_view));
@@ -240,17 +320,55 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
   CheckArray(who, what, p, count, size);
 }
 
-KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* hasher) {
+KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                   StringHasher* hasher) {
   KeySource src;
   *hasher = StringHasher{&keys, seed};
+  src.ctx = hasher;
+  if (plan.legacy16) {
+    src.kind = KeyKind::kHashFn;
+    src.hash_fn = xxh64 ? &HashLegacy16<true> : &HashLegacy16<false>;
+    return src;
+  }
+  if (plan.to_width != 0) {
+    src.kind = KeyKind::kHashFn;
+    switch (keys.kind()) {
+      case Keys::Kind::kU64:
+        src.hash_fn = ConverterOf<uint64_t>(plan.to_width, xxh64);
+        break;
+      case Keys::Kind::kI64:
+        src.hash_fn = ConverterOf<int64_t>(plan.to_width, xxh64);
+        break;
+      case Keys::Kind::kU32:
+        src.hash_fn = ConverterOf<uint32_t>(plan.to_width, xxh64);
+        break;
+      case Keys::Kind::kI32:
+        src.hash_fn = ConverterOf<int32_t>(plan.to_width, xxh64);
+        break;
+      case Keys::Kind::kU16:
+        src.hash_fn = ConverterOf<uint16_t>(plan.to_width, xxh64);
+        break;
+      default:
+        src.hash_fn = ConverterOf<int16_t>(plan.to_width, xxh64);
+        break;
+    }
+    return src;
+  }
   switch (keys.kind()) {
     case Keys::Kind::kU64:
+    case Keys::Kind::kI64:
       src.kind = KeyKind::kU64;
       src.keys = keys.keys();
       break;
     case Keys::Kind::kU32:
+    case Keys::Kind::kI32:
       src.kind = KeyKind::kU32;
       src.keys = keys.keys();
+      break;
+    case Keys::Kind::kU16:
+    case Keys::Kind::kI16:  // (PlanKeys converts or sets legacy16: not reached)
+      src.kind = KeyKind::kHashFn;
+      src.hash_fn = xxh64 ? &HashLegacy16<true> : &HashLegacy16<false>;
       break;
     case Keys::Kind::kPrehashed:
       src.kind = KeyKind::kHashes;
@@ -277,17 +395,23 @@ KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* ha
       src.hash_fn = xxh64 ? &HashFixed<true> : &HashFixed<false>;
       break;
   }
-  src.ctx = hasher;
   return src;
 }
 
-// Declared in lib/core/key_source.h.
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count) {
   switch (keys.kind()) {
     case Keys::Kind::kU64:
       return Keys(static_cast<const uint64_t*>(keys.keys()) + begin, count);
     case Keys::Kind::kU32:
       return Keys(static_cast<const uint32_t*>(keys.keys()) + begin, count);
+    case Keys::Kind::kI64:
+      return Keys(static_cast<const int64_t*>(keys.keys()) + begin, count);
+    case Keys::Kind::kI32:
+      return Keys(static_cast<const int32_t*>(keys.keys()) + begin, count);
+    case Keys::Kind::kU16:
+      return Keys(static_cast<const uint16_t*>(keys.keys()) + begin, count);
+    case Keys::Kind::kI16:
+      return Keys(static_cast<const int16_t*>(keys.keys()) + begin, count);
     case Keys::Kind::kPrehashed:
       return Prehashed{static_cast<const uint64_t*>(keys.keys()) + begin, count};
     case Keys::Kind::kStrings:
@@ -307,14 +431,240 @@ Keys SliceKeys(const Keys& keys, size_t begin, size_t count) {
   return keys;
 }
 
-void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_t begin, size_t m,
-                  uint64_t* out) {
+void HashKeyRange(const Kernels& kernels, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                  size_t begin, size_t m, uint64_t* out) {
   if (m == 0) return;
   const Keys part = SliceKeys(keys, begin, m);
   StringHasher hasher;
-  const KeySource src = SourceOf(part, /*xxh64=*/false, seed, &hasher);
+  const KeySource src = SourceOf(part, plan, /*xxh64=*/false, seed, &hasher);
   kernels.hash_keys(false, src, m, seed, out);
 }
 
+void HashKeysAs(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed, uint64_t* out) {
+  if (keys.size() == 0) return;
+  StringHasher hasher;
+  const KeySource src = SourceOf(keys, plan, xxh64, seed, &hasher);
+  Active().hash_keys(xxh64, src, keys.size(), seed, out);
+}
+
+// ---- Key types ----
+
+void CheckKeyType(const char* who, KeyType type) {
+  if (type != KeyType::kNone && type != KeyType::kInt64 && type != KeyType::kInt32 &&
+      type != KeyType::kBytes) {
+    Invalid(std::string(who) + ": key type " + key_type_name(type) +
+            " (a filter holds int64, int32 or bytes, or none yet)");
+  }
+}
+
+bool KeyTypeFromByte(uint8_t byte, KeyType* type) {
+  if (byte > static_cast<uint8_t>(KeyType::kNone)) return false;
+  *type = static_cast<KeyType>(byte);
+  return true;
+}
+
+namespace {
+
+const char* ShapeName(Keys::Kind kind) {
+  switch (kind) {
+    case Keys::Kind::kU64:
+      return "uint64 keys";
+    case Keys::Kind::kI64:
+      return "int64 keys";
+    case Keys::Kind::kU32:
+      return "uint32 keys";
+    case Keys::Kind::kI32:
+      return "int32 keys";
+    case Keys::Kind::kU16:
+      return "uint16 keys";
+    case Keys::Kind::kI16:
+      return "int16 keys";
+    case Keys::Kind::kFixedWidth:
+      return "fixed-width records";
+    case Keys::Kind::kBinary32:
+    case Keys::Kind::kBinary64:
+      return "Arrow binary keys";
+    default:
+      return "byte-string keys";
+  }
+}
+
+[[noreturn]] __attribute__((noinline, cold)) void RefuseShape(const char* who, KeyType type,
+                                                              Keys::Kind kind) {
+  throw KeyTypeError(std::string(who) + ": " + ShapeName(kind) + " on a filter of " +
+                     key_type_name(type) + " keys");
+}
+
+template <class T>
+int64_t FirstOutOfInt32(const T* keys, size_t n) {
+  // Branch-free blocks (vectorized), then a search of the failing block.
+  constexpr size_t kBlock = 256;
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t e = std::min(n, b + kBlock);
+    bool bad = false;
+    for (size_t i = b; i < e; ++i) {
+      T v;
+      std::memcpy(&v, keys + i, sizeof(T));
+      bad |= !FitsInt32(v);
+    }
+    if (bad) {
+      for (size_t i = b; i < e; ++i) {
+        T v;
+        std::memcpy(&v, keys + i, sizeof(T));
+        if (!FitsInt32(v)) return static_cast<int64_t>(i);
+      }
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool OutOfInt32(const Keys& keys, size_t i) {
+  if (keys.kind() == Keys::Kind::kU64) {
+    uint64_t v;
+    std::memcpy(&v, static_cast<const uint64_t*>(keys.keys()) + i, 8);
+    return !FitsInt32(v);
+  }
+  if (keys.kind() == Keys::Kind::kI64) {
+    int64_t v;
+    std::memcpy(&v, static_cast<const int64_t*>(keys.keys()) + i, 8);
+    return !FitsInt32(v);
+  }
+  return false;
+}
+
+KeyPlan PlanKeys(const char* who, KeyType type, const Keys& keys, bool insert) {
+  KeyPlan plan;
+  plan.type = type;
+  const Keys::Kind kind = keys.kind();
+  if (kind == Keys::Kind::kPrehashed || keys.size() == 0) return plan;
+  if (!keys.is_integer()) {
+    if (!TakesBytes(type)) RefuseShape(who, type, kind);
+    if (insert && type == KeyType::kNone) plan.type = KeyType::kBytes;
+    return plan;
+  }
+  if (!TakesIntegers(type)) RefuseShape(who, type, kind);
+  if (insert && type == KeyType::kNone) plan.type = KeyType::kInt64;
+  const bool wide = kind == Keys::Kind::kU64 || kind == Keys::Kind::kI64;
+  const bool mid = kind == Keys::Kind::kU32 || kind == Keys::Kind::kI32;
+  switch (plan.type) {
+    case KeyType::kLegacy:
+      plan.legacy16 = !wide && !mid;
+      break;
+    case KeyType::kInt32:
+      if (mid) break;
+      plan.to_width = 4;
+      if (wide) {
+        const int64_t bad =
+            kind == Keys::Kind::kU64
+                ? FirstOutOfInt32(static_cast<const uint64_t*>(keys.keys()), keys.size())
+                : FirstOutOfInt32(static_cast<const int64_t*>(keys.keys()), keys.size());
+        if (bad >= 0) {
+          if (insert) {
+            uint64_t bits;
+            std::memcpy(&bits, static_cast<const uint64_t*>(keys.keys()) + bad, 8);
+            RefuseIntKey(who, plan.type, bits, kind == Keys::Kind::kI64);
+          }
+          plan.out_of_range = true;
+        }
+      }
+      break;
+    default:  // kInt64 (and kNone queries)
+      if (!wide) plan.to_width = 8;
+      break;
+  }
+  return plan;
+}
+
+uint64_t ClearOutOfRange(const Keys& keys, const uint32_t* sel, size_t n, ResultKind result,
+                         void* out, uint64_t hits) {
+  auto key_of = [&](size_t j) { return sel != nullptr ? size_t{sel[j]} : j; };
+  switch (result) {
+    case ResultKind::kBytes: {
+      uint8_t* o = static_cast<uint8_t*>(out);
+      for (size_t j = 0; j < n; ++j) {
+        if (o[j] != 0 && OutOfInt32(keys, key_of(j))) {
+          o[j] = 0;
+          --hits;
+        }
+      }
+      return hits;
+    }
+    case ResultKind::kBitmap: {
+      uint8_t* o = static_cast<uint8_t*>(out);
+      for (size_t j = 0; j < n; ++j) {
+        const uint8_t bit = static_cast<uint8_t>(1u << (j % 8));
+        if ((o[j / 8] & bit) != 0 && OutOfInt32(keys, key_of(j))) {
+          o[j / 8] = static_cast<uint8_t>(o[j / 8] & ~bit);
+          --hits;
+        }
+      }
+      return hits;
+    }
+    case ResultKind::kSelection: {
+      // Entries are key indices (refine: the original selection's values).
+      uint32_t* o = static_cast<uint32_t*>(out);
+      uint64_t kept = 0;
+      for (uint64_t j = 0; j < hits; ++j) {
+        if (!OutOfInt32(keys, o[j])) o[kept++] = o[j];
+      }
+      return kept;
+    }
+  }
+  return hits;
+}
+
+void RefuseIntKey(const char* who, KeyType type, uint64_t bits, bool is_signed) {
+  const std::string value =
+      is_signed ? std::to_string(static_cast<int64_t>(bits)) : std::to_string(bits);
+  if (type == KeyType::kInt32) {
+    Invalid(std::string(who) + ": integer key " + value +
+            " does not fit the filter's int32 keys (-2147483648 to 4294967295)");
+  }
+  throw KeyTypeError(std::string(who) + ": integer key " + value + " on a filter of " +
+                     key_type_name(type) + " keys");
+}
+
+void RefuseBytesKey(const char* who, KeyType type) {
+  throw KeyTypeError(std::string(who) + ": a byte-string key on a filter of " +
+                     key_type_name(type) + " keys");
+}
+
+void KeyTyping::Declare(const char* who, KeyType type) {
+  if (type != KeyType::kInt64 && type != KeyType::kInt32 && type != KeyType::kBytes) {
+    Invalid(std::string(who) + ": declare int64, int32 or bytes, not " + key_type_name(type));
+  }
+  if (type_ != KeyType::kNone && type_ != KeyType::kLegacy && type_ != type) {
+    Invalid(std::string(who) + ": the filter holds " + key_type_name(type_) + " keys, not " +
+            key_type_name(type));
+  }
+  type_ = type;
+}
+
+void KeyTyping::Combine(const char* who, KeyType other) {
+  if (!KeyTypesCombine(type_, other)) {
+    throw Error(ErrorCode::kIncompatible, std::string(who) + ": filters differ in key type " +
+                                              key_type_name(type_) + " vs " + key_type_name(other));
+  }
+  if (type_ == KeyType::kNone) type_ = other;
+}
+
 }  // namespace detail
+const char* key_type_name(KeyType type) noexcept {
+  switch (type) {
+    case KeyType::kLegacy:
+      return "legacy";
+    case KeyType::kInt64:
+      return "int64";
+    case KeyType::kInt32:
+      return "int32";
+    case KeyType::kBytes:
+      return "bytes";
+    case KeyType::kNone:
+      return "none";
+  }
+  return "unknown";
+}
+
 }  // namespace simdbloom

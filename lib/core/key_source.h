@@ -17,13 +17,55 @@
 namespace simdbloom {
 namespace detail {
 
-// What KeySource::hash_fn reads for byte-string shapes (set by SourceOf; points at the Keys given
-// to SourceOf, which must outlive the source: copying the 48-byte Keys cost a short call a
-// store-forwarding stall).
+// What KeySource::hash_fn reads for byte-string shapes and converted integers (set by SourceOf;
+// points at the Keys given to SourceOf, which must outlive the source: copying the 48-byte Keys
+// cost a short call a store-forwarding stall).
 struct StringHasher {
   const Keys* keys = nullptr;
   uint64_t seed = 0;
 };
+
+// ---- Key types (FORMAT.md, "Keys"): how a bulk call's keys reach a filter of a key type ----
+
+// Throws Error(kInvalidArgument) naming `who` unless `type` is a key type a filter can be made
+// with (kNone, kInt64, kInt32, kBytes).
+void CheckKeyType(const char* who, KeyType type);
+// Whether filters of these key types may be merged: equal, or one of them kNone.
+constexpr bool KeyTypesCombine(KeyType a, KeyType b) {
+  return a == b || a == KeyType::kNone || b == KeyType::kNone;
+}
+// A key type read from a file's byte; false if the byte names none.
+bool KeyTypeFromByte(uint8_t byte, KeyType* type);
+
+// How a bulk call's keys reach the kernels (PlanKeys).
+struct KeyPlan {
+  KeyType type = KeyType::kNone;  // the filter's, as an insert leaves it (kNone fixed)
+  uint8_t to_width = 0;           // integer keys converted by value to 8 or 4 bytes; 0: as they are
+  bool legacy16 = false;          // 2-byte keys of a kLegacy filter: hashed as 2-byte records
+  // 8-byte keys into a kInt32 filter of which some are outside its range: a query's results for
+  // them are cleared afterwards (ClearOutOfRange).
+  bool out_of_range = false;
+};
+// Checks validated `keys` against a filter of key type `type`: integer keys on a kBytes filter and
+// byte strings or records on a kInt64/kInt32 one throw KeyTypeError naming `who`. For an insert,
+// fixes kNone (integers: kInt64, bytes: kBytes) and refuses values out of a kInt32 filter's range,
+// naming the first (Error(kInvalidArgument)), before anything is written. O(1), or one O(n) pass
+// for 8-byte keys into a kInt32 filter.
+KeyPlan PlanKeys(const char* who, KeyType type, const Keys& keys, bool insert);
+// Whether key i of 8-byte integer keys lies outside a kInt32 filter's range.
+bool OutOfInt32(const Keys& keys, size_t i);
+// After a query of n keys (key j = keys[sel[j]] when sel is set) whose plan has out_of_range:
+// clears the results of the keys out of range in `out` (form `result`) and returns `hits` less
+// them. O(n).
+uint64_t ClearOutOfRange(const Keys& keys, const uint32_t* sel, size_t n, ResultKind result,
+                         void* out, uint64_t hits);
+// The same for per-key values (labels, counts, memberships): out[i] = 0. O(n).
+template <class T>
+void ZeroOutOfRange(const Keys& keys, size_t n, T* out) {
+  for (size_t i = 0; i < n; ++i) {
+    if (OutOfInt32(keys, i)) out[i] = 0;
+  }
+}
 
 // The largest extent of bytes any array can have here: 2^56, the user address space of x86-64 with
 // 5-level paging (AArch64's is smaller). Offsets and lengths beyond it (INT64_MAX, PTRDIFF_MAX,
@@ -47,20 +89,29 @@ void ValidateKeys(const char* who, const Keys& keys);
 // buffers.
 void CheckExtent(const char* who, const char* what, const void* p, size_t count, size_t size);
 
-// The KeySource over `keys` (n > 0, already validated), hashed with XXH64 if `xxh64` (the kind's
-// spec says kXxh64), else XXH3, and `seed`. `hasher` and `keys` must outlive the source (a
-// temporary Keys is refused at compile time).
-KeySource SourceOf(const Keys& keys, bool xxh64, uint64_t seed, StringHasher* hasher);
-KeySource SourceOf(Keys&& keys, bool xxh64, uint64_t seed, StringHasher* hasher) = delete;
+// The KeySource over `keys` (n > 0, already validated and planned), hashed with XXH64 if `xxh64`
+// (the kind's spec says kXxh64), else XXH3, and `seed`; integer keys converted as `plan` says (a
+// kHashFn source that converts a run on the stack, then hashes it with the vectorized kernel).
+// `hasher` and `keys` must outlive the source (a temporary Keys is refused at compile time).
+KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                   StringHasher* hasher);
+KeySource SourceOf(Keys&& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                   StringHasher* hasher) = delete;
+
+// out[i] = the hash of key i as `plan` says (keys validated and planned; those out of a kInt32
+// filter's range get the hash of their low 32 bits: their results are the caller's to clear), on
+// the active target. No allocation.
+void HashKeysAs(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed, uint64_t* out);
 
 // Keys [begin, begin + count) of `keys`, in the same shape. O(1).
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count);
 
-// out[j] = XXH3_64bits_withSeed(bytes of key begin + j, seed) for j < m (Prehashed keys are
+// out[j] = the XXH3 (seed) hash of key begin + j for j < m as `plan` says (Prehashed keys are
 // copied), on `kernels`' target (u64/u32 keys vectorized, byte strings scalar): for the kinds that
-// hash first (SpatialFilter). Keys must have passed ValidateKeys. No allocation.
-void HashKeyRange(const Kernels& kernels, const Keys& keys, uint64_t seed, size_t begin, size_t m,
-                  uint64_t* out);
+// hash first (the shifting set filters). Keys must have passed ValidateKeys and PlanKeys. No
+// allocation.
+void HashKeyRange(const Kernels& kernels, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                  size_t begin, size_t m, uint64_t* out);
 
 // Byte-string keys (kHashFn sources without a selection vector) are hashed kStringChunk keys at a
 // time into a buffer on the stack, and each chunk's hashes then go through the kernels as

@@ -51,6 +51,7 @@ struct Header {
   uint64_t inserted;
   uint64_t checksum;
   uint64_t payload_bytes;
+  KeyType key_type;
 };
 
 void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
@@ -60,6 +61,7 @@ void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
   PutU32(h + 12, static_cast<uint32_t>(kHeaderSize));
   h[16] = static_cast<uint8_t>(f.layout());
   h[17] = HashIdOf(f.layout());
+  h[18] = static_cast<uint8_t>(f.key_type());
   PutU32(h + 20, f.num_hashes());
   PutU64(h + 24, f.num_blocks());
   PutU64(h + 32, f.seed());
@@ -75,7 +77,8 @@ Header DecodeHeader(const uint8_t* h, uint64_t available) {
   out.layout = static_cast<Layout>(h[16]);
   if (!detail::KnownLayout(out.layout)) Bad("unknown layout " + std::to_string(h[16]));
   if (h[17] != HashIdOf(out.layout)) Bad("hash id " + std::to_string(h[17]) + " for this layout");
-  if (h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
+  if (!detail::KeyTypeFromByte(h[18], &out.key_type)) Bad("key type " + std::to_string(h[18]));
+  if (h[19] != 0) Bad("reserved byte is not zero");
   out.k = GetU32(h + 20);
   if (out.k < detail::MinK(out.layout) || out.k > detail::MaxK(out.layout)) {
     Bad("k = " + std::to_string(out.k) + " for " + layout_name(out.layout));
@@ -258,7 +261,7 @@ Filter Filter::load(const uint8_t* data, size_t size) {
   if (scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
     Bad("payload checksum mismatch");
   }
-  Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed);
+  Filter f = FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed, h.key_type);
   std::memcpy(FilterAccess::Words(f), data + kHeaderSize, h.payload_bytes);
   FilterAccess::SetInserted(f, h.inserted);
   return f;
@@ -283,11 +286,11 @@ Filter Filter::load(std::istream& in) {
   // claim gigabytes. The bit array is allocated once the payload has arrived and matched its
   // checksum, read in bounded pieces before that (detail::ReadPayload).
   std::optional<Filter> f;
-  detail::ReadPayload(in, h.payload_bytes, h.checksum, Bad, "load: the stream failed while reading",
-                      [&] {
-                        f.emplace(FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed));
-                        return reinterpret_cast<uint8_t*>(FilterAccess::Words(*f));
-                      });
+  detail::ReadPayload(
+      in, h.payload_bytes, h.checksum, Bad, "load: the stream failed while reading", [&] {
+        f.emplace(FilterAccess::Make(h.layout, h.num_blocks, h.k, h.seed, h.key_type));
+        return reinterpret_cast<uint8_t*>(FilterAccess::Words(*f));
+      });
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the payload");
   CheckReadable(in);
   FilterAccess::SetInserted(*f, h.inserted);
@@ -306,7 +309,7 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
     Bad("payload checksum mismatch");
   }
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here, at construction
-  Filter f = FilterAccess::MakeView(h.layout, h.num_blocks, h.k, h.seed,
+  Filter f = FilterAccess::MakeView(h.layout, h.num_blocks, h.k, h.seed, h.key_type,
                                     reinterpret_cast<const uint64_t*>(data + kHeaderSize));
   FilterAccess::SetInserted(f, h.inserted);
   return f;
@@ -345,7 +348,8 @@ std::vector<uint8_t> Filter::to_parquet() const {
   return out;
 }
 
-Filter Filter::from_parquet(const uint8_t* data, size_t size, size_t* consumed) {
+Filter Filter::from_parquet(const uint8_t* data, size_t size, size_t* consumed, KeyType key_type) {
+  detail::CheckKeyType("from_parquet", key_type);
   if (data == nullptr && size > 0) detail::Invalid("from_parquet: null data with non-zero size");
   ThriftReader r(data, size);
   int64_t num_bytes = -1;
@@ -377,8 +381,8 @@ Filter Filter::from_parquet(const uint8_t* data, size_t size, size_t* consumed) 
     Bad("Parquet bitset truncated (" + std::to_string(size - header) + " of " +
         std::to_string(num_bytes) + " bytes)");
   }
-  Filter f =
-      FilterAccess::Make(Layout::kSplitBlock256, static_cast<uint64_t>(num_bytes) / 32, 8, 0);
+  Filter f = FilterAccess::Make(Layout::kSplitBlock256, static_cast<uint64_t>(num_bytes) / 32, 8, 0,
+                                key_type);
   std::memcpy(FilterAccess::Words(f), data + header, static_cast<size_t>(num_bytes));
   if (consumed != nullptr) *consumed = header + static_cast<size_t>(num_bytes);
   return f;

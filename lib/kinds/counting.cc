@@ -82,6 +82,7 @@ struct Header {
   CountingLayout layout;
   uint32_t k;
   uint64_t num_blocks, seed, present, checksum, payload_bytes;
+  KeyType key_type;
 };
 
 // Validates the 64 header bytes field by field (FORMAT.md order); nothing is allocated.
@@ -95,7 +96,7 @@ Header DecodeHeader(const uint8_t* h) {
   if (!Known(r.layout)) Bad("unknown counting layout " + std::to_string(h[16]));
   if (h[17] != CountingSpec::kCounterBits) Bad("counter width is not 4 bits");
   if (h[18] != 1) Bad("unknown hash id " + std::to_string(h[18]));
-  if (h[19] != 0) Bad("reserved byte is not zero");
+  if (!detail::KeyTypeFromByte(h[19], &r.key_type)) Bad("key type " + std::to_string(h[19]));
   r.k = GetU32(h + 20);
   if (r.k < 1 || r.k > MaxK(r.layout)) Bad("k = " + std::to_string(r.k) + " out of range");
   r.num_blocks = GetU64(h + 24);
@@ -143,24 +144,31 @@ CountingSizing counting_size_for(uint64_t expected_items, double fpp, CountingLa
 }
 
 CountingFilter::CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k,
-                               uint64_t seed, Filter store)
-    : store_(std::move(store)), layout_(layout), num_blocks_(num_blocks), seed_(seed), k_(k) {}
+                               uint64_t seed, KeyType key_type, Filter store)
+    : store_(std::move(store)),
+      layout_(layout),
+      num_blocks_(num_blocks),
+      seed_(seed),
+      k_(k),
+      keys_(key_type) {}
 
 CountingFilter CountingFilter::create(uint64_t expected_items, double fpp, CountingLayout layout,
-                                      uint64_t seed) {
+                                      uint64_t seed, KeyType key_type) {
   const CountingSizing s = counting_size_for(expected_items, fpp, layout);
-  return with_counters(s.counters, s.k, layout, seed);
+  return with_counters(s.counters, s.k, layout, seed, key_type);
 }
 
 CountingFilter CountingFilter::with_counters(uint64_t counters, uint32_t k, CountingLayout layout,
-                                             uint64_t seed) {
+                                             uint64_t seed, KeyType key_type) {
+  detail::CheckKeyType("CountingFilter::with_counters", key_type);
   if (!Known(layout)) Invalid("CountingFilter::with_counters: unknown counting layout");
   if (counters == 0) Invalid("CountingFilter::with_counters: counters must be > 0");
   const uint64_t per = CountersPerBlock(layout);
   const uint64_t blocks = counters / per + (counters % per != 0);
   CheckParams("CountingFilter::with_counters", layout, blocks, k);
-  return CountingFilter(layout, blocks, k, seed,
-                        FilterAccess::Make(Layout::kClassic, BytesOf(layout, blocks) / 64, 1, 0));
+  return CountingFilter(
+      layout, blocks, k, seed, key_type,
+      FilterAccess::Make(Layout::kClassic, BytesOf(layout, blocks) / 64, 1, 0, KeyType::kNone));
 }
 
 uint64_t CountingFilter::counter_count() const noexcept {
@@ -183,7 +191,7 @@ void CountingFilter::CheckWritable(const char* who) const {
   }
 }
 
-uint64_t CountingFilter::hash(std::string_view key) const noexcept {
+uint64_t CountingFilter::hash_bytes(std::string_view key) const noexcept {
   return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
 }
 
@@ -330,12 +338,16 @@ detail::Params BulkParams(const CountingFilter& f) {
 // detail::OverTunedPieces.
 using UpdateFn = uint64_t (*)(uint64_t*, detail::Params, const detail::KeySource&, size_t,
                               uint8_t*);
+// `plan`: the keys' PlanKeys as an insert (values out of a kInt32 filter's range refused: a
+// remove of them cannot be undone, so it is refused too).
 uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, const char* what,
-                const Keys& keys, uint8_t* flags, UpdateFn op) {
+                const Keys& keys, uint8_t* flags, UpdateFn op, detail::KeyPlan* plan) {
   detail::ValidateKeys(who, keys);
   if (flags != nullptr) detail::CheckExtent(who, what, flags, keys.size(), 1);
+  *plan = detail::PlanKeys(who, f.key_type(), keys, true);
   detail::StringHasher hasher;
-  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
+  const detail::KeySource src =
+      detail::SourceOf(keys, *plan, CountingSpec::kXxh64, f.seed(), &hasher);
   detail::Params p = BulkParams(f);
   return detail::OverTunedPieces(TuneOf(f), src, keys.size(), &p.prefetch_distance,
                                  [&](const detail::KeySource& s, size_t begin, size_t m) {
@@ -348,8 +360,10 @@ uint64_t Update(const CountingFilter& f, uint64_t* counters, const char* who, co
 uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
+  detail::KeyPlan plan;
   const uint64_t r = Update(*this, Counters(), "CountingFilter::insert", "fresh bytes", keys, fresh,
-                            detail::Active().For(IdOf(layout_)).insert);
+                            detail::Active().For(IdOf(layout_)).insert, &plan);
+  keys_.Set(plan.type);
   present_ += keys.size();
   return r;
 }
@@ -357,25 +371,29 @@ uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
 uint64_t CountingFilter::remove(const Keys& keys, uint8_t* removed) {
   CheckWritable("remove");
   if (keys.size() == 0) return 0;
+  detail::KeyPlan plan;
   const uint64_t r = Update(*this, Counters(), "CountingFilter::remove", "removed bytes", keys,
-                            removed, detail::Active().For(IdOf(layout_)).remove);
+                            removed, detail::Active().For(IdOf(layout_)).remove, &plan);
   present_ -= r;
   return r;
 }
 
 namespace {
 // Runs fn(kernels, counters, params, source, begin, m) over the keys (through
-// detail::OverTunedPieces). `out_bytes`: the output's size for keys.size() keys.
+// detail::OverTunedPieces). `out_bytes`: the output's size for keys.size() keys. `plan` receives
+// the keys' PlanKeys (the caller clears the results of keys out of a kInt32 filter's range).
 template <class Fn>
 uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const void* out,
-               size_t out_bytes, const Fn& fn) {
+               size_t out_bytes, detail::KeyPlan* plan, const Fn& fn) {
   if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
   if (keys.size() == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "output bytes", out, out_bytes, 1);
+  *plan = detail::PlanKeys(who, f.key_type(), keys, false);
   detail::StringHasher hasher;
-  const detail::KeySource src = detail::SourceOf(keys, CountingSpec::kXxh64, f.seed(), &hasher);
+  const detail::KeySource src =
+      detail::SourceOf(keys, *plan, CountingSpec::kXxh64, f.seed(), &hasher);
   const auto& kernels = detail::Active().For(static_cast<CountingId>(f.layout()));
   const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
   detail::Params p = BulkParams(f);
@@ -389,12 +407,16 @@ uint64_t Query(const char* who, const CountingFilter& f, const Keys& keys, const
 uint64_t Contains(const char* who, const CountingFilter& f, const Keys& keys, ResultKind result,
                   void* out, size_t out_bytes) {
   uint64_t selected = 0;
-  return Query(who, f, keys, out, out_bytes,
-               [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
-                 return detail::ResultsOfPiece(result, out, begin, &selected, [&](void* piece) {
-                   return k.contains(c, p, s, m, result, piece);
-                 });
-               });
+  detail::KeyPlan plan;
+  const uint64_t hits =
+      Query(who, f, keys, out, out_bytes, &plan,
+            [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
+              return detail::ResultsOfPiece(result, out, begin, &selected, [&](void* piece) {
+                return k.contains(c, p, s, m, result, piece);
+              });
+            });
+  return plan.out_of_range ? detail::ClearOutOfRange(keys, nullptr, keys.size(), result, out, hits)
+                           : hits;
 }
 }  // namespace
 
@@ -411,17 +433,27 @@ uint64_t CountingFilter::select(const Keys& keys, uint32_t* selection) const {
                   keys.size() * 4);
 }
 uint64_t CountingFilter::count(const Keys& keys, uint8_t* out) const {
-  return Query("CountingFilter::count", *this, keys, out, keys.size(),
-               [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
-                 return k.count(c, p, s, m, out + begin);
-               });
+  detail::KeyPlan plan;
+  uint64_t sum = Query("CountingFilter::count", *this, keys, out, keys.size(), &plan,
+                       [&](auto& k, auto* c, auto p, auto& s, size_t begin, size_t m) {
+                         return k.count(c, p, s, m, out + begin);
+                       });
+  if (plan.out_of_range) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (detail::OutOfInt32(keys, i)) {
+        sum -= out[i];
+        out[i] = 0;
+      }
+    }
+  }
+  return sum;
 }
 
 // ---- Plain filter, statistics ----
 Filter CountingFilter::to_filter() const {
   if (data() == nullptr) Invalid("CountingFilter::to_filter: the filter was moved from");
   const uint64_t plain_blocks = layout_ == CountingLayout::kBlocked ? 2 * num_blocks_ : num_blocks_;
-  Filter plain = FilterAccess::Make(plain_layout(), plain_blocks, k_, seed_);
+  Filter plain = FilterAccess::Make(plain_layout(), plain_blocks, k_, seed_, key_type());
   uint8_t* bits = reinterpret_cast<uint8_t*>(FilterAccess::Words(plain));
   const uint64_t* c = Counters();
   const uint64_t words = size_bytes() / 8;
@@ -458,7 +490,7 @@ void CountingFilter::clear() {
 // ---- Set operations ----
 bool CountingFilter::compatible(const CountingFilter& other) const noexcept {
   return layout_ == other.layout_ && num_blocks_ == other.num_blocks_ && k_ == other.k_ &&
-         seed_ == other.seed_;
+         seed_ == other.seed_ && detail::KeyTypesCombine(key_type(), other.key_type());
 }
 
 namespace {
@@ -494,6 +526,7 @@ void CountingFilter::merge(const CountingFilter& other) {
   if (!what.empty()) {
     throw Error(ErrorCode::kIncompatible, "CountingFilter::merge: filters differ in " + what);
   }
+  keys_.Combine("CountingFilter::merge", other.key_type());
   uint64_t* c = Counters();
   const uint64_t* o = other.Counters();
   const uint64_t n = size_bytes() / 8;
@@ -511,6 +544,7 @@ void CountingFilter::save(std::ostream& out) const {
   h[16] = static_cast<uint8_t>(layout_);
   h[17] = CountingSpec::kCounterBits;
   h[18] = 1;  // XXH3-64
+  h[19] = static_cast<uint8_t>(key_type());
   PutU32(h + 20, k_);
   PutU64(h + 24, num_blocks_);
   PutU64(h + 32, seed_);
@@ -538,8 +572,9 @@ CountingFilter CountingFilter::load(const uint8_t* data, size_t size) {
     Bad("payload checksum mismatch");
   }
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
-  CountingFilter f(h.layout, h.num_blocks, h.k, h.seed,
-                   FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0));
+  CountingFilter f(
+      h.layout, h.num_blocks, h.k, h.seed, h.key_type,
+      FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0, KeyType::kNone));
   std::memcpy(f.Counters(), data + kHeaderSize, h.payload_bytes);
   f.present_ = h.present;
   return f;
@@ -558,8 +593,9 @@ CountingFilter CountingFilter::load(std::istream& in) {
   std::optional<CountingFilter> f;
   detail::ReadPayload(
       in, h.payload_bytes, h.checksum, Bad, "CountingFilter::load: stream read failed", [&] {
-        f.emplace(CountingFilter(h.layout, h.num_blocks, h.k, h.seed,
-                                 FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0)));
+        f.emplace(CountingFilter(
+            h.layout, h.num_blocks, h.k, h.seed, h.key_type,
+            FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0, KeyType::kNone)));
         return reinterpret_cast<uint8_t*>(f->Counters());
       });
   if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the counters");
@@ -581,9 +617,10 @@ CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verif
     Bad("payload checksum mismatch");
   }
   detail::Active();
-  CountingFilter f(h.layout, h.num_blocks, h.k, h.seed,
-                   FilterAccess::MakeView(Layout::kClassic, h.payload_bytes / 64, 1, 0,
-                                          reinterpret_cast<const uint64_t*>(data + kHeaderSize)));
+  CountingFilter f(
+      h.layout, h.num_blocks, h.k, h.seed, h.key_type,
+      FilterAccess::MakeView(Layout::kClassic, h.payload_bytes / 64, 1, 0, KeyType::kNone,
+                             reinterpret_cast<const uint64_t*>(data + kHeaderSize)));
   f.present_ = h.present;
   return f;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/scalar/hash.h"
+#include "lib/core/filter_access.h"
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
 #include "lib/formats/file_io.h"
@@ -100,6 +101,7 @@ struct ChainHeader {
   uint64_t seed;
   std::vector<uint64_t> counts, bytes, capacities;
   uint64_t stage_bytes_total;  // sum of bytes
+  KeyType key_type = KeyType::kLegacy;
 };
 
 size_t PrefixSize(uint32_t stages) { return kHeaderSize + kEntrySize * stages + 8; }
@@ -112,7 +114,9 @@ uint32_t DecodeFixed(const uint8_t* h) {
   if (!detail::KnownLayout(static_cast<Layout>(h[16]))) {
     Bad("unknown layout " + std::to_string(h[16]));
   }
-  if (h[17] != 0 || h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
+  KeyType type;
+  if (!detail::KeyTypeFromByte(h[17], &type)) Bad("key type " + std::to_string(h[17]));
+  if (h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
   const uint32_t stages = GetU32(h + 20);
   if (stages == 0 || stages > ScalableFilter::kMaxStages) {
     Bad("stage count " + std::to_string(stages));
@@ -128,6 +132,7 @@ ChainHeader DecodePrefix(const uint8_t* h, uint64_t available) {
   const size_t table_end = kHeaderSize + kEntrySize * c.stages;
   if (scalar::Checksum(h, table_end) != GetU64(h + table_end)) Bad("header checksum mismatch");
   c.layout = static_cast<Layout>(h[16]);
+  detail::KeyTypeFromByte(h[17], &c.key_type);  // (checked by DecodeFixed)
   c.initial = GetU64(h + 24);
   c.fpp = GetF64(h + 32);
   c.growth = GetF64(h + 40);
@@ -197,9 +202,11 @@ ScalableFilter ScalableFilter::create(uint64_t initial_capacity, double fpp,
   s.tightening_ = options.tightening;
   s.layout_ = options.layout;
   s.seed_ = options.seed;
+  detail::CheckKeyType("ScalableFilter::create", options.key_type);
+  s.keys_.Set(options.key_type);
   s.stages_.reserve(4);
-  s.stages_.push_back(
-      Filter::create(initial_capacity, s.stage_fpp(0), options.layout, options.seed));
+  s.stages_.push_back(Filter::create(initial_capacity, s.stage_fpp(0), options.layout, options.seed,
+                                     options.key_type));
   s.counts_.push_back(0);
   s.capacities_.push_back(initial_capacity);
   return s;
@@ -214,7 +221,8 @@ ScalableFilter::ScalableFilter(ScalableFilter&& other) noexcept
       growth_(other.growth_),
       tightening_(other.tightening_),
       layout_(other.layout_),
-      seed_(other.seed_) {
+      seed_(other.seed_),
+      keys_(other.keys_) {
   other.stages_.clear();
   other.counts_.clear();
   other.capacities_.clear();
@@ -231,6 +239,7 @@ ScalableFilter& ScalableFilter::operator=(ScalableFilter&& other) noexcept {
     tightening_ = other.tightening_;
     layout_ = other.layout_;
     seed_ = other.seed_;
+    keys_ = other.keys_;
     other.stages_.clear();
     other.counts_.clear();
     other.capacities_.clear();
@@ -266,7 +275,7 @@ void ScalableFilter::AddStage() {
   capacities_.reserve(i + 1);
   Filter next = [&] {
     try {
-      return Filter::create(cap, p, layout_, seed_);
+      return Filter::create(cap, p, layout_, seed_, key_type());
     } catch (const Error& e) {
       if (e.code() != ErrorCode::kInvalidArgument) throw;
       StageFull(i, e.what());  // beyond the layout's 2^32 - 1 blocks
@@ -277,7 +286,16 @@ void ScalableFilter::AddStage() {
   capacities_.push_back(cap);
 }
 
-uint64_t ScalableFilter::hash(std::string_view key) const noexcept {
+void ScalableFilter::SyncStages() noexcept {
+  for (Filter& f : stages_) FilterAccess::SetKeyType(f, keys_.type());
+}
+
+void ScalableFilter::set_key_type(KeyType type) {
+  keys_.Declare("ScalableFilter::set_key_type", type);
+  SyncStages();
+}
+
+uint64_t ScalableFilter::hash_bytes(std::string_view key) const noexcept {
   return scalar::HashBytes(detail::InfoOf(detail::IdOf(layout_)).xxh64, key.data(), key.size(),
                            seed_);
 }
@@ -299,8 +317,14 @@ uint64_t ScalableFilter::InsertImpl(const Keys& keys, uint8_t* fresh) {
     const uint64_t room = capacities_.back() - counts_.back();
     const size_t take = static_cast<size_t>(std::min<uint64_t>(room, n - done));
     const Keys part = detail::SliceKeys(keys, done, take);
+    // The stage's insert applies the key type (and fixes kNone); the chain follows it.
+    const KeyType before = stages_.back().key_type();
     const uint64_t got =
         fresh != nullptr ? stages_.back().insert(part, fresh + done) : stages_.back().insert(part);
+    if (stages_.back().key_type() != before) {
+      keys_.Set(stages_.back().key_type());
+      SyncStages();
+    }
     counts_.back() += got;
     total += got;
     done += take;
@@ -398,21 +422,25 @@ template <class Emit>
 uint64_t ScalableFilter::QueryTiles(const char* who, const Keys& keys, Emit&& emit) const {
   const size_t n = keys.size();
   detail::ValidateKeys(who, keys);
+  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, false);
   const bool prehashed = keys.kind() == Keys::Kind::kPrehashed;
   alignas(64) uint64_t hashes[kTile];
   alignas(64) uint8_t hit[kTile];
   uint64_t total = 0;
   for (size_t base = 0; base < n; base += kTile) {
     const size_t m = std::min(kTile, n - base);
-    // One hash per key for the whole chain: every stage has the chain's layout and seed.
+    // One hash per key for the whole chain: every stage has the chain's layout, seed and key
+    // type.
     const uint64_t* h = static_cast<const uint64_t*>(keys.keys()) + base;
+    const Keys slice = detail::SliceKeys(keys, base, m);
     if (!prehashed) {
-      stages_.front().hash(detail::SliceKeys(keys, base, m), hashes);
+      detail::HashKeysAs(slice, plan, xxh64(), seed_, hashes);
       h = hashes;
     }
     const Keys tile = Prehashed{h, m};
     stages_.back().contains(tile, hit);
     QueryEntries(tile, nullptr, m, hit, /*newest_done=*/true);
+    if (plan.out_of_range) detail::ZeroOutOfRange(slice, m, hit);
     total += emit(base, m, hit);
   }
   return total;
@@ -583,6 +611,10 @@ std::string MergeProblem(const ScalableFilter& a, const ScalableFilter& b) {
   if (!SameBits(a.tightening(), b.tightening())) return "tightening differs";
   if (a.layout() != b.layout()) return "layouts differ";
   if (a.seed() != b.seed()) return "seeds differ";
+  if (!detail::KeyTypesCombine(a.key_type(), b.key_type())) {
+    return std::string("key types differ (") + key_type_name(a.key_type()) + " vs " +
+           key_type_name(b.key_type()) + ")";
+  }
   for (size_t i = 0; i < std::max(a.stages(), b.stages()); ++i) {
     const uint64_t ca = i < a.stages() ? a.stage_count(i) : 0;
     const uint64_t cb = i < b.stages() ? b.stage_count(i) : 0;
@@ -611,6 +643,8 @@ void ScalableFilter::merge(const ScalableFilter& other) {
   if (other.stages_.empty()) Invalid("ScalableFilter::merge: the other chain was moved from");
   const std::string problem = MergeProblem(*this, other);
   if (!problem.empty()) throw Error(ErrorCode::kIncompatible, "ScalableFilter::merge: " + problem);
+  keys_.Combine("ScalableFilter::merge", other.key_type());
+  SyncStages();
   // Copies of the stages only `other` has come first: if one cannot be allocated, this chain is
   // unchanged.
   std::vector<Filter> extra(other.stages_.begin() + std::min(stages_.size(), other.stages_.size()),
@@ -647,6 +681,7 @@ std::vector<uint8_t> EncodePrefix(const ScalableFilter& s) {
   PutU32(&h[8], kVersion);
   PutU32(&h[12], static_cast<uint32_t>(kHeaderSize));
   h[16] = static_cast<uint8_t>(s.layout());
+  h[17] = static_cast<uint8_t>(s.key_type());
   PutU32(&h[20], n);
   PutU64(&h[24], s.initial_capacity());
   PutF64(&h[32], s.fpp());
@@ -698,6 +733,7 @@ struct ScalableAccess {
     s.tightening_ = c.tightening;
     s.layout_ = c.layout;
     s.seed_ = c.seed;
+    s.keys_.Set(c.key_type);
     s.stages_.reserve(c.stages);
     s.counts_.reserve(c.stages);
     s.capacities_.reserve(c.stages);
@@ -717,6 +753,7 @@ struct ScalableAccess {
     }();
     if (f.layout() != c.layout) Bad(which + "layout differs from the chain's");
     if (f.seed() != c.seed) Bad(which + "seed differs from the chain's");
+    if (f.key_type() != c.key_type) Bad(which + "key type differs from the chain's");
     // Sized for its share of fpp at its capacity (create() aims at 0.97 of it).
     const double share = StageFpp(c.fpp, c.tightening, i);
     if (!(f.predicted_fpp(c.capacities[i]) <= share)) {

@@ -84,6 +84,7 @@ std::string Save(const char magic[8], uint32_t max_count, const ShiftingBlocks& 
   PutU32(h + 8, kVersion);
   PutU32(h + 12, kHeader);
   PutU32(h + 16, max_count);
+  h[20] = static_cast<uint8_t>(b.typing().type());
   PutU64(h + 24, b.num_blocks());
   PutU64(h + 32, b.seed());
   PutU64(h + 40, items);
@@ -98,6 +99,7 @@ struct Parsed {
   uint32_t max_count;
   uint64_t num_blocks, seed, items;
   const uint8_t* payload;
+  KeyType key_type;
 };
 
 Parsed Parse(const char magic[8], const char* what, const void* bytes, size_t size) {
@@ -111,8 +113,10 @@ Parsed Parse(const char magic[8], const char* what, const void* bytes, size_t si
   if (GetU32(h + 8) != kVersion) return bad("unknown version " + std::to_string(GetU32(h + 8)));
   if (scalar::Checksum(h, 56) != GetU64(h + 56)) return bad("header checksum mismatch");
   if (GetU32(h + 12) != kHeader) return bad("bad header size");
-  if (GetU32(h + 20) != 0) return bad("reserved bytes not zero");
-  Parsed p{GetU32(h + 16), GetU64(h + 24), GetU64(h + 32), GetU64(h + 40), h + kHeader};
+  KeyType type;
+  if (!KeyTypeFromByte(h[20], &type)) return bad("key type " + std::to_string(h[20]));
+  if (h[21] != 0 || h[22] != 0 || h[23] != 0) return bad("reserved bytes not zero");
+  Parsed p{GetU32(h + 16), GetU64(h + 24), GetU64(h + 32), GetU64(h + 40), h + kHeader, type};
   if (p.num_blocks == 0 || p.num_blocks > kMaxSetBlocks) return bad("bad block count");
   if (size - kHeader != p.num_blocks * 64) return bad("size does not match the block count");
   if (scalar::Checksum(p.payload, size - kHeader) != GetU64(h + 48)) {
@@ -221,14 +225,20 @@ std::vector<uint64_t> SortedUnique(Span<const uint64_t> keys) {
 
 // ---- ShBF_A ----
 
-ShiftingAssociation ShiftingAssociation::create(uint64_t expected_items, double fpp,
-                                                uint64_t seed) {
-  return ShiftingAssociation(detail::BlocksFor("ShiftingAssociation::create", expected_items, fpp),
-                             seed);
+ShiftingAssociation ShiftingAssociation::create(uint64_t expected_items, double fpp, uint64_t seed,
+                                                KeyType key_type) {
+  detail::CheckKeyType("ShiftingAssociation::create", key_type);
+  ShiftingAssociation f(detail::BlocksFor("ShiftingAssociation::create", expected_items, fpp),
+                        seed);
+  f.blocks_.typing().Set(key_type);
+  return f;
 }
 
-ShiftingAssociation ShiftingAssociation::with_bits(uint64_t bits, uint64_t seed) {
-  return ShiftingAssociation(detail::BlocksForBits("ShiftingAssociation::with_bits", bits), seed);
+ShiftingAssociation ShiftingAssociation::with_bits(uint64_t bits, uint64_t seed, KeyType key_type) {
+  detail::CheckKeyType("ShiftingAssociation::with_bits", key_type);
+  ShiftingAssociation f(detail::BlocksForBits("ShiftingAssociation::with_bits", bits), seed);
+  f.blocks_.typing().Set(key_type);
+  return f;
 }
 
 ShiftingAssociation ShiftingAssociation::build(Span<const uint64_t> s1, Span<const uint64_t> s2,
@@ -327,7 +337,8 @@ uint32_t PrefetchDistance(const detail::ShiftingBlocks& b, const detail::Kernels
 // target's bulk XXH3, each block prefetched (for writing) the measured distance ahead (at most a
 // tile). No allocation.
 template <class OffsetOf>
-inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf& offset_of) {
+inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const detail::KeyPlan& plan,
+                    const OffsetOf& offset_of) {
   const size_t n = keys.size();
   if (n == 0) return;
   constexpr size_t T = detail::kBulkTile;
@@ -338,7 +349,7 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf&
   uint64_t h[2][T];
   auto hash_tile = [&](size_t begin, uint64_t* out) {
     const size_t m = std::min(T, n - begin);
-    detail::HashKeyRange(k, keys, b.seed(), begin, m, out);
+    detail::HashKeyRange(k, keys, plan, b.seed(), begin, m, out);
     return m;
   };
   size_t cur = 0, m = hash_tile(0, h[0]);
@@ -362,7 +373,8 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const OffsetOf&
 // key, each block prefetched the measured distance ahead; the reference target's: key by key).
 // 32 KiB of stack, no allocation.
 template <class Emit>
-inline void BulkScan(const detail::ShiftingBlocks& b, const Keys& keys, const Emit& emit) {
+inline void BulkScan(const detail::ShiftingBlocks& b, const Keys& keys, const detail::KeyPlan& plan,
+                     const Emit& emit) {
   const size_t n = keys.size();
   constexpr size_t C = detail::kScanChunk;
   const detail::Kernels& k = detail::Active();
@@ -377,7 +389,7 @@ inline void BulkScan(const detail::ShiftingBlocks& b, const Keys& keys, const Em
     piece = tuner.Piece(begin, n);
     for (size_t at = begin; at < begin + piece; at += C) {
       const size_t m = std::min(C, begin + piece - at);
-      detail::HashKeyRange(k, keys, b.seed(), at, m, h);
+      detail::HashKeyRange(k, keys, plan, b.seed(), at, m, h);
       k.shifting_sets.candidates(b.words(), p, src, m, c);
       for (size_t i = 0; i < m; ++i) emit(at + i, h[i], c[i]);
     }
@@ -394,7 +406,11 @@ void ShiftingAssociation::query(const Keys& keys, uint8_t* out) const {
   detail::CheckUsable("ShiftingAssociation::query", blocks_);
   detail::ValidateKeys("ShiftingAssociation::query", keys);
   detail::CheckExtent("ShiftingAssociation::query", "result bytes", out, keys.size(), 1);
-  BulkScan(blocks_, keys, [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
+  const detail::KeyPlan plan =
+      detail::PlanKeys("ShiftingAssociation::query", key_type(), keys, false);
+  BulkScan(blocks_, keys, plan,
+           [&](size_t i, uint64_t h, uint64_t cand) { out[i] = AnswerOf(cand, h); });
+  if (plan.out_of_range) detail::ZeroOutOfRange(keys, keys.size(), out);
 }
 
 double ShiftingAssociation::clear_answer_probability() const {
@@ -487,6 +503,7 @@ ShiftingAssociation ShiftingAssociation::load(const void* bytes, size_t size) {
   }
   ShiftingAssociation f(p.num_blocks, p.seed);
   detail::LoadWords(p, f.blocks_.words());
+  f.blocks_.typing().Set(p.key_type);
   f.items_ = p.items;
   return f;
 }
@@ -503,17 +520,24 @@ void CheckMaxCount(const char* who, uint32_t max_count) {
 }  // namespace
 
 ShiftingMultiplicity ShiftingMultiplicity::create(uint64_t expected_items, double fpp,
-                                                  uint32_t max_count, uint64_t seed) {
+                                                  uint32_t max_count, uint64_t seed,
+                                                  KeyType key_type) {
   CheckMaxCount("ShiftingMultiplicity::create", max_count);
-  return ShiftingMultiplicity(
-      detail::BlocksFor("ShiftingMultiplicity::create", expected_items, fpp), max_count, seed);
+  detail::CheckKeyType("ShiftingMultiplicity::create", key_type);
+  ShiftingMultiplicity f(detail::BlocksFor("ShiftingMultiplicity::create", expected_items, fpp),
+                         max_count, seed);
+  f.blocks_.typing().Set(key_type);
+  return f;
 }
 
 ShiftingMultiplicity ShiftingMultiplicity::with_bits(uint64_t bits, uint32_t max_count,
-                                                     uint64_t seed) {
+                                                     uint64_t seed, KeyType key_type) {
   CheckMaxCount("ShiftingMultiplicity::with_bits", max_count);
-  return ShiftingMultiplicity(detail::BlocksForBits("ShiftingMultiplicity::with_bits", bits),
-                              max_count, seed);
+  detail::CheckKeyType("ShiftingMultiplicity::with_bits", key_type);
+  ShiftingMultiplicity f(detail::BlocksForBits("ShiftingMultiplicity::with_bits", bits), max_count,
+                         seed);
+  f.blocks_.typing().Set(key_type);
+  return f;
 }
 
 ShiftingMultiplicity ShiftingMultiplicity::build(Span<const uint64_t> keys, double fpp,
@@ -569,8 +593,11 @@ void ShiftingMultiplicity::count(const Keys& keys, uint32_t* out) const {
   detail::ValidateKeys("ShiftingMultiplicity::count", keys);
   detail::CheckExtent("ShiftingMultiplicity::count", "counts", out, keys.size(), 4);
   const uint32_t c = max_count_;
-  BulkScan(blocks_, keys,
+  const detail::KeyPlan plan =
+      detail::PlanKeys("ShiftingMultiplicity::count", key_type(), keys, false);
+  BulkScan(blocks_, keys, plan,
            [&](size_t i, uint64_t, uint64_t cand) { out[i] = SmallestCount(cand, c); });
+  if (plan.out_of_range) detail::ZeroOutOfRange(keys, keys.size(), out);
 }
 
 double ShiftingMultiplicity::correct_probability(uint32_t x) const {
@@ -596,6 +623,7 @@ ShiftingMultiplicity ShiftingMultiplicity::load(const void* bytes, size_t size) 
   }
   ShiftingMultiplicity f(p.num_blocks, p.max_count, p.seed);
   detail::LoadWords(p, f.blocks_.words());
+  f.blocks_.typing().Set(p.key_type);
   f.items_ = p.items;
   return f;
 }
@@ -611,7 +639,10 @@ void ShiftingAssociation::insert(const Keys& keys, uint8_t membership) {
         "kOnlySecond, not " +
         std::to_string(membership));
   }
-  BulkSet(blocks_, keys, [membership](uint64_t h) {
+  const detail::KeyPlan plan =
+      detail::PlanKeys("ShiftingAssociation::insert", key_type(), keys, true);
+  blocks_.typing().Set(plan.type);
+  BulkSet(blocks_, keys, plan, [membership](uint64_t h) {
     const AssocOffsets off = OffsetsOf(h);
     return membership == kOnlyFirst ? 0u : (membership == kBoth ? off.o1 : off.o2);
   });
@@ -625,7 +656,10 @@ void ShiftingMultiplicity::insert(const Keys& keys, uint32_t count) {
     detail::Invalid("ShiftingMultiplicity::insert: count " + std::to_string(count) +
                     " is outside 1.." + std::to_string(max_count_));
   }
-  BulkSet(blocks_, keys, [count](uint64_t) { return count - 1; });
+  const detail::KeyPlan plan =
+      detail::PlanKeys("ShiftingMultiplicity::insert", key_type(), keys, true);
+  blocks_.typing().Set(plan.type);
+  BulkSet(blocks_, keys, plan, [count](uint64_t) { return count - 1; });
   items_ += keys.size();
 }
 

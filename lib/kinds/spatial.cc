@@ -111,6 +111,7 @@ struct Header {
   uint64_t num_blocks, seed, checksum;
   uint64_t cell_bytes_total;  // payload part 1
   uint64_t table_bytes;       // payload part 2
+  KeyType key_type;
 };
 
 // Validates the header; `available` = bytes after the header (SIZE_MAX: unknown, a stream).
@@ -124,7 +125,8 @@ Header DecodeHeader(const uint8_t* h, uint64_t available) {
   detail::CheckHeaderStart(h, kMagic, out.version, /*header_checksum=*/true, Bad);
   out.cell_bytes = h[16];
   if (h[17] != kHashXxh3) Bad("hash id " + std::to_string(h[17]));
-  if (h[18] != 0 || h[19] != 0) Bad("reserved bytes are not zero");
+  if (!detail::KeyTypeFromByte(h[18], &out.key_type)) Bad("key type " + std::to_string(h[18]));
+  if (h[19] != 0) Bad("reserved byte is not zero");
   out.k = GetU32(h + 20);
   if (out.k < SpatialSpec::kMinK || out.k > SpatialSpec::kMaxK) Bad("k = " + std::to_string(out.k));
   out.num_blocks = GetU64(h + 24);
@@ -175,14 +177,17 @@ SpatialFilter::SpatialFilter(uint64_t num_blocks, uint32_t k, uint32_t num_areas
 }
 
 SpatialFilter SpatialFilter::with_blocks(uint64_t num_blocks, uint32_t k, uint32_t num_areas,
-                                         uint64_t seed) {
+                                         uint64_t seed, KeyType key_type) {
   CheckGeometry("SpatialFilter::with_blocks", num_blocks, k, num_areas);
+  detail::CheckKeyType("SpatialFilter::with_blocks", key_type);
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
-  return SpatialFilter(num_blocks, k, num_areas, seed);
+  SpatialFilter f(num_blocks, k, num_areas, seed);
+  f.keys_.Set(key_type);
+  return f;
 }
 
 SpatialFilter SpatialFilter::create(uint64_t expected_items, double fpp, uint32_t num_areas,
-                                    uint64_t seed) {
+                                    uint64_t seed, KeyType key_type) {
   const char* who = "SpatialFilter::create";
   if (expected_items == 0) Invalid(std::string(who) + ": expected_items must be > 0");
   if (!(fpp >= 1e-9 && fpp < 1)) {
@@ -214,7 +219,7 @@ SpatialFilter SpatialFilter::create(uint64_t expected_items, double fpp, uint32_
     Invalid(std::string(who) + ": " + std::to_string(expected_items) + " keys at fpp " +
             std::to_string(fpp) + " need more than 2^32 - 1 blocks");
   }
-  return with_blocks(best_blocks, best_k, num_areas, seed);
+  return with_blocks(best_blocks, best_k, num_areas, seed, key_type);
 }
 
 SpatialFilter::SpatialFilter(const SpatialFilter& other)
@@ -224,6 +229,7 @@ SpatialFilter::SpatialFilter(const SpatialFilter& other)
       cell_bytes_(other.cell_bytes_),
       num_areas_(other.num_areas_),
       current_(other.current_),
+      keys_(other.keys_),
       members_(other.members_),
       written_(other.written_),
       names_(other.names_) {
@@ -246,6 +252,7 @@ SpatialFilter::SpatialFilter(SpatialFilter&& other) noexcept
       cell_bytes_(other.cell_bytes_),
       num_areas_(other.num_areas_),
       current_(other.current_),
+      keys_(other.keys_),
       members_(std::move(other.members_)),
       written_(std::move(other.written_)),
       names_(std::move(other.names_)) {}
@@ -260,6 +267,7 @@ SpatialFilter& SpatialFilter::operator=(SpatialFilter&& other) noexcept {
     cell_bytes_ = other.cell_bytes_;
     num_areas_ = other.num_areas_;
     current_ = other.current_;
+    keys_ = other.keys_;
     members_ = std::move(other.members_);
     written_ = std::move(other.written_);
     names_ = std::move(other.names_);
@@ -312,7 +320,7 @@ bool SpatialFilter::has_area_names() const noexcept {
   return false;
 }
 
-uint64_t SpatialFilter::hash(std::string_view key) const noexcept {
+uint64_t SpatialFilter::hash_bytes(std::string_view key) const noexcept {
   return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
 }
 
@@ -343,10 +351,13 @@ uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
   const char* who = "SpatialFilter::insert";
   CheckLabel(who, label);
   detail::ValidateKeys(who, keys);
+  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, true);
+  keys_.Set(plan.type);
   const detail::SpatialKernels& sk = detail::Active().spatial;
   detail::SpatialParams p = ParamsOf(*this, &sk);
   detail::StringHasher hasher;
-  const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
+  const detail::KeySource src =
+      detail::SourceOf(keys, plan, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t, size_t m) {
     return sk.insert(cells_, p, s, m, label);
   };
@@ -387,14 +398,26 @@ uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {
   if (labels == nullptr) Invalid(std::string(who) + ": null labels with non-zero size");
   detail::ValidateKeys(who, keys);
   detail::CheckExtent(who, "labels", labels, keys.size(), 2);
+  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, false);
   const detail::SpatialKernels& sk = detail::Active().spatial;
   detail::SpatialParams p = ParamsOf(*this, &sk);
   detail::StringHasher hasher;
-  const detail::KeySource src = detail::SourceOf(keys, detail::SpatialSpec::kXxh64, seed_, &hasher);
+  const detail::KeySource src =
+      detail::SourceOf(keys, plan, detail::SpatialSpec::kXxh64, seed_, &hasher);
   auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
     return sk.classify(cells_, p, s, m, labels + begin);
   };
-  return detail::OverTunedPieces(TuneOf(*this), src, keys.size(), &p.prefetch_distance, run);
+  uint64_t labelled =
+      detail::OverTunedPieces(TuneOf(*this), src, keys.size(), &p.prefetch_distance, run);
+  if (plan.out_of_range) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (labels[i] != 0 && detail::OutOfInt32(keys, i)) {
+        labels[i] = 0;
+        --labelled;
+      }
+    }
+  }
+  return labelled;
 }
 
 // ---- Statistics ----
@@ -485,6 +508,7 @@ void EncodeHeader(const SpatialFilter& f, uint64_t checksum, uint8_t* h) {
   PutU32(h + 12, static_cast<uint32_t>(kHeaderSize));
   h[16] = static_cast<uint8_t>(f.cell_bytes());
   h[17] = kHashXxh3;
+  h[18] = static_cast<uint8_t>(f.key_type());
   PutU32(h + 20, f.num_hashes());
   PutU64(h + 24, f.num_blocks());
   PutU64(h + 32, f.seed());
@@ -625,6 +649,7 @@ SpatialFilter SpatialFilter::load(const uint8_t* data, size_t size) {
     }
   }
   SpatialFilter f(h.num_blocks, h.k, h.num_areas, h.seed);
+  f.keys_.Set(h.key_type);
   std::memcpy(f.cells_, payload, h.cell_bytes_total);
   f.current_ = static_cast<uint16_t>(h.current);
   f.members_ = std::move(members);

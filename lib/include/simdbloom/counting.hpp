@@ -94,14 +94,16 @@ class CountingFilter {
   // An empty filter sized by counting_size_for. Throws as counting_size_for and
   // Error(kOutOfMemory). Cost: sizing, then one zeroed 64-byte-aligned allocation of counters / 2
   // bytes (2 MiB huge pages from 2 MiB on, as Filter).
+  // `key_type`: what the filter holds (KeyType, as Filter::create).
   static CountingFilter create(uint64_t expected_items, double fpp,
-                               CountingLayout layout = CountingLayout::kBlocked, uint64_t seed = 0);
+                               CountingLayout layout = CountingLayout::kBlocked, uint64_t seed = 0,
+                               KeyType key_type = KeyType::kNone);
   // At least `counters` counters (rounded up to whole blocks: 128 for kBlocked, 512 for kClassic)
   // and k probes (1..16 kBlocked, 1..32 kClassic). Throws Error(kInvalidArgument) for counters ==
   // 0, k out of range or too many blocks; Error(kOutOfMemory).
   static CountingFilter with_counters(uint64_t counters, uint32_t k,
                                       CountingLayout layout = CountingLayout::kBlocked,
-                                      uint64_t seed = 0);
+                                      uint64_t seed = 0, KeyType key_type = KeyType::kNone);
 
   // Copies, moves as Filter (every key call on a moved-from filter throws Error(kInvalidArgument)).
   CountingFilter(const CountingFilter&) = default;
@@ -109,21 +111,33 @@ class CountingFilter {
   CountingFilter& operator=(const CountingFilter&) = default;
   CountingFilter& operator=(CountingFilter&&) noexcept = default;
 
-  // ---- Single keys (integer keys and byte strings as Filter; O(k), no allocation) ----
+  // ---- Single keys (integer keys and byte strings as Filter, key types too; O(k), no
+  // allocation) ----
   // insert: true if one of the key's counters was 0 (the key was surely new). Throws
   // Error(kReadOnly) on a view.
   template <class T, detail::IntKey<T> = 0>
   bool insert(T key) {
-    return insert_hash(hash(key));
+    return insert_hash(
+        keys_.ForInsert("insert", *this, key, seed_, detail::Xxh3Bitflip(seed_), false));
   }
-  bool insert(std::string_view key) { return insert_hash(hash(key)); }
+  bool insert(std::string_view key) {
+    keys_.BytesForInsert("insert");
+    return insert_hash(hash_bytes(key));
+  }
   // remove: true if the key was removed; false if one of its counters was 0 (it was not in the
   // filter: nothing changed). See "Removing" above. Throws Error(kReadOnly) on a view.
   template <class T, detail::IntKey<T> = 0>
   bool remove(T key) {
-    return remove_hash(hash(key));
+    uint64_t h;
+    if (!keys_.ForQuery("remove", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
+      return false;
+    }
+    return remove_hash(h);
   }
-  bool remove(std::string_view key) { return remove_hash(hash(key)); }
+  bool remove(std::string_view key) {
+    keys_.BytesForQuery("remove");
+    return remove_hash(hash_bytes(key));
+  }
   // contains / count of an integer key are inline in the blocked layout when the calling code is
   // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's k counters are read
   // in one or two vectors (detail/one_key.hpp); else one call to the library's one-key path (the
@@ -132,17 +146,31 @@ class CountingFilter {
   // leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(T key) const {
-    return CountOne<OneKey>(hash(key), "contains") != 0;
+    uint64_t h;
+    if (!keys_.ForQuery("contains", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
+      return false;
+    }
+    return CountOne<OneKey>(h, "contains") != 0;
   }
-  bool contains(std::string_view key) const { return contains_hash(hash(key)); }
+  bool contains(std::string_view key) const {
+    keys_.BytesForQuery("contains");
+    return contains_hash(hash_bytes(key));
+  }
   // The smallest of the key's counters, 0..15: 0 means absent; otherwise an upper bound of how
   // many times the key is in the filter (inserts minus removes), exact unless other keys share all
   // its counters; 15 means "15 or more".
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE uint32_t count(T key) const {
-    return CountOne<OneKey>(hash(key), "count");
+    uint64_t h;
+    if (!keys_.ForQuery("count", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
+      return 0;
+    }
+    return CountOne<OneKey>(h, "count");
   }
-  uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
+  uint32_t count(std::string_view key) const {
+    keys_.BytesForQuery("count");
+    return count_hash(hash_bytes(key));
+  }
   template <class T, detail::NotAKey<T> = 0>
   bool insert(const T& not_a_key_type) = delete;
   template <class T, detail::NotAKey<T> = 0>
@@ -158,13 +186,25 @@ class CountingFilter {
   bool contains_hash(uint64_t hash) const;
   uint32_t count_hash(uint64_t hash) const;
 
-  // XXH3 of the key's bytes with this filter's seed: equal to Filter::hash of the plain filter
-  // to_filter() returns. O(1) (strings O(size)).
+  // XXH3 of the key (by key_type(), as Filter::hash) with this filter's seed: equal to
+  // Filter::hash of the plain filter to_filter() returns. O(1) (strings O(size)). Throws as
+  // Filter::hash.
   template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const noexcept {
-    return detail::HashIntKey(*this, key, seed_);
+  uint64_t hash(T key) const {
+    uint64_t h;
+    if (!keys_.ForQuery("hash", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
+      detail::RefuseIntKey("hash", keys_.type(), detail::IntBits(key), std::is_signed<T>::value);
+    }
+    return h;
   }
-  uint64_t hash(std::string_view key) const noexcept;
+  uint64_t hash(std::string_view key) const {
+    keys_.BytesForQuery("hash");
+    return hash_bytes(key);
+  }
+  // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
+  KeyType key_type() const noexcept { return keys_.type(); }
+  // As Filter::set_key_type.
+  void set_key_type(KeyType type) { keys_.Declare("CountingFilter::set_key_type", type); }
 
   // ---- Bulk calls over Keys of any shape (as Filter's) ----
   // On the active SIMD target, in tiles on the stack: hash, locate, prefetch (filters of 1 MiB and
@@ -215,7 +255,8 @@ class CountingFilter {
   void clear();
 
   // ---- Set operations ----
-  // Same layout, counter count, k and seed: the condition for merge. O(1).
+  // Same layout, counter count, k, seed and key type (or one kNone): the condition for merge.
+  // O(1).
   bool compatible(const CountingFilter& other) const noexcept;
   // Adds other's counters to this filter's, each sum capped at 15 (a saturated counter stays
   // saturated), and other's size() to size(): afterwards the filter is the one that received both
@@ -254,7 +295,9 @@ class CountingFilter {
 
  private:
   CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
-                 Filter store);
+                 KeyType key_type, Filter store);
+  // The XXH3 of a byte string with this filter's seed (no key-type check).
+  uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckWritable(const char* who) const;
   [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
   // count(key) of hash h: inline (OneKey's vectors) in the blocked layout where OneKey has them,
@@ -281,6 +324,7 @@ class CountingFilter {
   uint64_t seed_ = 0;
   uint32_t k_ = 0;
   uint64_t present_ = 0;
+  detail::KeyTyping keys_;
 };
 
 }  // namespace simdbloom

@@ -43,6 +43,8 @@ struct ScalableOptions {
   Layout layout = Layout::kBlock512;
   // The seed of every stage (one hash per key serves the whole chain).
   uint64_t seed = 0;
+  // What the chain holds (KeyType, as Filter::create): every stage has it.
+  KeyType key_type = KeyType::kNone;
 };
 
 class ScalableFilter {
@@ -68,7 +70,7 @@ class ScalableFilter {
   ScalableFilter& operator=(const ScalableFilter&) = default;
   ~ScalableFilter() = default;
 
-  // ---- Single keys (key types as Filter's: integers of 2, 4, 8 bytes, byte strings) ----
+  // ---- Single keys (key types as Filter's: integers by value, byte strings) ----
   // insert puts the key into the newest stage, first adding a stage if the newest one holds its
   // capacity. Returns true if the key set a bit that was clear in that stage (a key held only by
   // an older stage can be reported new, and is stored again: the chain does not query its older
@@ -80,21 +82,34 @@ class ScalableFilter {
   // (`OneKey` selects the caller's probe path, as in Filter: leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   bool insert(T key) {
-    return insert_hash<OneKey>(hash(key));
+    const KeyType before = keys_.type();
+    const uint64_t h = keys_.ForInsert("ScalableFilter::insert", *this, key, seed_,
+                                       detail::Xxh3Bitflip(seed_), xxh64());
+    if (keys_.type() != before) SyncStages();
+    return insert_hash<OneKey>(h);
   }
   template <class OneKey = detail::OneKey>
   bool insert(std::string_view key) {
-    return insert_hash<OneKey>(hash(key));
+    const KeyType before = keys_.type();
+    keys_.BytesForInsert("ScalableFilter::insert");
+    if (keys_.type() != before) SyncStages();
+    return insert_hash<OneKey>(hash_bytes(key));
   }
   // contains: whether any stage may hold the key, newest (largest) stage first. O(k) per stage
   // queried, one hash per key, no allocation.
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   bool contains(T key) const {
-    return contains_hash<OneKey>(hash(key));
+    uint64_t h;
+    if (!keys_.ForQuery("ScalableFilter::contains", *this, key, seed_, detail::Xxh3Bitflip(seed_),
+                        xxh64(), &h)) {
+      return false;
+    }
+    return contains_hash<OneKey>(h);
   }
   template <class OneKey = detail::OneKey>
   bool contains(std::string_view key) const {
-    return contains_hash<OneKey>(hash(key));
+    keys_.BytesForQuery("ScalableFilter::contains");
+    return contains_hash<OneKey>(hash_bytes(key));
   }
   template <class T, detail::NotAKey<T> = 0>
   bool insert(const T& not_a_key_type) = delete;
@@ -118,12 +133,25 @@ class ScalableFilter {
     return false;
   }
   // The hash every stage computes for `key`: equal to Filter::hash of a filter of the same
-  // layout and seed. O(1) (strings O(size)), no allocation.
+  // layout, seed and key type. O(1) (strings O(size)), no allocation. Throws as Filter::hash.
   template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const noexcept {
-    return detail::HashIntKey(*this, key, seed_, layout_ == Layout::kSplitBlock256);
+  uint64_t hash(T key) const {
+    uint64_t h;
+    if (!keys_.ForQuery("ScalableFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_),
+                        xxh64(), &h)) {
+      detail::RefuseIntKey("ScalableFilter::hash", keys_.type(), detail::IntBits(key),
+                           std::is_signed<T>::value);
+    }
+    return h;
   }
-  uint64_t hash(std::string_view key) const noexcept;
+  uint64_t hash(std::string_view key) const {
+    keys_.BytesForQuery("ScalableFilter::hash");
+    return hash_bytes(key);
+  }
+  // What the chain holds (KeyType, as Filter::key_type); every stage has it. O(1).
+  KeyType key_type() const noexcept { return keys_.type(); }
+  // As Filter::set_key_type, for every stage.
+  void set_key_type(KeyType type);
 
   // ---- Bulk calls over Keys of any shape (see Keys in simdbloom.hpp) ----
   // Keys are validated (Error(kInvalidArgument), as Filter's bulk calls) before anything is
@@ -265,6 +293,10 @@ class ScalableFilter {
   ScalableFilter() = default;
   friend struct ScalableAccess;
   void AddStage();
+  // Gives every stage the chain's key type.
+  void SyncStages() noexcept;
+  bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
+  uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckUsable(const char* who) const;
   uint64_t InsertImpl(const Keys& keys, uint8_t* fresh);
   // Queries the keys whose indices are entries[0 .. m) (< keys.size()), or, with entries null,
@@ -284,6 +316,7 @@ class ScalableFilter {
   double tightening_ = 0.85;
   Layout layout_ = Layout::kBlock512;
   uint64_t seed_ = 0;
+  detail::KeyTyping keys_;
 };
 
 }  // namespace simdbloom

@@ -55,12 +55,26 @@ class ShiftingBlocks {
   uint64_t seed() const noexcept { return seed_; }
   const uint64_t* words() const noexcept { return words_.get(); }
   uint64_t* words() noexcept { return words_.get(); }
+  // What the filter holds (KeyType) and its rules.
+  const KeyTyping& typing() const noexcept { return typing_; }
+  KeyTyping& typing() noexcept { return typing_; }
+  uint64_t flip() const noexcept { return Xxh3Bitflip(seed_); }
 
  private:
+  KeyTyping typing_;
   std::unique_ptr<uint64_t[], FreeDeleter> words_;
   uint64_t num_blocks_ = 0;
   uint64_t seed_ = 0;
 };
+// The hash of integer key `key` for a query of b (throws where it has none).
+template <class T>
+uint64_t HashKeyOf(const char* who, const ShiftingBlocks& b, T key) {
+  uint64_t h;
+  if (!b.typing().ForQuery(who, b, key, b.seed(), b.flip(), false, &h)) {
+    RefuseIntKey(who, b.typing().type(), IntBits(key), std::is_signed<T>::value);
+  }
+  return h;
+}
 }  // namespace detail
 
 // The probability that a given set of t patterns (t bits in each word of a block, distinct) are
@@ -91,27 +105,35 @@ class ShiftingAssociation {
   // complete with probability at most `fpp` (the paper's f; then a key of S1 ∪ S2 gets a clear
   // answer with probability about 1 - 2 fpp). Throws Error(kInvalidArgument) for
   // expected_items == 0, fpp outside [1e-9, 1) or more than 2^32 - 1 blocks; kOutOfMemory.
-  static ShiftingAssociation create(uint64_t expected_items, double fpp, uint64_t seed = 0);
+  // `key_type`: what the filter holds (KeyType, as Filter::create).
+  static ShiftingAssociation create(uint64_t expected_items, double fpp, uint64_t seed = 0,
+                                    KeyType key_type = KeyType::kNone);
   // `bits` rounded up to whole 512-bit blocks. Throws as create.
-  static ShiftingAssociation with_bits(uint64_t bits, uint64_t seed = 0);
+  static ShiftingAssociation with_bits(uint64_t bits, uint64_t seed = 0,
+                                       KeyType key_type = KeyType::kNone);
   // Sized by create(|S1 ∪ S2|, fpp) and filled with both sets (duplicates allowed). Cost:
   // O((|s1| + |s2|) log) to sort copies of the keys (allocates them), then one bulk insert per
   // membership.
   static ShiftingAssociation build(Span<const uint64_t> s1, Span<const uint64_t> s2, double fpp,
                                    uint64_t seed = 0);
 
-  // Keys follow the rules of every class (detail/keys.hpp): an integer key is its own width's
-  // bytes (insert(uint32_t{7}) and a bulk call over uint32_t keys agree; uint64_t{7} is another
-  // key), byte strings their bytes, Keys any bulk shape (Prehashed: values of hash()).
+  // Keys follow the rules of every class (KeyType, detail/keys.hpp): an integer key is its value
+  // (insert(uint32_t{7}), int64_t{7} and a bulk call over any integer array agree), byte strings
+  // their bytes, Keys any bulk shape (Prehashed: values of hash()).
 
   // Inserts a key with its membership: kOnlyFirst, kBoth or kOnlySecond (else
   // Error(kInvalidArgument)). A key must be inserted with one membership only (the paper's
   // ShBF_A has no update). O(1): one cache line.
   template <class T, detail::IntKey<T> = 0>
   void insert(T key, uint8_t membership) {
-    insert_hash(hash(key), membership);
+    insert_hash(blocks_.typing().ForInsert("ShiftingAssociation::insert", blocks_, key,
+                                           blocks_.seed(), blocks_.flip(), false),
+                membership);
   }
-  void insert(std::string_view key, uint8_t membership) { insert_hash(hash(key), membership); }
+  void insert(std::string_view key, uint8_t membership) {
+    blocks_.typing().BytesForInsert("ShiftingAssociation::insert");
+    insert_hash(blocks_.hash(key), membership);
+  }
   template <class T, detail::NotAKey<T> = 0>
   void insert(const T& not_a_key_type, uint8_t membership) = delete;
   void insert_hash(uint64_t hash, uint8_t membership);
@@ -125,7 +147,12 @@ class ShiftingAssociation {
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
   template <class T, detail::IntKey<T> = 0>
   uint8_t query(T key) const {
-    return query_hash(hash(key));
+    uint64_t h;
+    if (!blocks_.typing().ForQuery("ShiftingAssociation::query", blocks_, key, blocks_.seed(),
+                                   blocks_.flip(), false, &h)) {
+      return 0;
+    }
+    return query_hash(h);
   }
   uint8_t query(std::string_view key) const { return query_hash(hash(key)); }
   template <class T, detail::NotAKey<T> = 0>
@@ -140,12 +167,22 @@ class ShiftingAssociation {
   // SIMDBLOOM_TARGET names no usable target.
   void query(const Keys& keys, uint8_t* out) const;
 
-  // XXH3-64 of the key with seed(): integers as their width's bytes, strings their bytes. O(1).
+  // XXH3-64 of the key with seed(): integers by key_type() (as Filter::hash, throwing as it
+  // does), strings their bytes. O(1).
   template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const noexcept {
-    return detail::HashIntKey(blocks_, key, blocks_.seed());
+  uint64_t hash(T key) const {
+    return detail::HashKeyOf("ShiftingAssociation::hash", blocks_, key);
   }
-  uint64_t hash(std::string_view key) const noexcept { return blocks_.hash(key); }
+  uint64_t hash(std::string_view key) const {
+    blocks_.typing().BytesForQuery("ShiftingAssociation::hash");
+    return blocks_.hash(key);
+  }
+  // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
+  KeyType key_type() const noexcept { return blocks_.typing().type(); }
+  // As Filter::set_key_type.
+  void set_key_type(KeyType type) {
+    blocks_.typing().Declare("ShiftingAssociation::set_key_type", type);
+  }
 
   // Model (blocked form of the paper's analysis, at the keys inserted so far):
   // probability that a key of S1 ∪ S2 gets a clear answer, 1 - 2 F(1) + F(2) (the paper's
@@ -193,8 +230,9 @@ class ShiftingMultiplicity {
   // Error(kInvalidArgument) for expected_items == 0, max_count outside 1..64, fpp outside
   // [1e-9, 1); kOutOfMemory.
   static ShiftingMultiplicity create(uint64_t expected_items, double fpp, uint32_t max_count,
-                                     uint64_t seed = 0);
-  static ShiftingMultiplicity with_bits(uint64_t bits, uint32_t max_count, uint64_t seed = 0);
+                                     uint64_t seed = 0, KeyType key_type = KeyType::kNone);
+  static ShiftingMultiplicity with_bits(uint64_t bits, uint32_t max_count, uint64_t seed = 0,
+                                        KeyType key_type = KeyType::kNone);
   // From a multiset (each occurrence once in `keys`): counts by sorting a copy (allocates), sized
   // by create(distinct, fpp, max_count), then one bulk insert per count. A key occurring more than
   // max_count times is Error(kInvalidArgument) (the paper's ShBF_x has no saturation; choose
@@ -207,9 +245,14 @@ class ShiftingMultiplicity {
   // inserted once, with its final count. O(1).
   template <class T, detail::IntKey<T> = 0>
   void insert(T key, uint32_t count) {
-    insert_hash(hash(key), count);
+    insert_hash(blocks_.typing().ForInsert("ShiftingMultiplicity::insert", blocks_, key,
+                                           blocks_.seed(), blocks_.flip(), false),
+                count);
   }
-  void insert(std::string_view key, uint32_t count) { insert_hash(hash(key), count); }
+  void insert(std::string_view key, uint32_t count) {
+    blocks_.typing().BytesForInsert("ShiftingMultiplicity::insert");
+    insert_hash(blocks_.hash(key), count);
+  }
   template <class T, detail::NotAKey<T> = 0>
   void insert(const T& not_a_key_type, uint32_t count) = delete;
   void insert_hash(uint64_t hash, uint32_t count);
@@ -219,7 +262,12 @@ class ShiftingMultiplicity {
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
   template <class T, detail::IntKey<T> = 0>
   uint32_t count(T key) const {
-    return count_hash(hash(key));
+    uint64_t h;
+    if (!blocks_.typing().ForQuery("ShiftingMultiplicity::count", blocks_, key, blocks_.seed(),
+                                   blocks_.flip(), false, &h)) {
+      return 0;
+    }
+    return count_hash(h);
   }
   uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
   template <class T, detail::NotAKey<T> = 0>
@@ -231,10 +279,17 @@ class ShiftingMultiplicity {
 
   // As ShiftingAssociation::hash.
   template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const noexcept {
-    return detail::HashIntKey(blocks_, key, blocks_.seed());
+  uint64_t hash(T key) const {
+    return detail::HashKeyOf("ShiftingMultiplicity::hash", blocks_, key);
   }
-  uint64_t hash(std::string_view key) const noexcept { return blocks_.hash(key); }
+  uint64_t hash(std::string_view key) const {
+    blocks_.typing().BytesForQuery("ShiftingMultiplicity::hash");
+    return blocks_.hash(key);
+  }
+  KeyType key_type() const noexcept { return blocks_.typing().type(); }
+  void set_key_type(KeyType type) {
+    blocks_.typing().Declare("ShiftingMultiplicity::set_key_type", type);
+  }
 
   // Model: probability that a key inserted with count x (1..max_count) is reported as x: none of
   // the x - 1 patterns below it complete, sum_t (-1)^t C(x-1, t) F(t) (the paper's (1 - f)^(x-1)

@@ -83,6 +83,13 @@ class Error : public std::runtime_error {
  private:
   ErrorCode code_;
 };
+// An integer key on a byte-string filter, or a byte string (or record) on an integer filter
+// (KeyType): code kInvalidArgument; the message names the call, the key and the filter's key type.
+// (Python raises TypeError for it.)
+class KeyTypeError : public Error {
+ public:
+  explicit KeyTypeError(const std::string& what) : Error(ErrorCode::kInvalidArgument, what) {}
+};
 
 // A read-only view of `size` contiguous elements (C++17 stand-in for std::span). The pointer need
 // not be aligned to alignof(T): bulk calls read it with unaligned loads. Trivially copyable.
@@ -116,13 +123,16 @@ class Span {
 Span<const Layout> layouts() noexcept;
 
 // ---- Which C++ types are keys ----
-// One set of rules for every class (Filter, ScalableFilter, CountingFilter, SpatialFilter):
-// simdbloom/detail/keys.hpp says which types are keys and how each is hashed.
+// One set of rules for every class (Filter, ScalableFilter, CountingFilter, SpatialFilter, the
+// shifting set filters): KeyType (simdbloom/detail/keys.hpp) says what a filter holds, which types
+// are keys and how each is hashed. An integer is its value; a byte string is its bytes.
 
 // ---- Key shapes for bulk calls (all read in place, never copied) ----
-// A key's hash covers its bytes, whatever shape carries it: a u64 key is its 8 little-endian
-// bytes, a u32 key its 4, a string or record its bytes. So a key inserted in one shape is found
-// in any other (and by the single-key calls).
+// Integer arrays of any width and signedness are converted by value to the filter's key type
+// (kInt64: 8 bytes; kInt32: 4 bytes); a call whose array already has that width reads it as it is,
+// any other converts in chunks of 4096 keys on the stack (no allocation). Byte strings and records
+// hash over their bytes. So a key inserted in one shape is found in any other of its kind (and by
+// the single-key calls).
 
 // Pre-hashed keys: values of Filter::hash() (the layout's hash with the filter's seed), e.g. to
 // hash once and probe several filters. No hashing is done.
@@ -175,7 +185,11 @@ class Keys {
     kBinary32,
     kBinary64,
     kFixedWidth,
-    kStdStrings
+    kStdStrings,
+    kI64,
+    kI32,
+    kU16,
+    kI16,
   };
 
   Keys(Prehashed keys) noexcept : kind_(Kind::kPrehashed), ptr_(keys.hashes), size_(keys.size) {}
@@ -198,15 +212,10 @@ class Keys {
         size_(keys.count),
         width_(keys.width),
         stride_(keys.stride) {}
-  // `count` keys at `keys`: 8-byte integers are hashed as u64 keys, 4-byte as u32 keys, 2-byte as
-  // 2-byte records, strings over their bytes.
+  // `count` keys at `keys`: integers (by value: kU64/kI64, kU32/kI32, kU16/kI16 by their width and
+  // signedness), strings over their bytes.
   template <class T, class = detail::KeyElement<T>>
-  Keys(const T* keys, size_t count) noexcept
-      : kind_(KindOf<T>()),
-        ptr_(keys),
-        size_(count),
-        width_(sizeof(T) == 2 ? 2 : 0),
-        stride_(sizeof(T) == 2 ? 2 : 0) {}
+  Keys(const T* keys, size_t count) noexcept : kind_(KindOf<T>()), ptr_(keys), size_(count) {}
   template <class T, class = detail::KeyElement<T>>
   Keys(Span<const T> keys) noexcept : Keys(keys.data(), keys.size()) {}
   template <class T, size_t N, class = detail::KeyElement<T>>
@@ -219,6 +228,11 @@ class Keys {
   Keys(const Container& c) noexcept : Keys(static_cast<const T*>(c.data()), c.size()) {}
 
   Kind kind() const noexcept { return kind_; }
+  // Integer keys (any width and signedness).
+  bool is_integer() const noexcept {
+    return kind_ == Kind::kU64 || kind_ == Kind::kU32 || kind_ == Kind::kI64 ||
+           kind_ == Kind::kI32 || kind_ == Kind::kU16 || kind_ == Kind::kI16;
+  }
   size_t size() const noexcept { return size_; }
   // The shape's pointers: keys/hashes/offsets/records (`keys()`), Arrow data (`data()`) and its
   // declared size (`data_size()`, 0 if not declared or not Arrow), and the record geometry of
@@ -238,11 +252,11 @@ class Keys {
     } else if constexpr (std::is_same<T, std::string>::value) {
       return Kind::kStdStrings;
     } else if constexpr (sizeof(T) == 8) {
-      return Kind::kU64;
+      return std::is_signed<T>::value ? Kind::kI64 : Kind::kU64;
     } else if constexpr (sizeof(T) == 4) {
-      return Kind::kU32;
+      return std::is_signed<T>::value ? Kind::kI32 : Kind::kU32;
     } else {
-      return Kind::kFixedWidth;
+      return std::is_signed<T>::value ? Kind::kI16 : Kind::kU16;
     }
   }
   Kind kind_;
@@ -316,14 +330,15 @@ class Filter {
   // The filter size_for(expected_items, fpp, layout) describes, empty. Throws as size_for (the
   // message starts "Filter::create: "), and Error(kOutOfMemory). Cost: size_for, then one zeroed
   // 64-byte-aligned allocation.
+  // `key_type`: what the filter holds (KeyType; kNone: its first insert decides).
   static Filter create(uint64_t expected_items, double fpp, Layout layout = Layout::kBlock512,
-                       uint64_t seed = 0);
+                       uint64_t seed = 0, KeyType key_type = KeyType::kNone);
   // A filter of at least `bits` bits (rounded up to whole blocks of the layout) and `k` probes
   // per key. k: 1..16 (block512, register64, shifting), 8 (split_block256), 1..32 (classic).
   // Throws Error(kInvalidArgument) for bits == 0, k out of range, more than 2^32 - 1 blocks or an
   // unknown layout; Error(kOutOfMemory). Cost: one zeroed 64-byte-aligned allocation.
   static Filter with_bits(uint64_t bits, uint32_t k, Layout layout = Layout::kBlock512,
-                          uint64_t seed = 0);
+                          uint64_t seed = 0, KeyType key_type = KeyType::kNone);
 
   // Moves the bit array. The moved-from filter keeps its parameters but has no bits: it can be
   // assigned to, destroyed or copied (giving another such filter), and its accessors and
@@ -339,10 +354,12 @@ class Filter {
   ~Filter();
 
   // ---- Single keys: inline, scalar, branch-free; O(k), no allocation ----
-  // Any integer key type (see "Which C++ types are keys": hashed as its sizeof(T) little-endian
-  // bytes, exactly as a bulk call over an array of T) or a byte string (std::string_view,
-  // std::string, C string; out of line, O(k + size)). insert returns true if the key set a bit
-  // that was clear (it was surely new) and throws Error(kReadOnly) on a view. Integer keys are
+  // Any integer key type (see "Which C++ types are keys": its value, hashed for key_type()
+  // exactly as a bulk call over an array of T) or a byte string (std::string_view, std::string, C
+  // string; out of line, O(k + size)). insert returns true if the key set a bit that was clear (it
+  // was surely new) and throws Error(kReadOnly) on a view; a key of the other kind than key_type()
+  // throws KeyTypeError, an integer out of a kInt32 filter's range is absent (contains) or
+  // refused (insert, Error(kInvalidArgument)). Integer keys are
   // hashed inline (XXH3/XXH64 of 4 or 8 bytes, bit-exact with libxxhash), then probed inline with
   // the caller's own instruction set (detail/one_key.hpp): block512 and split_block256 with
   // AVX-512 or AVX2 intrinsics when the calling code is compiled for them (-march=x86-64-v4 / -v3
@@ -353,22 +370,25 @@ class Filter {
   // path. (`OneKey` selects that path: leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool insert(T key) {
-    // The default layout first, with one test for its hash and its probe (the switches of hash()
-    // and insert_hash() cost a caller's loop about 10% of a key).
-    if (sizeof(T) >= 4 && layout_ == Layout::kBlock512 && owned_ && words_ != nullptr) {
-      const uint64_t h = hash_xxh3(key);
+    // The default layout and key type first, with one test for its hash and its probe (the
+    // switches of hash() and insert_hash() cost a caller's loop about 10% of a key).
+    if (fast_ & kFastInsert) {
+      const uint64_t h = detail::Xxh3U64Flip(detail::IntBits(key), xxh3_bitflip_);
       ++inserted_;
       return OneKey::Block512Insert(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
-    return insert_hash<OneKey>(hash(key));
+    return insert_hash<OneKey>(key_hash_for_insert(key));
   }
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(T key) const {
-    if (sizeof(T) >= 4 && layout_ == Layout::kBlock512 && words_ != nullptr) {
-      const uint64_t h = hash_xxh3(key);
+    if (fast_ & kFastQuery) {
+      const uint64_t h = detail::Xxh3U64Flip(detail::IntBits(key), xxh3_bitflip_);
       return OneKey::Block512Contains(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
-    return contains_hash<OneKey>(hash(key));
+    if (words_ == nullptr) RefuseQuery("contains");
+    uint64_t h;
+    if (!keys_.ForQuery("contains", *this, key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
+    return contains_hash<OneKey>(h);
   }
   bool insert(std::string_view key);
   bool contains(std::string_view key) const;
@@ -385,9 +405,13 @@ class Filter {
   // cache misses: prefetch(next) ... contains(current). Never changes results; O(1) (classic O(k)).
   template <class T, detail::IntKey<T> = 0>
   SIMDBLOOM_INLINE void prefetch(T key) const noexcept {
-    prefetch_hash(hash(key));
+    if (fast_ & kFastQuery) {
+      prefetch_hash(detail::Xxh3U64Flip(detail::IntBits(key), xxh3_bitflip_));
+    } else if (detail::TakesIntegers(keys_.type())) {
+      prefetch_hash(detail::HashLegacyIntKey(*this, key, seed_, xxh3_bitflip_, xxh64()));
+    }
   }
-  void prefetch(std::string_view key) const noexcept { prefetch_hash(hash(key)); }
+  void prefetch(std::string_view key) const noexcept { prefetch_hash(hash_bytes(key)); }
   template <class T, detail::NotAKey<T> = 0>
   void prefetch(const T& not_a_key_type) const = delete;
 
@@ -452,26 +476,55 @@ class Filter {
     (void)hash;
 #endif
   }
-  // The layout's hash of a key with this filter's seed (XXH64 for split_block256, XXH3 otherwise);
-  // equal across filters of the same hash family and seed. O(1), inline (strings: O(size)).
+  // The layout's hash of a key with this filter's seed (XXH64 for split_block256, XXH3 otherwise)
+  // and key type (kNone: as kInt64; a kNone filter stays kNone); equal across filters of the same
+  // hash family, seed and key type. O(1), inline (strings: O(size)). Throws KeyTypeError for a
+  // key of the other kind than key_type(), Error(kInvalidArgument) for an integer out of a kInt32
+  // filter's range (it has no hash there).
   template <class T, detail::IntKey<T> = 0>
-  SIMDBLOOM_INLINE uint64_t hash(T key) const noexcept {
-    return detail::HashIntKeyFlip(*this, key, seed_, xxh3_bitflip_,
-                                  layout_ == Layout::kSplitBlock256);
+  SIMDBLOOM_INLINE uint64_t hash(T key) const {
+    uint64_t h;
+    if (!keys_.ForQuery("hash", *this, key, seed_, xxh3_bitflip_, xxh64(), &h)) {
+      detail::RefuseIntKey("hash", keys_.type(), detail::IntBits(key), std::is_signed<T>::value);
+    }
+    return h;
   }
-  uint64_t hash(std::string_view key) const noexcept;
+  uint64_t hash(std::string_view key) const {
+    keys_.BytesForQuery("hash");
+    return hash_bytes(key);
+  }
   template <class T, detail::NotAKey<T> = 0>
   uint64_t hash(const T& not_a_key_type) const = delete;
 
+  // What the filter holds (KeyType): declared at create(), or set by its first insert; saved in
+  // its file. O(1).
+  KeyType key_type() const noexcept { return keys_.type(); }
+  // Declares what a kNone or kLegacy filter holds (kInt64, kInt32 or kBytes), e.g. a filter loaded
+  // from a file saved before key types, or one read from Parquet. Throws Error(kInvalidArgument)
+  // for kNone/kLegacy or when the filter already holds another type; Error(kReadOnly) is not
+  // thrown: a view may be declared (it changes no bit). O(1).
+  void set_key_type(KeyType type);
+
  private:
-  // hash() of a 4- or 8-byte key in an XXH3 layout (not split_block256).
+  // The hash of an integer key for an insert (fixes kNone to kInt64).
   template <class T>
-  SIMDBLOOM_INLINE uint64_t hash_xxh3(T key) const noexcept {
-    if constexpr (sizeof(T) == 8) {
-      return detail::Xxh3U64Flip(static_cast<uint64_t>(key), xxh3_bitflip_);
-    } else {
-      return detail::Xxh3U32Flip(static_cast<uint32_t>(key), xxh3_bitflip_);
-    }
+  SIMDBLOOM_INLINE uint64_t key_hash_for_insert(T key) {
+    if (!owned_ || words_ == nullptr) RefuseInsert("insert");
+    const uint64_t h = keys_.ForInsert("insert", *this, key, seed_, xxh3_bitflip_, xxh64());
+    UpdateFast();
+    return h;
+  }
+  bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
+  // The layout's hash of a byte string (no key-type check).
+  uint64_t hash_bytes(std::string_view key) const noexcept;
+  // Which inline fast paths hold: block512 with an 8-byte integer hash (kInt64; queries kNone
+  // too), bits present (insert: owned). Recomputed whenever one of those changes.
+  static constexpr uint8_t kFastQuery = 1, kFastInsert = 2;
+  void UpdateFast() noexcept {
+    const bool int64 = keys_.type() == KeyType::kInt64;
+    const bool q = layout_ == Layout::kBlock512 && words_ != nullptr &&
+                   (int64 || keys_.type() == KeyType::kNone);
+    fast_ = static_cast<uint8_t>((q ? kFastQuery : 0) | (q && int64 && owned_ ? kFastInsert : 0));
   }
 
  public:
@@ -518,11 +571,13 @@ class Filter {
   // iff one of its bits was clear when this call set it; if two threads insert the same key at
   // once, at least one of them reports it new. Cost: as insert, plus one atomic RMW per word
   // touched (8 for block512 and shifting, 1 register64, 4 split_block256, k classic).
+  // (The first insert_concurrent into a kNone filter must not race another: it sets the key
+  // type.)
   template <class T, detail::IntKey<T> = 0>
   bool insert_concurrent(T key) {
-    return insert_hash_concurrent(hash(key));
+    return insert_hash_concurrent(key_hash_for_insert(key));
   }
-  bool insert_concurrent(std::string_view key) { return insert_hash_concurrent(hash(key)); }
+  bool insert_concurrent(std::string_view key);
   template <class T, detail::NotAKey<T> = 0>
   bool insert_concurrent(const T& not_a_key_type) = delete;
   bool insert_hash_concurrent(uint64_t hash);
@@ -629,10 +684,12 @@ class Filter {
   bool is_view() const noexcept { return !owned_; }
 
   // ---- Set operations (vectorized; O(size_bytes()), no allocation) ----
-  // Same layout, size, k and seed: the condition for merge and intersect to be meaningful.
+  // Same layout, size, k, seed and key type (or one of them kNone): the condition for merge and
+  // intersect to be meaningful.
   bool compatible(const Filter& other) const noexcept;
-  // Union: afterwards this filter answers "may be present" for every key either filter held.
-  // Throws Error(kIncompatible) naming the differing parameter, Error(kReadOnly) on a view.
+  // Union: afterwards this filter answers "may be present" for every key either filter held; a
+  // kNone filter takes the other's key type. Throws Error(kIncompatible) naming the differing
+  // parameter, Error(kReadOnly) on a view.
   void merge(const Filter& other);
   // Intersection (AND of the bits): keeps every key both filters held; its false-positive rate
   // is at most that of either input. Same errors as merge.
@@ -690,7 +747,10 @@ class Filter {
   // blocks), any field order, unknown fields skipped. `consumed`, if given, receives header +
   // bitset bytes. Throws Error(kFormat) for malformed or unsupported headers (other algorithm,
   // hash or compression) and truncated input. Cost: one allocation and a copy of the bitset.
-  static Filter from_parquet(const uint8_t* data, size_t size, size_t* consumed = nullptr);
+  // `key_type`: what the column holds (INT32: kInt32, INT64: kInt64, BYTE_ARRAY and
+  // FIXED_LEN_BYTE_ARRAY: kBytes); Parquet's bytes do not say. kNone leaves it to the caller.
+  static Filter from_parquet(const uint8_t* data, size_t size, size_t* consumed = nullptr,
+                             KeyType key_type = KeyType::kNone);
 
   // What the filter knows from its bits. Each reads the whole bit array once: O(size_bytes()),
   // no allocation.
@@ -705,8 +765,9 @@ class Filter {
   double expected_fpp() const noexcept;
 
  private:
-  Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed);
-  Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, const uint64_t* view);
+  Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, KeyType key_type);
+  Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, KeyType key_type,
+         const uint64_t* view);
   void CheckWritable(const char* who) const;
   void CheckNotMovedFrom(const char* who) const;
   // The single-key calls' refusals (a view, a moved-from filter): out of line, cold, never
@@ -723,6 +784,8 @@ class Filter {
   uint32_t block_bits_ = 512;
   Layout layout_ = Layout::kBlock512;
   bool owned_ = true;
+  detail::KeyTyping keys_;
+  uint8_t fast_ = 0;
   uint64_t inserted_ = 0;
   // What keeps a view's bytes alive when the filter owns them (map_file); null otherwise.
   std::shared_ptr<const void> keeper_;

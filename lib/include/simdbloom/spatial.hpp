@@ -93,11 +93,12 @@ class SpatialFilter {
   // k = 1..8, smallest size wins). Throws Error(kInvalidArgument) for expected_items == 0, fpp
   // outside [1e-9, 1), num_areas outside 1..65535 or a size beyond 2^32 - 1 blocks;
   // Error(kOutOfMemory). Cost: one zeroed allocation of size_bytes() (+ 16 bytes per area).
+  // `key_type`: what the filter holds (KeyType, as Filter::create).
   static SpatialFilter create(uint64_t expected_items, double fpp, uint32_t num_areas,
-                              uint64_t seed = 0);
+                              uint64_t seed = 0, KeyType key_type = KeyType::kNone);
   // A filter of `num_blocks` blocks of 64 cells and k cells per key (1..8). Same errors.
   static SpatialFilter with_blocks(uint64_t num_blocks, uint32_t k, uint32_t num_areas,
-                                   uint64_t seed = 0);
+                                   uint64_t seed = 0, KeyType key_type = KeyType::kNone);
 
   SpatialFilter(const SpatialFilter& other);
   SpatialFilter& operator=(const SpatialFilter& other);
@@ -123,9 +124,13 @@ class SpatialFilter {
   // One key (an integer key type or a byte string, as Filter). Same rules; O(k).
   template <class T, detail::IntKey<T> = 0>
   uint64_t insert(uint16_t label, T key) {
-    return insert_hash(label, hash(key));
+    return insert_hash(label, keys_.ForInsert("SpatialFilter::insert", *this, key, seed_,
+                                              detail::Xxh3Bitflip(seed_), false));
   }
-  uint64_t insert(uint16_t label, std::string_view key) { return insert_hash(label, hash(key)); }
+  uint64_t insert(uint16_t label, std::string_view key) {
+    keys_.BytesForInsert("SpatialFilter::insert");
+    return insert_hash(label, hash_bytes(key));
+  }
   uint64_t insert(uint16_t label, const char* key) { return insert(label, std::string_view(key)); }
   template <class T, detail::NotAKey<T> = 0>
   uint64_t insert(uint16_t label, const T& not_a_key_type) = delete;
@@ -151,8 +156,11 @@ class SpatialFilter {
   // (`OneKey` selects the path: leave it defaulted.)
   template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE uint16_t classify(T key) const {
-    const uint64_t h = hash(key);
+    uint64_t h;
+    const bool hashed = keys_.ForQuery("SpatialFilter::classify", *this, key, seed_,
+                                       detail::Xxh3Bitflip(seed_), false, &h);
     if (cells_ == nullptr) RefuseQuery("classify");
+    if (!hashed) return 0;
     if constexpr (OneKey::kInlineCells) {
       if (cell_bytes_ == 1) {
         return static_cast<uint16_t>(
@@ -162,7 +170,10 @@ class SpatialFilter {
     return static_cast<uint16_t>(
         detail::SpatialClassifyOutOfLine(cells_, num_blocks_, k_, cell_bytes_, h));
   }
-  uint16_t classify(std::string_view key) const { return classify_hash(hash(key)); }
+  uint16_t classify(std::string_view key) const {
+    keys_.BytesForQuery("SpatialFilter::classify");
+    return classify_hash(hash_bytes(key));
+  }
   uint16_t classify(const char* key) const { return classify(std::string_view(key)); }
   template <class T, detail::NotAKey<T> = 0>
   uint16_t classify(const T& not_a_key_type) const = delete;
@@ -170,11 +181,25 @@ class SpatialFilter {
 
   // The hash insert and classify compute first (XXH3 of the key's little-endian bytes with the
   // filter's seed, as Filter's block512): pass such values as Prehashed keys to hash once.
+  // By key_type(), as Filter::hash (and throwing as it does).
   template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const noexcept {
-    return detail::HashIntKey(*this, key, seed_);
+  uint64_t hash(T key) const {
+    uint64_t h;
+    if (!keys_.ForQuery("SpatialFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_), false,
+                        &h)) {
+      detail::RefuseIntKey("SpatialFilter::hash", keys_.type(), detail::IntBits(key),
+                           std::is_signed<T>::value);
+    }
+    return h;
   }
-  uint64_t hash(std::string_view key) const noexcept;
+  uint64_t hash(std::string_view key) const {
+    keys_.BytesForQuery("SpatialFilter::hash");
+    return hash_bytes(key);
+  }
+  // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
+  KeyType key_type() const noexcept { return keys_.type(); }
+  // As Filter::set_key_type.
+  void set_key_type(KeyType type) { keys_.Declare("SpatialFilter::set_key_type", type); }
 
   // ---- Statistics ----
   // The paper's per-area a-priori emersion, false-positive and inter-set error probabilities
@@ -241,6 +266,7 @@ class SpatialFilter {
 
  private:
   SpatialFilter(uint64_t num_blocks, uint32_t k, uint32_t num_areas, uint64_t seed);
+  uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckLabel(const char* who, uint16_t label) const;
   [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
   void Release() noexcept;
@@ -251,6 +277,7 @@ class SpatialFilter {
   uint32_t cell_bytes_ = 1;
   uint32_t num_areas_ = 0;
   uint16_t current_ = 0;
+  detail::KeyTyping keys_;
   // Per area (index label - 1): keys inserted and cells raised.
   std::vector<uint64_t> members_;
   std::vector<uint64_t> written_;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom internal, installed because the classes' single-key calls are inline templates: which
-// C++ types are keys and how each is hashed, in one place for every class (Filter, ScalableFilter,
-// CountingFilter, SpatialFilter). Each class's single-key calls take `detail::IntKey<T>` (an
-// integer key, hashed by HashIntKey), a std::string_view (byte strings), and delete
-// `detail::NotAKey<T>`; its bulk calls take `detail::KeyElement<T>` arrays (Keys). A new key type
-// is an edit here. Included by simdbloom.hpp; not an API of its own.
+// C++ types are keys, what a filter holds (KeyType) and how each key is hashed for it, in one place
+// for every class (Filter, ScalableFilter, CountingFilter, SpatialFilter, the shifting set
+// filters). Each class's single-key calls take `detail::IntKey<T>` (an integer key, hashed through
+// its KeyTyping), a std::string_view (byte strings), and delete `detail::NotAKey<T>`; its bulk
+// calls take Keys. A new key type is an edit here. Included by simdbloom.hpp; not an API of its
+// own.
 #ifndef SIMDBLOOM_DETAIL_KEYS_HPP_
 #define SIMDBLOOM_DETAIL_KEYS_HPP_
 
@@ -16,16 +17,42 @@
 #include "simdbloom/detail/single_key.hpp"
 
 namespace simdbloom {
+
+// ---- A key is its value ----
+// An integer key is its value, whatever C++ integer type carries it: 5 as int, uint16_t, int64_t
+// or size_t is one key, in every class, single-key and bulk calls alike, and in the C API and
+// Python. A filter records what it holds, and saves it in its file:
+enum class KeyType : uint8_t {
+  // A file saved before key types existed: integers hash at the width of the caller's type (2, 4
+  // or 8 bytes), exactly as then. set_key_type() may declare what it holds, once.
+  kLegacy = 0,
+  // Integers, hashed as their 8-byte value: signed types sign-extended, unsigned zero-extended
+  // (so -1 and 2^64 - 1 are one key). What a filter's first integer insert makes it.
+  kInt64 = 1,
+  // Integers hashed as 4 bytes (Parquet INT32 columns, systems that hash 4-byte values): declared.
+  // A value outside [-2^31, 2^32) (neither an int32 nor a uint32) is absent for every query and
+  // refused by every insert; -1 and 2^32 - 1 are one key.
+  kInt32 = 2,
+  // Byte strings (std::string_view, std::string, C strings, Arrow binary, fixed-width records).
+  kBytes = 3,
+  // Nothing inserted and nothing declared yet: the first insert decides (an integer: kInt64, a byte
+  // string: kBytes); a query before it hashes integers as kInt64.
+  kNone = 4,
+};
+// An integer key on a byte-string filter, or a byte string on an integer filter, throws
+// KeyTypeError (an Error of code kInvalidArgument) naming both; pre-hashed calls (*_hash,
+// Prehashed) bypass key types.
+
+// "legacy", "int64", "int32", "bytes", "none"; "unknown" for other values. O(1).
+const char* key_type_name(KeyType type) noexcept;
+
 namespace detail {
 
-// A key of integer type T is hashed as its sizeof(T) little-endian bytes, in single-key and bulk
-// calls alike; signed and unsigned types of one width hash alike. Accepted: integers of 2, 4 and 8
-// bytes (int16_t/uint16_t, int/unsigned, int32_t, long, long long, int64_t, size_t, ...). Not
-// keys (a call with them does not compile): bool, character types (char, signed/unsigned char,
-// hence int8_t/uint8_t, wchar_t, char16_t, char32_t), floating point, enums and pointers other
-// than C strings; pass such values' bytes as a std::string_view if they are meant as keys.
-// Byte strings (std::string_view, std::string, C strings) hash over their bytes.
-
+// Accepted integer types: 2, 4 and 8 bytes (int16_t/uint16_t, int/unsigned, int32_t, long, long
+// long, int64_t, size_t, ...). Not keys (a call with them does not compile): bool, character types
+// (char, signed/unsigned char, hence int8_t/uint8_t, wchar_t, char16_t, char32_t), floating point,
+// enums and pointers other than C strings; pass such values' bytes as a std::string_view if they
+// are meant as keys.
 template <class T>
 struct IsCharType
     : std::integral_constant<
@@ -64,15 +91,45 @@ using NotAKey = std::enable_if_t<kIsRejectedKey<T>, int>;
 template <class T>
 using KeyElement = std::enable_if_t<kIsElement<T>>;
 
-// The hash of an integer key (1, 2, 4 or 8 bytes) as the kinds without Filter's cached bitflip
-// compute it (CountingFilter, SpatialFilter, ScalableFilter): XXH3 (XXH64 where xxh64) of the
-// key's 8 or 4 little-endian bytes with `seed`; 1- and 2-byte keys as the 2 little-endian bytes of
-// their uint16_t value, through filter.hash(std::string_view) (the kind's byte-string hash).
-// Filter passes its cached xxh3_bitflip = Xxh3Bitflip(seed) (6 of the path's ~20 instructions);
-// HashIntKey computes it.
+// An integer key's value as 64 bits: signed types sign-extended, unsigned zero-extended.
+template <class T>
+constexpr uint64_t IntBits(T key) noexcept {
+  return std::is_signed<T>::value ? static_cast<uint64_t>(static_cast<int64_t>(key))
+                                  : static_cast<uint64_t>(key);
+}
+// Whether the value fits a 4-byte filter: in [-2^31, 2^32).
+template <class T>
+constexpr bool FitsInt32(T key) noexcept {
+  if constexpr (sizeof(T) <= 4) {
+    return true;
+  } else if constexpr (std::is_signed<T>::value) {
+    return static_cast<int64_t>(key) >= -(int64_t{1} << 31) &&
+           static_cast<int64_t>(key) < (int64_t{1} << 32);
+  } else {
+    return static_cast<uint64_t>(key) < (uint64_t{1} << 32);
+  }
+}
+// Whether a filter of this key type takes integer keys (a query on kNone hashes them as kInt64).
+constexpr bool TakesIntegers(KeyType type) noexcept { return type != KeyType::kBytes; }
+// Whether it takes byte strings.
+constexpr bool TakesBytes(KeyType type) noexcept {
+  return type != KeyType::kInt64 && type != KeyType::kInt32;
+}
+
+// The refusals of the inline paths, out of line and cold (lib/core/key_type.cc): `who` names the
+// call. An integer key (its IntBits and signedness) on a byte-string filter, or out of a 4-byte
+// filter's range on insert; a byte string on an integer filter.
+[[noreturn]] SIMDBLOOM_COLD void RefuseIntKey(const char* who, KeyType type, uint64_t bits,
+                                              bool is_signed);
+[[noreturn]] SIMDBLOOM_COLD void RefuseBytesKey(const char* who, KeyType type);
+
+// The hash of an integer key of a pre-key-type (kLegacy) filter: XXH3 (XXH64 where xxh64) of the
+// key's 8 or 4 little-endian bytes; 2-byte keys as the 2 little-endian bytes of their uint16_t
+// value, through filter.hash(std::string_view) (the kind's byte-string hash). `xxh3_bitflip` =
+// Xxh3Bitflip(seed) (a filter caches it: 6 of the path's ~20 instructions).
 template <class T, class F>
-SIMDBLOOM_INLINE uint64_t HashIntKeyFlip(const F& filter, T key, uint64_t seed,
-                                         uint64_t xxh3_bitflip, bool xxh64) noexcept {
+SIMDBLOOM_INLINE uint64_t HashLegacyIntKey(const F& filter, T key, uint64_t seed,
+                                           uint64_t xxh3_bitflip, bool xxh64) noexcept {
   static_assert(kIsIntKey<T>, "an integer key type (detail::kIsIntKey)");
   if constexpr (sizeof(T) == 8) {
     const auto k = static_cast<uint64_t>(key);
@@ -86,11 +143,79 @@ SIMDBLOOM_INLINE uint64_t HashIntKeyFlip(const F& filter, T key, uint64_t seed,
     return filter.hash(std::string_view(bytes, 2));
   }
 }
-template <class T, class F>
-SIMDBLOOM_INLINE uint64_t HashIntKey(const F& filter, T key, uint64_t seed,
-                                     bool xxh64 = false) noexcept {
-  return HashIntKeyFlip(filter, key, seed, Xxh3Bitflip(seed), xxh64);
-}
+
+// What a filter holds, and the rules of lib/FORMAT.md "Keys" for its single-key calls: every
+// class keeps one (the bulk calls apply the same rules in lib/core/key_source.cc).
+class KeyTyping {
+ public:
+  constexpr KeyTyping() noexcept = default;
+  constexpr explicit KeyTyping(KeyType type) noexcept : type_(type) {}
+  constexpr KeyType type() const noexcept { return type_; }
+  // Declares `type` (kInt64, kInt32 or kBytes) for a filter of kNone or kLegacy, or the one it
+  // has; else throws Error(kInvalidArgument) naming `who` (lib/core/key_type.cc).
+  void Declare(const char* who, KeyType type);
+  // For merge/intersect (and ==): equal types, or one of them kNone (which takes the other's).
+  // Throws Error(kIncompatible) naming `who` otherwise.
+  void Combine(const char* who, KeyType other);
+  void Set(KeyType type) noexcept { type_ = type; }
+
+  // The hash of integer key `key` for an insert into `filter` (seed, its XXH3 bitflip, XXH64 or
+  // XXH3): a kNone filter becomes kInt64; out of a kInt32 filter's range or on a kBytes filter,
+  // throws naming `who`.
+  template <class T, class F>
+  SIMDBLOOM_INLINE uint64_t ForInsert(const char* who, const F& filter, T key, uint64_t seed,
+                                      uint64_t flip, bool xxh64) {
+    if (type_ == KeyType::kNone) type_ = KeyType::kInt64;
+    uint64_t h;
+    if (!Hash(filter, key, seed, flip, xxh64, &h)) {
+      RefuseIntKey(who, type_, IntBits(key), std::is_signed<T>::value);
+    }
+    return h;
+  }
+  // For a query: true with *h set, or false when the key is surely absent (out of a kInt32
+  // filter's range); throws on a kBytes filter.
+  template <class T, class F>
+  SIMDBLOOM_INLINE bool ForQuery(const char* who, const F& filter, T key, uint64_t seed,
+                                 uint64_t flip, bool xxh64, uint64_t* h) const {
+    if (Hash(filter, key, seed, flip, xxh64, h)) return true;
+    if (type_ == KeyType::kBytes) RefuseIntKey(who, type_, IntBits(key), std::is_signed<T>::value);
+    return false;
+  }
+  // A byte-string key: an insert makes a kNone filter kBytes; both refuse an integer filter.
+  SIMDBLOOM_INLINE void BytesForInsert(const char* who) {
+    if (type_ == KeyType::kNone) type_ = KeyType::kBytes;
+    if (!TakesBytes(type_)) RefuseBytesKey(who, type_);
+  }
+  SIMDBLOOM_INLINE void BytesForQuery(const char* who) const {
+    if (!TakesBytes(type_)) RefuseBytesKey(who, type_);
+  }
+
+ private:
+  // *h = the key's hash for this key type; false if it has none (kBytes, or out of kInt32's range).
+  template <class T, class F>
+  SIMDBLOOM_INLINE bool Hash(const F& filter, T key, uint64_t seed, uint64_t flip, bool xxh64,
+                             uint64_t* h) const noexcept {
+    switch (type_) {
+      case KeyType::kInt32: {
+        if (!FitsInt32(key)) return false;
+        const auto k = static_cast<uint32_t>(key);
+        *h = xxh64 ? Xxh64U32(k, seed) : Xxh3U32Flip(k, flip);
+        return true;
+      }
+      case KeyType::kLegacy:
+        *h = HashLegacyIntKey(filter, key, seed, flip, xxh64);
+        return true;
+      case KeyType::kBytes:
+        return false;
+      default: {  // kInt64, kNone
+        const uint64_t k = IntBits(key);
+        *h = xxh64 ? Xxh64U64(k, seed) : Xxh3U64Flip(k, flip);
+        return true;
+      }
+    }
+  }
+  KeyType type_ = KeyType::kNone;
+};
 
 }  // namespace detail
 }  // namespace simdbloom
