@@ -257,18 +257,19 @@ TEST_CASE("format: hostile input - truncation, bit flips, bad fields - is refuse
     // Well-checksummed headers with absurd fields.
     const uint32_t zero32 = 0, big_k = 33, version2 = 2, header65 = 65;
     const uint64_t zero64 = 0, too_many = uint64_t{1} << 32, huge = ~uint64_t{0};
-    const uint8_t layout0 = 0, layout9 = 9, hash7 = 7, reserved = 1;
-    ExpectRejected(WithField(bytes, 20, &zero32, 4), ErrorCode::kFormat);    // k = 0
-    ExpectRejected(WithField(bytes, 20, &big_k, 4), ErrorCode::kFormat);     // k = 33
-    ExpectRejected(WithField(bytes, 8, &version2, 4), ErrorCode::kFormat);   // version
-    ExpectRejected(WithField(bytes, 12, &header65, 4), ErrorCode::kFormat);  // header size
-    ExpectRejected(WithField(bytes, 24, &zero64, 8), ErrorCode::kFormat);    // 0 blocks
-    ExpectRejected(WithField(bytes, 24, &too_many, 8), ErrorCode::kFormat);  // 2^32 blocks
-    ExpectRejected(WithField(bytes, 24, &huge, 8), ErrorCode::kFormat);      // 2^64 - 1
-    ExpectRejected(WithField(bytes, 16, &layout0, 1), ErrorCode::kFormat);   // layout 0
-    ExpectRejected(WithField(bytes, 16, &layout9, 1), ErrorCode::kFormat);   // layout 9
-    ExpectRejected(WithField(bytes, 17, &hash7, 1), ErrorCode::kFormat);     // hash id
-    ExpectRejected(WithField(bytes, 18, &reserved, 1), ErrorCode::kFormat);  // reserved
+    const uint8_t layout0 = 0, layout9 = 9, hash7 = 7, key_type5 = 5, reserved = 1;
+    ExpectRejected(WithField(bytes, 20, &zero32, 4), ErrorCode::kFormat);     // k = 0
+    ExpectRejected(WithField(bytes, 20, &big_k, 4), ErrorCode::kFormat);      // k = 33
+    ExpectRejected(WithField(bytes, 8, &version2, 4), ErrorCode::kFormat);    // version
+    ExpectRejected(WithField(bytes, 12, &header65, 4), ErrorCode::kFormat);   // header size
+    ExpectRejected(WithField(bytes, 24, &zero64, 8), ErrorCode::kFormat);     // 0 blocks
+    ExpectRejected(WithField(bytes, 24, &too_many, 8), ErrorCode::kFormat);   // 2^32 blocks
+    ExpectRejected(WithField(bytes, 24, &huge, 8), ErrorCode::kFormat);       // 2^64 - 1
+    ExpectRejected(WithField(bytes, 16, &layout0, 1), ErrorCode::kFormat);    // layout 0
+    ExpectRejected(WithField(bytes, 16, &layout9, 1), ErrorCode::kFormat);    // layout 9
+    ExpectRejected(WithField(bytes, 17, &hash7, 1), ErrorCode::kFormat);      // hash id
+    ExpectRejected(WithField(bytes, 18, &key_type5, 1), ErrorCode::kFormat);  // key type
+    ExpectRejected(WithField(bytes, 19, &reserved, 1), ErrorCode::kFormat);   // reserved
     const uint64_t more = Sample(layout, 2048).num_blocks() + 1;
     ExpectRejected(WithField(bytes, 24, &more, 8), ErrorCode::kFormat);  // payload too short
     if (layout == Layout::kSplitBlock256) {
@@ -519,7 +520,7 @@ TEST_CASE("format: set-operation kernels equal the reference on every target") {
 
 // ---- String keys ----
 
-TEST_CASE("format: string keys - a u64 key is its 8-byte string; bulk equals single") {
+TEST_CASE("format: string keys - an int64 key hashes as its 8-byte string; bulk equals single") {
   const std::vector<uint64_t> keys = test::RandomKeys(1000, 21);
   std::vector<std::string> storage;
   for (uint64_t k : keys) {
@@ -535,14 +536,18 @@ TEST_CASE("format: string keys - a u64 key is its 8-byte string; bulk equals sin
   for (Layout layout : kAllLayouts) {
     const std::string name = layout_name(layout);
     CAPTURE(name);
+    // One filter holds integers, the other byte strings (key types never mix), with the same bits.
     Filter as_u64 = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
     Filter as_str = as_u64;
     as_u64.insert(keys);
     as_str.insert(std::vector<std::string_view>(strings.begin(), strings.begin() + 1000));
+    CHECK(as_u64.key_type() == KeyType::kInt64);
+    CHECK(as_str.key_type() == KeyType::kBytes);
     CHECK(std::memcmp(as_u64.data(), as_str.data(), as_u64.size_bytes()) == 0);
     for (size_t i = 0; i < keys.size(); ++i) {
-      REQUIRE(as_u64.contains(std::string_view(storage[i])));
-      REQUIRE(as_str.contains(keys[i]));
+      REQUIRE(as_str.contains(std::string_view(storage[i])));
+      REQUIRE(as_u64.contains(keys[i]));
+      REQUIRE(as_u64.hash(keys[i]) == as_str.hash(std::string_view(storage[i])));
     }
     Filter single = Filter::with_bits(64 * 1024, KFor(layout), layout, 3);
     for (std::string_view s : strings) single.insert(s);
@@ -665,15 +670,36 @@ TEST_CASE("format: golden files load everywhere and are reproduced bit for bit")
       const Filter f = Filter::load(bytes.data(), bytes.size());
       CHECK(f.layout() == g.layout);
       CHECK(f.inserted_count() == 20);
+      // Saved before key types: legacy, written back as it was.
+      CHECK(f.key_type() == KeyType::kLegacy);
+      CHECK(Bytes(f) == std::string(bytes.begin(), bytes.end()));
       Filter rebuilt = Filter::with_bits(g.bits, g.k, g.layout, 3);
       std::vector<uint64_t> keys;
       for (uint64_t i = 0; i < 20; ++i) keys.push_back(i);
       rebuilt.insert(keys);
+      // A new filter of the same u64 keys holds int64 keys, hashed as the legacy u64 keys were:
+      // the same bytes but the key type's.
+      CHECK(rebuilt.key_type() == KeyType::kInt64);
       const std::string again = Bytes(rebuilt);
-      CHECK(again == std::string(bytes.begin(), bytes.end()));
+      CHECK(test::AsLegacy(again, 18) == std::string(bytes.begin(), bytes.end()));
       std::vector<uint8_t> out(keys.size());
       f.contains(keys, out.data());
       for (uint8_t o : out) CHECK(o == 1);
+      // Legacy integer calls hash at the caller's width, as they always did: u32 keys were 4
+      // bytes, another key than the u64 of the same value.
+      Filter narrow = Filter::load(bytes.data(), bytes.size());
+      const std::vector<uint32_t> keys32 = {100000, 100001, 100002};
+      narrow.insert(keys32);
+      Filter narrow_old = Filter::load(bytes.data(), bytes.size());
+      for (uint32_t k : keys32)
+        narrow_old.insert_hash(
+            narrow_old.hash(std::string_view(reinterpret_cast<const char*>(&k), 4)));
+      CHECK(std::memcmp(narrow.data(), narrow_old.data(), narrow.size_bytes()) == 0);
+      // A caller may declare what the legacy filter holds, once.
+      Filter declared = Filter::load(bytes.data(), bytes.size());
+      declared.set_key_type(KeyType::kInt64);
+      CHECK(declared.contains(int32_t{5}));
+      CHECK_THROWS_AS(declared.set_key_type(KeyType::kBytes), Error);
     });
   }
 }

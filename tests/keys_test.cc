@@ -142,8 +142,8 @@ std::string LeBytes(uint64_t v, size_t width) {
 }
 
 // For one integer type: single inserts are found by bulk contains over std::vector<T> and a
-// pointer + count, bulk inserts are found by single contains, and the hash is that of the
-// sizeof(T) little-endian bytes.
+// pointer + count, bulk inserts are found by single contains, and the hash is that of the key's
+// value as 8 little-endian bytes (sign-extended for signed types), as libxxhash computes it.
 template <class T>
 void CheckIntegerType(Layout layout, const char* type_name) {
   CAPTURE(type_name);
@@ -164,9 +164,16 @@ void CheckIntegerType(Layout layout, const char* type_name) {
   REQUIRE(single.contains(keys, out.data()) == n);
   REQUIRE(single.contains(keys.data(), keys.size(), out.data()) == n);
   for (T k : keys) REQUIRE(bulk.contains(k));
+  CHECK(single.key_type() == KeyType::kInt64);
+  const Filter bytes_twin = Filter::create(2 * n, 0.01, layout, 5, KeyType::kBytes);
   for (size_t i = 0; i < n; i += 37) {
-    REQUIRE(single.hash(keys[i]) ==
-            single.hash(LeBytes(static_cast<uint64_t>(keys[i]), sizeof(T))));
+    const uint64_t value = detail::IntBits(keys[i]);
+    REQUIRE(single.hash(keys[i]) == single.hash(value));
+    REQUIRE(single.hash(keys[i]) == bytes_twin.hash(LeBytes(value, 8)));
+    if (layout != Layout::kSplitBlock256) {
+      const std::string le = LeBytes(value, 8);
+      REQUIRE(single.hash(keys[i]) == XXH3_64bits_withSeed(le.data(), 8, 5));
+    }
   }
   std::vector<uint64_t> hashes(n);
   single.hash(keys, hashes.data());
@@ -192,7 +199,7 @@ TEST_CASE("api: one key, one hash, whatever integer type carries it") {
   }
 }
 
-TEST_CASE("api: the reported false negative: insert(uint32_t{7}) is found by bulk u32 calls") {
+TEST_CASE("api: the reported false negatives: 7 is 7 in every integer type and call") {
   for (Layout layout : kAllLayouts) {
     CAPTURE(layout_name(layout));
     Filter f = Filter::create(1000, 0.01, layout);
@@ -201,13 +208,26 @@ TEST_CASE("api: the reported false negative: insert(uint32_t{7}) is found by bul
     uint8_t out = 0;
     CHECK(f.contains(probe, &out) == 1);
     CHECK(out == 1);
-    // Signed and unsigned of one width hash alike; widths differ.
-    CHECK(f.hash(int32_t{-1}) == f.hash(uint32_t{0xFFFFFFFFu}));
+    // A key is its value: every width hashes alike; signed types are sign-extended, so -1 is
+    // 2^64 - 1 (one 64-bit pattern), not 2^32 - 1.
+    CHECK(f.key_type() == KeyType::kInt64);
+    CHECK(f.contains(int64_t{7}));
+    CHECK(f.contains(int16_t{7}));
+    CHECK(f.contains(7));
+    CHECK(f.hash(uint32_t{7}) == f.hash(uint64_t{7}));
+    CHECK(f.hash(7) == f.hash(uint64_t{7}));
+    CHECK(f.hash(int32_t{-1}) == f.hash(~uint64_t{0}));
+    CHECK(f.hash(int32_t{-1}) != f.hash(uint32_t{0xFFFFFFFFu}));
     CHECK(f.hash(int64_t{-2}) == f.hash(~uint64_t{1}));
     CHECK(f.hash(static_cast<long long>(42)) == f.hash(uint64_t{42}));
-    CHECK(f.hash(int16_t{-3}) == f.hash(uint16_t{0xFFFD}));
-    CHECK(f.hash(uint32_t{7}) != f.hash(uint64_t{7}));
-    CHECK(f.hash(7) == f.hash(uint32_t{7}));  // an int literal is a 4-byte key
+    CHECK(f.hash(int16_t{-3}) == f.hash(int64_t{-3}));
+    CHECK(f.hash(uint16_t{0xFFFD}) == f.hash(uint64_t{0xFFFD}));
+    // The issue's reproducer: insert(int{7}), contains(int64_t{7}).
+    Filter g = Filter::create(1000, 0.01, layout);
+    g.insert(int{7});
+    CHECK(g.contains(int64_t{7}));
+    const std::vector<int64_t> probe64 = {7};
+    CHECK(g.contains(probe64, &out) == 1);
   }
 }
 

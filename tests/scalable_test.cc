@@ -237,6 +237,12 @@ TEST_CASE("scalable: bulk calls equal the single-key path for every shape, form 
       std::vector<uint8_t> fresh_single(2000);
       for (size_t i = 0; i < 2000; ++i) fresh_single[i] = one.insert_hash(single(i));
       REQUIRE(one.stages() >= 4);
+      // Pre-hashed inserts leave the key type open; a bulk insert of the shape sets it.
+      if (keys.is_integer()) {
+        one.set_key_type(KeyType::kInt64);
+      } else if (keys.kind() != Keys::Kind::kPrehashed) {
+        one.set_key_type(KeyType::kBytes);
+      }
       test::ForEachApiTarget([&](const std::string&) {
         // Bulk insert, split into uneven batches: the same stages, bytes and fresh flags.
         ScalableFilter bulk = ScalableFilter::create(150, 0.05, {2, 0.85, layout, 3});
@@ -281,12 +287,18 @@ TEST_CASE("scalable: bulk calls equal the single-key path for every shape, form 
 TEST_CASE("scalable: single keys, moved-from chains, clear, bad bulk arguments") {
   ScalableFilter s = ScalableFilter::create(50, 0.01);
   for (uint64_t k = 0; k < 500; ++k) s.insert(k);
-  s.insert(std::string_view("hello"));
   s.insert(int32_t{-1});
-  CHECK(s.contains(uint32_t{0xFFFFFFFF}));  // int32_t -1 is the same 4-byte key
-  CHECK(s.contains("hello"));
-  for (uint64_t k = 0; k < 500; ++k) REQUIRE(s.contains(k));
-  CHECK(s.stages() == 4);  // 50 + 100 + 200 + 400 >= 502
+  CHECK(s.key_type() == KeyType::kInt64);
+  CHECK(s.contains(~uint64_t{0}));  // int32_t -1 is the value -1: 2^64 - 1 as 64 bits
+  CHECK(s.contains(int16_t{-1}));
+  for (uint64_t k = 0; k < 500; ++k) REQUIRE(s.contains(uint32_t(k)));
+  CHECK(s.stages() == 4);  // 50 + 100 + 200 + 400 >= 501
+  ScalableFilter words = ScalableFilter::create(50, 0.01);
+  words.insert(std::string_view("hello"));
+  CHECK(words.contains("hello"));
+  CHECK(words.key_type() == KeyType::kBytes);
+  CHECK_THROWS_AS(words.contains(uint64_t{1}), KeyTypeError);
+  CHECK_THROWS_AS(s.contains("hello"), KeyTypeError);
   // Errors before anything is written: bad Arrow offsets leave the chain as it was.
   const std::vector<uint8_t> before = s.to_bytes();
   const int32_t offsets[] = {0, 4, 2};
@@ -320,7 +332,10 @@ TEST_CASE("scalable: single keys, moved-from chains, clear, bad bulk arguments")
   moved.clear();
   CHECK(moved.stages() == 1);
   CHECK(moved.count() == 0);
-  CHECK(moved.to_bytes() == ScalableFilter::create(50, 0.01).to_bytes());
+  ScalableOptions int64_chain;  // clear keeps what the chain holds
+  int64_chain.key_type = KeyType::kInt64;
+  CHECK(moved.key_type() == KeyType::kInt64);
+  CHECK(moved.to_bytes() == ScalableFilter::create(50, 0.01, int64_chain).to_bytes());
   CHECK(copy.contains(uint64_t{7}));  // the copy is deep
 }
 
@@ -479,8 +494,10 @@ TEST_CASE("scalable: truncated, corrupt and crafted chains are refused with kFor
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { put64(b, 56, 2); })));     // seed differs
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[16] = 2; })));           // layout differs
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[16] = 77; })));          // unknown layout
-  CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[17] = 1; })));           // reserved
-  CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[20] = 65; })));          // stage count
+  CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[17] = 5; })));           // key type
+  CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[17] = b[17] == 3 ? 1 : 3; })));  // stages'
+  CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[18] = 1; })));                   // reserved
+  CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[20] = 65; })));  // stage count
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[20] = 0; })));
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { b[20] = 2; })));  // a stage left over
   // Stage sizes that do not add up to the input, or claim terabytes: refused before any

@@ -101,6 +101,9 @@ void CheckResults(const Filter& f, Keys probes, const std::vector<uint8_t>& want
   REQUIRE(std::equal(want_chain.begin(), want_chain.end(), chain.begin()));
 }
 
+// Integer keys hash as their value's 8 bytes, so a filter of u64 keys and a filter of their 8-byte
+// strings have the same bits; each answers in its own key type (integers or byte strings never mix
+// in one filter: KeyType).
 TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed build one filter") {
   const size_t n = 777;
   const std::vector<uint64_t> keys = test::RandomKeys(n, 2024);
@@ -125,13 +128,17 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
       CAPTURE(bits);
       const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 5;
       Filter scalar = Filter::with_bits(bits, k, layout, 42);
+      Filter scalar_bytes = Filter::with_bits(bits, k, layout, 42);
       uint64_t want_changed = 0;
       for (uint64_t key : keys) want_changed += scalar.insert(key);
-      const std::vector<uint8_t> want = ScalarAnswers(scalar, probe_strings);
+      for (const std::string& key : strings) scalar_bytes.insert(key);
+      REQUIRE(std::memcmp(scalar.data(), scalar_bytes.data(), scalar.size_bytes()) == 0);
+      const std::vector<uint8_t> want = ScalarAnswers(scalar_bytes, probe_strings);
       for (size_t i = 0; i < n; ++i) REQUIRE(want[i] == 1);
+      for (size_t i = 0; i < probes.size(); ++i) REQUIRE(scalar.contains(probes[i]) == want[i]);
       std::vector<uint64_t> hashes(n);
       scalar.hash(Keys(keys), hashes.data());
-      for (size_t i = 0; i < n; ++i) REQUIRE(hashes[i] == scalar.hash(strings[i]));
+      for (size_t i = 0; i < n; ++i) REQUIRE(hashes[i] == scalar_bytes.hash(strings[i]));
 
       test::ForEachApiTarget([&](const std::string&) {
         const Keys shapes[] = {Keys(keys),
@@ -150,11 +157,11 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
           REQUIRE(f.insert(s) == 0);  // nothing new the second time
         }
         CheckResults(scalar, Keys(probes), want);
-        CheckResults(scalar, Keys(probe_column.views), want);
-        CheckResults(scalar, Keys(probe_column.Arrow32()), want);
-        CheckResults(scalar, Keys(probe_column.Arrow64()), want);
+        CheckResults(scalar_bytes, Keys(probe_column.views), want);
+        CheckResults(scalar_bytes, Keys(probe_column.Arrow32()), want);
+        CheckResults(scalar_bytes, Keys(probe_column.Arrow64()), want);
         std::vector<uint64_t> probe_hashes(probes.size());
-        scalar.hash(Keys(probe_column.views), probe_hashes.data());
+        scalar_bytes.hash(Keys(probe_column.views), probe_hashes.data());
         CheckResults(scalar, Keys(Prehashed{probe_hashes.data(), probe_hashes.size()}), want);
       });
     }
@@ -204,7 +211,9 @@ TEST_CASE("shapes: string batches of several hashing chunks (4096 keys), every f
   }
 }
 
-TEST_CASE("shapes: u32 keys equal their 4-byte strings") {
+// A filter declared KeyType::kInt32 hashes integers as 4 bytes: u32 keys then equal their 4-byte
+// strings in a bytes filter.
+TEST_CASE("shapes: u32 keys of an int32 filter equal their 4-byte strings") {
   std::vector<uint32_t> keys;
   for (uint64_t v : test::RandomKeys(600, 5)) keys.push_back(static_cast<uint32_t>(v));
   keys.push_back(0);
@@ -223,19 +232,22 @@ TEST_CASE("shapes: u32 keys equal their 4-byte strings") {
   for (Layout layout : kAllLayouts) {
     CAPTURE(layout_name(layout));
     const uint32_t k = layout == Layout::kSplitBlock256 ? 8 : 4;
-    Filter scalar = Filter::with_bits(1 << 14, k, layout, 9);
+    Filter scalar = Filter::with_bits(1 << 14, k, layout, 9, KeyType::kInt32);
     for (uint32_t key : keys) scalar.insert(key);
-    const std::vector<uint8_t> want = ScalarAnswers(scalar, probe_strings);
+    Filter scalar_bytes = Filter::with_bits(1 << 14, k, layout, 9);
+    for (const std::string& key : strings) scalar_bytes.insert(key);
+    REQUIRE(std::memcmp(scalar.data(), scalar_bytes.data(), scalar.size_bytes()) == 0);
+    const std::vector<uint8_t> want = ScalarAnswers(scalar_bytes, probe_strings);
     for (size_t i = 0; i < probes.size(); ++i) REQUIRE(scalar.contains(probes[i]) == want[i]);
     test::ForEachApiTarget([&](const std::string&) {
-      Filter f = Filter::with_bits(1 << 14, k, layout, 9);
+      Filter f = Filter::with_bits(1 << 14, k, layout, 9, KeyType::kInt32);
       f.insert(Keys(keys));
       REQUIRE(std::memcmp(f.data(), scalar.data(), f.size_bytes()) == 0);
       Filter g = Filter::with_bits(1 << 14, k, layout, 9);
       g.insert(Keys(column.views));
       REQUIRE(std::memcmp(g.data(), scalar.data(), g.size_bytes()) == 0);
       CheckResults(scalar, Keys(probes), want);
-      CheckResults(scalar, Keys(FixedWidth{packed.data(), 4, 4, probes.size()}), want);
+      CheckResults(scalar_bytes, Keys(FixedWidth{packed.data(), 4, 4, probes.size()}), want);
     });
   }
 }
@@ -404,7 +416,8 @@ TEST_CASE("shapes: bad input is refused before anything is written") {
   CHECK(f.contains(Span<const uint64_t>(), nullptr) == 0);
   CHECK(f.select(Span<const std::string_view>(), nullptr) == 0);
   CHECK(f.refine(Keys(keys), nullptr, 0) == 0);
-  CHECK(f.insert(FixedWidth{nullptr, 0, 0, 5}) == 1);  // five empty records: one key
+  Filter records = Filter::create(1000, 0.01);
+  CHECK(records.insert(FixedWidth{nullptr, 0, 0, 5}) == 1);  // five empty records: one key
   // A view refuses inserts of every shape; its queries work.
   std::stringstream stream;
   f.save(stream);
@@ -486,9 +499,10 @@ TEST_CASE("shapes: ranges past the address space or the declared data are refuse
   CHECK(sel[1] == 7);
   // Offsets within a declared size are keys like any others.
   const int32_t within[3] = {0, 2, 4};
-  CHECK(f.insert(BinaryArray<int32_t>{within, data, 2, sizeof(data)}) <= 2);
-  CHECK(f.contains(std::string_view("ab")));
-  CHECK(f.contains(std::string_view("cd")));
+  Filter b = Filter::create(1000, 0.01, Layout::kBlock512, 3);
+  CHECK(b.insert(BinaryArray<int32_t>{within, data, 2, sizeof(data)}) <= 2);
+  CHECK(b.contains(std::string_view("ab")));
+  CHECK(b.contains(std::string_view("cd")));
 }
 
 }  // namespace

@@ -262,6 +262,15 @@ TEST_CASE("shifting_sets: bulk calls take every key shape and equal single-key c
           single_m.insert_hash(shape.hash(i), count);
         }
       }
+      // Pre-hashed inserts leave the key type open; the bulk inserts of the shape set it.
+      single_a.set_key_type(bulk_a.key_type() == KeyType::kNone ? KeyType::kInt64
+                                                                : bulk_a.key_type());
+      single_m.set_key_type(bulk_m.key_type() == KeyType::kNone ? KeyType::kInt64
+                                                                : bulk_m.key_type());
+      if (bulk_a.key_type() == KeyType::kNone) {  // Prehashed: no key type either
+        bulk_a.set_key_type(KeyType::kInt64);
+        bulk_m.set_key_type(KeyType::kInt64);
+      }
       CHECK(bulk_a.save() == single_a.save());
       CHECK(bulk_m.save() == single_m.save());
       std::vector<uint8_t> qa(n + 1, 99);
@@ -279,13 +288,16 @@ TEST_CASE("shifting_sets: bulk calls take every key shape and equal single-key c
       CHECK(qm[n] == 99);
     }
   });
-  // An integer key is its own width's bytes, in single and bulk calls alike.
+  // An integer key is its value, whatever its width, in single and bulk calls alike.
   ShiftingAssociation a = ShiftingAssociation::with_bits(1 << 16, 3);
   const std::vector<uint32_t> narrow = {7, 8, 9};
   a.insert(narrow, ShiftingAssociation::kOnlySecond);
+  CHECK(a.key_type() == KeyType::kInt64);
   CHECK(a.query(uint32_t{7}) == ShiftingAssociation::kOnlySecond);
-  CHECK(a.hash(uint32_t{7}) != a.hash(uint64_t{7}));
-  CHECK(a.hash(uint64_t{7}) == a.hash(std::string_view("\x07\0\0\0\0\0\0\0", 8)));
+  CHECK(a.query(int64_t{8}) == ShiftingAssociation::kOnlySecond);
+  CHECK(a.hash(uint32_t{7}) == a.hash(uint64_t{7}));
+  CHECK(a.hash(uint64_t{7}) == detail::Xxh3U64(7, 3));
+  CHECK_THROWS_AS(a.hash(std::string_view("\x07\0\0\0\0\0\0\0", 8)), KeyTypeError);
   ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(1 << 16, 4, 3);
   m.insert(uint16_t{300}, 3);
   const std::vector<uint16_t> shorts = {300};
@@ -307,18 +319,24 @@ TEST_CASE("shifting_sets: bulk calls take every key shape and equal single-key c
   CHECK(a.save() == before);
 }
 
-TEST_CASE("shifting_sets: keys as strings, as u64 (their 8 bytes), and argument errors") {
+TEST_CASE("shifting_sets: keys as strings, as integers (never both), and argument errors") {
   ShiftingAssociation a = ShiftingAssociation::with_bits(1 << 16, 3);
   a.insert(std::string_view("flow-a"), ShiftingAssociation::kBoth);
+  CHECK(a.key_type() == KeyType::kBytes);
   CHECK((a.query(std::string_view("flow-a")) & ShiftingAssociation::kBoth) != 0);
-  a.insert(uint64_t{0x0102030405060708}, ShiftingAssociation::kOnlySecond);
-  const char bytes[8] = {8, 7, 6, 5, 4, 3, 2, 1};  // the same key's little-endian bytes
+  CHECK_THROWS_AS(a.insert(uint64_t{0x0102030405060708}, ShiftingAssociation::kOnlySecond),
+                  KeyTypeError);
+  CHECK_THROWS_AS(a.query(uint64_t{1}), KeyTypeError);
+  const char bytes[8] = {8, 7, 6, 5, 4, 3, 2, 1};  // an integer's little-endian bytes
+  a.insert(std::string_view(bytes, 8), ShiftingAssociation::kOnlySecond);
   CHECK((a.query(std::string_view(bytes, 8)) & ShiftingAssociation::kOnlySecond) != 0);
   ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(1 << 16, 64, 3);
-  m.insert(std::string_view("x"), 64);
-  CHECK(m.count(std::string_view("x")) >= 1);
   m.insert(uint64_t{5}, 1);
-  CHECK(m.count(uint64_t{5}) == 1);
+  CHECK(m.count(int32_t{5}) == 1);
+  CHECK_THROWS_AS(m.insert(std::string_view("x"), 64), KeyTypeError);
+  ShiftingMultiplicity words = ShiftingMultiplicity::with_bits(1 << 16, 64, 3);
+  words.insert(std::string_view("x"), 64);
+  CHECK(words.count(std::string_view("x")) >= 1);
 
   // Moved from: every key call and save throw (an answer of 0 would be a silent false negative),
   // never crashes; outputs are left alone.

@@ -10,11 +10,13 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kernels/dispatch.h"
+#include "kernels/reference.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -32,6 +34,31 @@ struct Rng {
     return z ^ (z >> 31);
   }
 };
+
+// `bytes` of a saved file (a 64-byte header with its checksum of bytes 0..55 at 56) as a file saved
+// before key types: the key type byte at `at` 0 (legacy), the header checksum recomputed.
+inline std::vector<uint8_t> AsLegacy(std::vector<uint8_t> bytes, size_t at) {
+  bytes[at] = 0;
+  const uint64_t sum = ref::Checksum(bytes.data(), 56);
+  for (int i = 0; i < 8; ++i) bytes[56 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  return bytes;
+}
+inline std::string AsLegacy(const std::string& bytes, size_t at) {
+  const std::vector<uint8_t> v = AsLegacy(std::vector<uint8_t>(bytes.begin(), bytes.end()), at);
+  return std::string(v.begin(), v.end());
+}
+
+// A copy of `f` (same bits) that holds `type`: for tests that compare integer keys with their
+// bytes (a filter of u64 keys and one of their 8-byte strings have the same bits).
+inline Filter WithKeyType(const Filter& f, KeyType type) {
+  std::stringstream s;
+  f.save(s);
+  std::string bytes = s.str();
+  bytes[18] = static_cast<char>(type);
+  const uint64_t sum = ref::Checksum(reinterpret_cast<const uint8_t*>(bytes.data()), 56);
+  for (int i = 0; i < 8; ++i) bytes[56 + i] = static_cast<char>(sum >> (8 * i));
+  return Filter::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
 
 inline std::vector<uint64_t> RandomKeys(size_t n, uint64_t seed) {
   Rng rng(seed);
