@@ -18,6 +18,7 @@
 namespace sbbench {
 
 using simdbloom::Filter;
+using simdbloom::KeyType;
 using simdbloom::Layout;
 
 // The layouts the default sections print, in id order: the library's (its registry) but

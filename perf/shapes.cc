@@ -31,6 +31,9 @@ void ShapesSection(const Options& o) {
   for (auto& k : u64) k = SplitMix(s);
   std::vector<uint32_t> u32(n);
   for (size_t i = 0; i < n; ++i) u32[i] = static_cast<uint32_t>(u64[i] >> 7);
+  std::vector<int32_t> i32(u32.begin(), u32.end());
+  std::vector<int16_t> i16(n);
+  for (size_t i = 0; i < n; ++i) i16[i] = static_cast<int16_t>(u64[i] >> 9);
   const Column urls(Urls(n, 5));
   const Column uuids(Uuids(n, 6));
   std::vector<uint8_t> tuples(n * 13);  // IPv4 5-tuples: src, dst, sport, dport, proto
@@ -41,7 +44,7 @@ void ShapesSection(const Options& o) {
   Options reps = o;
   reps.min_seconds = 0.3;
 
-  Filter f = Filter::create(n, o.fpp, Layout::kBlock512);
+  Filter f = Filter::create(n, o.fpp, Layout::kBlock512, 0, KeyType::kInt64);
   PhysicalArray array(f.size_bytes(), true);
   double read_ns = 1e300;
   for (size_t d : kReferenceDistances) {
@@ -51,24 +54,35 @@ void ShapesSection(const Options& o) {
                      [&] { g_sink = RandomReads(array.words, f.size_bytes() / 64, n, d, 3); }));
   }
   f.hash(u64, hashes.data());
+  // Each shape into a filter of its key type (lib/FORMAT.md, "Keys"): integer arrays of the
+  // filter's width are read as they are, others converted by value (u32 and i16 into the default
+  // 8-byte filter; u64 into a 4-byte one, with its range check).
+  // The 4-byte values as u64 keys: a conversion with its range check, none out of range.
+  const std::vector<uint64_t> u32_as_u64(u32.begin(), u32.end());
   struct Shape {
     const char* name;
     simdbloom::Keys keys;
+    KeyType type;
   };
   const Shape shapes[] = {
-      {"u64", simdbloom::Keys(u64)},
-      {"u32", simdbloom::Keys(u32)},
-      {"pre-hashed u64", simdbloom::Prehashed{hashes.data(), n}},
-      {"URL 20..100 B, string_view", simdbloom::Keys(urls.views)},
-      {"URL 20..100 B, Arrow int32 offsets", urls.Arrow()},
-      {"UUID 36 B, Arrow int32 offsets", uuids.Arrow()},
-      {"IPv4 5-tuple, 13-byte records", simdbloom::FixedWidth{tuples.data(), 13, 13, n}},
+      {"u64", simdbloom::Keys(u64), KeyType::kInt64},
+      {"u32 (converted to int64)", simdbloom::Keys(u32), KeyType::kInt64},
+      {"i16 (converted to int64)", simdbloom::Keys(i16), KeyType::kInt64},
+      {"i32, int32 filter", simdbloom::Keys(i32), KeyType::kInt32},
+      {"u64, int32 filter (converted)", simdbloom::Keys(u32_as_u64), KeyType::kInt32},
+      {"pre-hashed u64", simdbloom::Prehashed{hashes.data(), n}, KeyType::kNone},
+      {"URL 20..100 B, string_view", simdbloom::Keys(urls.views), KeyType::kBytes},
+      {"URL 20..100 B, Arrow int32 offsets", urls.Arrow(), KeyType::kBytes},
+      {"UUID 36 B, Arrow int32 offsets", uuids.Arrow(), KeyType::kBytes},
+      {"IPv4 5-tuple, 13-byte records", simdbloom::FixedWidth{tuples.data(), 13, 13, n},
+       KeyType::kBytes},
   };
   for (const Shape& shape : shapes) {
+    Filter g = Filter::create(n, o.fpp, Layout::kBlock512, 0, shape.type);
     const double ins = MedianNsPerKey(
-        reps, n, [&] { f.clear(); }, [&] { f.insert(shape.keys); });
+        reps, n, [&] { g.clear(); }, [&] { g.insert(shape.keys); });
     const double con = MedianNsPerKey(
-        reps, n, [] {}, [&] { f.contains(shape.keys, out.data()); });
+        reps, n, [] {}, [&] { g.contains(shape.keys, out.data()); });
     Row(o, "shapes", std::string(shape.name) + " insert", "2MiB", n, ins, read_ns, "read");
     Row(o, "shapes", std::string(shape.name) + " contains", "2MiB", n, con, read_ns, "read");
   }
