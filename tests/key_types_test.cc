@@ -566,3 +566,43 @@ TEST_CASE("format: golden files of every kind with key types are reproduced bit 
 
 }  // namespace
 }  // namespace simdbloom
+
+namespace simdbloom {
+namespace {
+
+// A single-key insert that is refused (a bad label, count or membership, a read-only view) leaves
+// the key type as it was.
+TEST_CASE("api: key types - a refused single-key insert leaves the key type") {
+  SpatialFilter s = MakeSpatial(KeyType::kNone);
+  CHECK_THROWS_AS(s.insert(3, uint64_t{5}), Error);  // label 3 of 2 areas
+  CHECK(s.key_type() == KeyType::kNone);
+  ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(1024, 4, 3);
+  CHECK_THROWS_AS(m.insert("x", 9), Error);  // count 9 of at most 4
+  CHECK(m.key_type() == KeyType::kNone);
+  ShiftingAssociation a = ShiftingAssociation::with_bits(1024, 3);
+  CHECK_THROWS_AS(a.insert(1, 9), Error);  // no such membership
+  CHECK(a.key_type() == KeyType::kNone);
+  const CountingFilter c = MakeCounting(KeyType::kNone);
+  std::stringstream cs;
+  c.save(cs);
+  const std::string cbytes = cs.str();
+  std::vector<uint64_t> aligned(cbytes.size() / 8 + 16);
+  uint8_t* at = reinterpret_cast<uint8_t*>(aligned.data());
+  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
+  std::memcpy(at, cbytes.data(), cbytes.size());
+  CountingFilter cv = CountingFilter::view(at, cbytes.size());
+  CHECK_THROWS_AS(cv.insert(5), Error);
+  CHECK(cv.key_type() == KeyType::kNone);
+  const Filter f = MakeFilter(Layout::kBlock512, KeyType::kNone);
+  std::stringstream fs;
+  f.save(fs);
+  const std::string fbytes = fs.str();
+  std::memcpy(at, fbytes.data(), fbytes.size());
+  Filter fv = Filter::view(at, fbytes.size());
+  CHECK_THROWS_AS(fv.insert(5), Error);
+  CHECK_THROWS_AS(fv.insert("x"), Error);
+  CHECK(fv.key_type() == KeyType::kNone);
+}
+
+}  // namespace
+}  // namespace simdbloom

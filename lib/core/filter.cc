@@ -64,6 +64,11 @@ Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, Ke
   UpdateFast();
 }
 
+void Filter::SetKeyTypeOnInsert(KeyType type) noexcept {
+  keys_.Set(type);
+  UpdateFast();
+}
+
 void Filter::set_key_type(KeyType type) {
   keys_.Declare("set_key_type", type);
   UpdateFast();
@@ -230,24 +235,6 @@ bool Filter::insert_hash_concurrent(uint64_t hash) {
   __atomic_fetch_add(&inserted_, 1, __ATOMIC_RELAXED);
   const detail::Params p{num_blocks_, k_, seed_};
   return detail::InfoOf(layout_)->scalar_insert_atomic(words_, p, hash);
-}
-
-bool Filter::insert(std::string_view key) {
-  if (!owned_ || words_ == nullptr) CheckWritable("insert");  // throws
-  keys_.BytesForInsert("insert");
-  UpdateFast();
-  return insert_hash(hash_bytes(key));
-}
-bool Filter::insert_concurrent(std::string_view key) {
-  if (!owned_ || words_ == nullptr) CheckWritable("insert_concurrent");  // throws
-  keys_.BytesForInsert("insert_concurrent");
-  UpdateFast();
-  return insert_hash_concurrent(hash_bytes(key));
-}
-bool Filter::contains(std::string_view key) const {
-  if (words_ == nullptr) RefuseQuery("contains");
-  keys_.BytesForQuery("contains");
-  return contains_hash(hash_bytes(key));
 }
 
 bool Filter::compatible(const Filter& other) const noexcept {

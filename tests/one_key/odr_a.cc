@@ -15,7 +15,7 @@ bool CallContainsHashOfUnitA(const simdbloom::Filter& f, uint64_t h) {
   return (f.*fn)(h);
 }
 // The other kinds' inline one-key calls (SpatialFilter::classify, CountingFilter::count).
-using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(uint64_t) const;
-ClassifyFn ClassifyOfUnitA() { return &simdbloom::SpatialFilter::classify<uint64_t>; }
-using CountFn = uint32_t (simdbloom::CountingFilter::*)(uint64_t) const;
-CountFn CountOfUnitA() { return &simdbloom::CountingFilter::count<uint64_t>; }
+using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(simdbloom::Key) const;
+ClassifyFn ClassifyOfUnitA() { return &simdbloom::SpatialFilter::classify<>; }
+using CountFn = uint32_t (simdbloom::CountingFilter::*)(simdbloom::Key) const;
+CountFn CountOfUnitA() { return &simdbloom::CountingFilter::count<>; }

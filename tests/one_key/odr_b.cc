@@ -15,7 +15,7 @@ bool CallContainsHashOfUnitB(const simdbloom::Filter& f, uint64_t h) {
   return (f.*fn)(h);
 }
 // The other kinds' inline one-key calls (SpatialFilter::classify, CountingFilter::count).
-using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(uint64_t) const;
-ClassifyFn ClassifyOfUnitB() { return &simdbloom::SpatialFilter::classify<uint64_t>; }
-using CountFn = uint32_t (simdbloom::CountingFilter::*)(uint64_t) const;
-CountFn CountOfUnitB() { return &simdbloom::CountingFilter::count<uint64_t>; }
+using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(simdbloom::Key) const;
+ClassifyFn ClassifyOfUnitB() { return &simdbloom::SpatialFilter::classify<>; }
+using CountFn = uint32_t (simdbloom::CountingFilter::*)(simdbloom::Key) const;
+CountFn CountOfUnitB() { return &simdbloom::CountingFilter::count<>; }

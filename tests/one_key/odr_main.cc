@@ -22,10 +22,10 @@ ContainsHashFn ContainsHashOfUnitA();
 ContainsHashFn ContainsHashOfUnitB();
 bool CallContainsHashOfUnitA(const simdbloom::Filter& f, uint64_t h);
 bool CallContainsHashOfUnitB(const simdbloom::Filter& f, uint64_t h);
-using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(uint64_t) const;
+using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(simdbloom::Key) const;
 ClassifyFn ClassifyOfUnitA();
 ClassifyFn ClassifyOfUnitB();
-using CountFn = uint32_t (simdbloom::CountingFilter::*)(uint64_t) const;
+using CountFn = uint32_t (simdbloom::CountingFilter::*)(simdbloom::Key) const;
 CountFn CountOfUnitA();
 CountFn CountOfUnitB();
 

@@ -115,28 +115,21 @@ class CountingFilter {
   // allocation) ----
   // insert: true if one of the key's counters was 0 (the key was surely new). Throws
   // Error(kReadOnly) on a view.
-  template <class T, detail::IntKey<T> = 0>
-  bool insert(T key) {
-    return insert_hash(
-        keys_.ForInsert("insert", *this, key, seed_, detail::Xxh3Bitflip(seed_), false));
-  }
-  bool insert(std::string_view key) {
-    keys_.BytesForInsert("insert");
-    return insert_hash(hash_bytes(key));
+  bool insert(Key key) {
+    KeyType type;
+    const bool fresh = insert_hash(
+        keys_.ForInsert("insert", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &type));
+    keys_.Set(type);  // after the insert: a refused one changes nothing
+    return fresh;
   }
   // remove: true if the key was removed; false if one of its counters was 0 (it was not in the
   // filter: nothing changed). See "Removing" above. Throws Error(kReadOnly) on a view.
-  template <class T, detail::IntKey<T> = 0>
-  bool remove(T key) {
+  bool remove(Key key) {
     uint64_t h;
     if (!keys_.ForQuery("remove", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
       return false;
     }
     return remove_hash(h);
-  }
-  bool remove(std::string_view key) {
-    keys_.BytesForQuery("remove");
-    return remove_hash(hash_bytes(key));
   }
   // contains / count of an integer key are inline in the blocked layout when the calling code is
   // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's k counters are read
@@ -144,41 +137,21 @@ class CountingFilter {
   // active target's kernel on x86 with AVX2 at run time, else a loop over the k counters). Same
   // answer on every path; figures in perf/README.md, section single. (`OneKey` selects the path:
   // leave it defaulted.)
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  SIMDBLOOM_INLINE bool contains(T key) const {
-    uint64_t h;
-    if (!keys_.ForQuery("contains", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
-      return false;
-    }
-    return CountOne<OneKey>(h, "contains") != 0;
-  }
-  bool contains(std::string_view key) const {
-    keys_.BytesForQuery("contains");
-    return contains_hash(hash_bytes(key));
+  template <class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE bool contains(Key key) const {
+    return count<OneKey>(key) != 0;
   }
   // The smallest of the key's counters, 0..15: 0 means absent; otherwise an upper bound of how
   // many times the key is in the filter (inserts minus removes), exact unless other keys share all
   // its counters; 15 means "15 or more".
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  SIMDBLOOM_INLINE uint32_t count(T key) const {
+  template <class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE uint32_t count(Key key) const {
     uint64_t h;
     if (!keys_.ForQuery("count", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
       return 0;
     }
     return CountOne<OneKey>(h, "count");
   }
-  uint32_t count(std::string_view key) const {
-    keys_.BytesForQuery("count");
-    return count_hash(hash_bytes(key));
-  }
-  template <class T, detail::NotAKey<T> = 0>
-  bool insert(const T& not_a_key_type) = delete;
-  template <class T, detail::NotAKey<T> = 0>
-  bool remove(const T& not_a_key_type) = delete;
-  template <class T, detail::NotAKey<T> = 0>
-  bool contains(const T& not_a_key_type) const = delete;
-  template <class T, detail::NotAKey<T> = 0>
-  uint32_t count(const T& not_a_key_type) const = delete;
 
   // The same for a value of hash().
   bool insert_hash(uint64_t hash);
@@ -189,17 +162,8 @@ class CountingFilter {
   // XXH3 of the key (by key_type(), as Filter::hash) with this filter's seed: equal to
   // Filter::hash of the plain filter to_filter() returns. O(1) (strings O(size)). Throws as
   // Filter::hash.
-  template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const {
-    uint64_t h;
-    if (!keys_.ForQuery("hash", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
-      detail::RefuseIntKey("hash", keys_.type(), detail::IntBits(key), std::is_signed<T>::value);
-    }
-    return h;
-  }
-  uint64_t hash(std::string_view key) const {
-    keys_.BytesForQuery("hash");
-    return hash_bytes(key);
+  uint64_t hash(Key key) const {
+    return keys_.ForHash("hash", *this, key, seed_, detail::Xxh3Bitflip(seed_), false);
   }
   // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
   KeyType key_type() const noexcept { return keys_.type(); }
@@ -296,6 +260,7 @@ class CountingFilter {
  private:
   CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
                  KeyType key_type, Filter store);
+  friend class detail::KeyTyping;  // hash_bytes
   // The XXH3 of a byte string with this filter's seed (no key-type check).
   uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckWritable(const char* who) const;

@@ -80,25 +80,22 @@ class ScalableFilter {
   // size or rate is beyond what Filter::create allows); the chain is then unchanged and the key not
   // inserted.
   // (`OneKey` selects the caller's probe path, as in Filter: leave it defaulted.)
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  bool insert(T key) {
-    const KeyType before = keys_.type();
-    const uint64_t h = keys_.ForInsert("ScalableFilter::insert", *this, key, seed_,
-                                       detail::Xxh3Bitflip(seed_), xxh64());
-    if (keys_.type() != before) SyncStages();
-    return insert_hash<OneKey>(h);
-  }
   template <class OneKey = detail::OneKey>
-  bool insert(std::string_view key) {
-    const KeyType before = keys_.type();
-    keys_.BytesForInsert("ScalableFilter::insert");
-    if (keys_.type() != before) SyncStages();
-    return insert_hash<OneKey>(hash_bytes(key));
+  bool insert(Key key) {
+    KeyType type;
+    const uint64_t h = keys_.ForInsert("ScalableFilter::insert", *this, key, seed_,
+                                       detail::Xxh3Bitflip(seed_), xxh64(), &type);
+    const bool fresh = insert_hash<OneKey>(h);
+    if (type != keys_.type()) {  // after the insert: a refused one changes nothing
+      keys_.Set(type);
+      SyncStages();
+    }
+    return fresh;
   }
   // contains: whether any stage may hold the key, newest (largest) stage first. O(k) per stage
   // queried, one hash per key, no allocation.
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  bool contains(T key) const {
+  template <class OneKey = detail::OneKey>
+  bool contains(Key key) const {
     uint64_t h;
     if (!keys_.ForQuery("ScalableFilter::contains", *this, key, seed_, detail::Xxh3Bitflip(seed_),
                         xxh64(), &h)) {
@@ -106,15 +103,6 @@ class ScalableFilter {
     }
     return contains_hash<OneKey>(h);
   }
-  template <class OneKey = detail::OneKey>
-  bool contains(std::string_view key) const {
-    keys_.BytesForQuery("ScalableFilter::contains");
-    return contains_hash<OneKey>(hash_bytes(key));
-  }
-  template <class T, detail::NotAKey<T> = 0>
-  bool insert(const T& not_a_key_type) = delete;
-  template <class T, detail::NotAKey<T> = 0>
-  bool contains(const T& not_a_key_type) const = delete;
 
   // A value of hash() (the stages' layout hash with the chain's seed, as Filter::hash).
   template <class OneKey = detail::OneKey>
@@ -134,19 +122,9 @@ class ScalableFilter {
   }
   // The hash every stage computes for `key`: equal to Filter::hash of a filter of the same
   // layout, seed and key type. O(1) (strings O(size)), no allocation. Throws as Filter::hash.
-  template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const {
-    uint64_t h;
-    if (!keys_.ForQuery("ScalableFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_),
-                        xxh64(), &h)) {
-      detail::RefuseIntKey("ScalableFilter::hash", keys_.type(), detail::IntBits(key),
-                           std::is_signed<T>::value);
-    }
-    return h;
-  }
-  uint64_t hash(std::string_view key) const {
-    keys_.BytesForQuery("ScalableFilter::hash");
-    return hash_bytes(key);
+  uint64_t hash(Key key) const {
+    return keys_.ForHash("ScalableFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_),
+                         xxh64());
   }
   // What the chain holds (KeyType, as Filter::key_type); every stage has it. O(1).
   KeyType key_type() const noexcept { return keys_.type(); }
@@ -292,6 +270,7 @@ class ScalableFilter {
  private:
   ScalableFilter() = default;
   friend struct ScalableAccess;
+  friend class detail::KeyTyping;  // hash_bytes
   void AddStage();
   // Gives every stage the chain's key type.
   void SyncStages() noexcept;

@@ -59,6 +59,11 @@ class ShiftingBlocks {
   const KeyTyping& typing() const noexcept { return typing_; }
   KeyTyping& typing() noexcept { return typing_; }
   uint64_t flip() const noexcept { return Xxh3Bitflip(seed_); }
+  // The hash of a key for hash(): by the key type, throwing where it has none.
+  uint64_t HashFor(const char* who, Key key) const {
+    return typing_.ForHash(who, *this, key, seed_, flip(), false);
+  }
+  uint64_t hash_bytes(std::string_view key) const noexcept { return hash(key); }
 
  private:
   KeyTyping typing_;
@@ -66,15 +71,6 @@ class ShiftingBlocks {
   uint64_t num_blocks_ = 0;
   uint64_t seed_ = 0;
 };
-// The hash of integer key `key` for a query of b (throws where it has none).
-template <class T>
-uint64_t HashKeyOf(const char* who, const ShiftingBlocks& b, T key) {
-  uint64_t h;
-  if (!b.typing().ForQuery(who, b, key, b.seed(), b.flip(), false, &h)) {
-    RefuseIntKey(who, b.typing().type(), IntBits(key), std::is_signed<T>::value);
-  }
-  return h;
-}
 }  // namespace detail
 
 // The probability that a given set of t patterns (t bits in each word of a block, distinct) are
@@ -124,18 +120,13 @@ class ShiftingAssociation {
   // Inserts a key with its membership: kOnlyFirst, kBoth or kOnlySecond (else
   // Error(kInvalidArgument)). A key must be inserted with one membership only (the paper's
   // ShBF_A has no update). O(1): one cache line.
-  template <class T, detail::IntKey<T> = 0>
-  void insert(T key, uint8_t membership) {
+  void insert(Key key, uint8_t membership) {
+    KeyType type;
     insert_hash(blocks_.typing().ForInsert("ShiftingAssociation::insert", blocks_, key,
-                                           blocks_.seed(), blocks_.flip(), false),
+                                           blocks_.seed(), blocks_.flip(), false, &type),
                 membership);
+    blocks_.typing().Set(type);  // after the insert: a refused one changes nothing
   }
-  void insert(std::string_view key, uint8_t membership) {
-    blocks_.typing().BytesForInsert("ShiftingAssociation::insert");
-    insert_hash(blocks_.hash(key), membership);
-  }
-  template <class T, detail::NotAKey<T> = 0>
-  void insert(const T& not_a_key_type, uint8_t membership) = delete;
   void insert_hash(uint64_t hash, uint8_t membership);
   // Inserts every key of `keys` (any shape: integers of 2, 4 or 8 bytes, strings, Arrow offsets,
   // fixed-width records, pre-hashed) with one membership: hashed in tiles (vectorized XXH3 of the
@@ -145,8 +136,7 @@ class ShiftingAssociation {
   void insert(const Keys& keys, uint8_t membership);
 
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
-  template <class T, detail::IntKey<T> = 0>
-  uint8_t query(T key) const {
+  uint8_t query(Key key) const {
     uint64_t h;
     if (!blocks_.typing().ForQuery("ShiftingAssociation::query", blocks_, key, blocks_.seed(),
                                    blocks_.flip(), false, &h)) {
@@ -154,9 +144,6 @@ class ShiftingAssociation {
     }
     return query_hash(h);
   }
-  uint8_t query(std::string_view key) const { return query_hash(hash(key)); }
-  template <class T, detail::NotAKey<T> = 0>
-  uint8_t query(const T& not_a_key_type) const = delete;
   uint8_t query_hash(uint64_t hash) const;
   // out[i] = query(key i), keys of any shape (as insert). Dispatches to the best SIMD target
   // (simdbloom::active_target()): keys hashed 2048 at a time (vectorized XXH3 for integers, 32 KiB
@@ -169,14 +156,7 @@ class ShiftingAssociation {
 
   // XXH3-64 of the key with seed(): integers by key_type() (as Filter::hash, throwing as it
   // does), strings their bytes. O(1).
-  template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const {
-    return detail::HashKeyOf("ShiftingAssociation::hash", blocks_, key);
-  }
-  uint64_t hash(std::string_view key) const {
-    blocks_.typing().BytesForQuery("ShiftingAssociation::hash");
-    return blocks_.hash(key);
-  }
+  uint64_t hash(Key key) const { return blocks_.HashFor("ShiftingAssociation::hash", key); }
   // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
   KeyType key_type() const noexcept { return blocks_.typing().type(); }
   // As Filter::set_key_type.
@@ -243,25 +223,19 @@ class ShiftingMultiplicity {
   // Keys as ShiftingAssociation's (detail/keys.hpp).
   // Inserts a key with its count 1..max_count (else Error(kInvalidArgument)). A key must be
   // inserted once, with its final count. O(1).
-  template <class T, detail::IntKey<T> = 0>
-  void insert(T key, uint32_t count) {
+  void insert(Key key, uint32_t count) {
+    KeyType type;
     insert_hash(blocks_.typing().ForInsert("ShiftingMultiplicity::insert", blocks_, key,
-                                           blocks_.seed(), blocks_.flip(), false),
+                                           blocks_.seed(), blocks_.flip(), false, &type),
                 count);
+    blocks_.typing().Set(type);  // after the insert: a refused one changes nothing
   }
-  void insert(std::string_view key, uint32_t count) {
-    blocks_.typing().BytesForInsert("ShiftingMultiplicity::insert");
-    insert_hash(blocks_.hash(key), count);
-  }
-  template <class T, detail::NotAKey<T> = 0>
-  void insert(const T& not_a_key_type, uint32_t count) = delete;
   void insert_hash(uint64_t hash, uint32_t count);
   // Inserts every key of `keys` (any shape) with one count (as ShiftingAssociation's bulk insert).
   void insert(const Keys& keys, uint32_t count);
 
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
-  template <class T, detail::IntKey<T> = 0>
-  uint32_t count(T key) const {
+  uint32_t count(Key key) const {
     uint64_t h;
     if (!blocks_.typing().ForQuery("ShiftingMultiplicity::count", blocks_, key, blocks_.seed(),
                                    blocks_.flip(), false, &h)) {
@@ -269,23 +243,13 @@ class ShiftingMultiplicity {
     }
     return count_hash(h);
   }
-  uint32_t count(std::string_view key) const { return count_hash(hash(key)); }
-  template <class T, detail::NotAKey<T> = 0>
-  uint32_t count(const T& not_a_key_type) const = delete;
   uint32_t count_hash(uint64_t hash) const;
   // out[i] = count(key i), keys of any shape; dispatched like ShiftingAssociation::query. No
   // allocation; O(n).
   void count(const Keys& keys, uint32_t* out) const;
 
   // As ShiftingAssociation::hash.
-  template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const {
-    return detail::HashKeyOf("ShiftingMultiplicity::hash", blocks_, key);
-  }
-  uint64_t hash(std::string_view key) const {
-    blocks_.typing().BytesForQuery("ShiftingMultiplicity::hash");
-    return blocks_.hash(key);
-  }
+  uint64_t hash(Key key) const { return blocks_.HashFor("ShiftingMultiplicity::hash", key); }
   KeyType key_type() const noexcept { return blocks_.typing().type(); }
   void set_key_type(KeyType type) {
     blocks_.typing().Declare("ShiftingMultiplicity::set_key_type", type);

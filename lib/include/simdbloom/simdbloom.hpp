@@ -354,35 +354,38 @@ class Filter {
   ~Filter();
 
   // ---- Single keys: inline, scalar, branch-free; O(k), no allocation ----
-  // Any integer key type (see "Which C++ types are keys": its value, hashed for key_type()
-  // exactly as a bulk call over an array of T) or a byte string (std::string_view, std::string, C
-  // string; out of line, O(k + size)). insert returns true if the key set a bit that was clear (it
-  // was surely new) and throws Error(kReadOnly) on a view; a key of the other kind than key_type()
-  // throws KeyTypeError, an integer out of a kInt32 filter's range is absent (contains) or
-  // refused (insert, Error(kInvalidArgument)). Integer keys are
-  // hashed inline (XXH3/XXH64 of 4 or 8 bytes, bit-exact with libxxhash), then probed inline with
-  // the caller's own instruction set (detail/one_key.hpp): block512 and split_block256 with
-  // AVX-512 or AVX2 intrinsics when the calling code is compiled for them (-march=x86-64-v4 / -v3
-  // or native), with NEON on AArch64; in code compiled for baseline x86-64 by one call to the
-  // library's one-key kernel of the active SIMD target, or the inline scalar loops; register64
-  // inline scalar; classic out of line (its k cache misses dwarf a call). About 1-3 ns in cache
-  // (perf/README.md), one cache miss out of it. Same bits and answers as the bulk calls on every
-  // path. (`OneKey` selects that path: leave it defaulted.)
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  SIMDBLOOM_INLINE bool insert(T key) {
+  // A Key: any integer type (see "Which C++ types are keys": its value, hashed for key_type()
+  // exactly as a bulk call over an array of that type) or a byte string (std::string_view,
+  // std::string, C string; hashed out of line, O(k + size)). insert returns true if the key set a
+  // bit that was clear (it was surely new) and throws Error(kReadOnly) on a view; a key of the
+  // other kind than key_type() throws KeyTypeError, an integer out of a kInt32 filter's range is
+  // absent (contains) or refused (insert, Error(kInvalidArgument)). Integer keys are hashed inline
+  // (XXH3/XXH64 of 4 or 8 bytes, bit-exact with libxxhash), then probed inline with the caller's
+  // own instruction set (detail/one_key.hpp): block512 and split_block256 with AVX-512 or AVX2
+  // intrinsics when the calling code is compiled for them (-march=x86-64-v4 / -v3 or native), with
+  // NEON on AArch64; in code compiled for baseline x86-64 by one call to the library's one-key
+  // kernel of the active SIMD target, or the inline scalar loops; register64 inline scalar; classic
+  // out of line (its k cache misses dwarf a call). About 1-3 ns in cache (perf/README.md), one
+  // cache miss out of it. Same bits and answers as the bulk calls on every path. (`OneKey` selects
+  // that path: leave it defaulted.)
+  template <class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE bool insert(Key key) {
     // The default layout and key type first, with one test for its hash and its probe (the
     // switches of hash() and insert_hash() cost a caller's loop about 10% of a key).
-    if (fast_ & kFastInsert) {
-      const uint64_t h = detail::Xxh3U64Flip(detail::IntBits(key), xxh3_bitflip_);
+    if (key.is_integer() && (fast_ & kFastInsert)) {
+      const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
       ++inserted_;
       return OneKey::Block512Insert(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
-    return insert_hash<OneKey>(key_hash_for_insert(key));
+    KeyType type;
+    const bool fresh = insert_hash<OneKey>(key_hash_for_insert("insert", key, &type));
+    if (type != keys_.type()) SetKeyTypeOnInsert(type);
+    return fresh;
   }
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  SIMDBLOOM_INLINE bool contains(T key) const {
-    if (fast_ & kFastQuery) {
-      const uint64_t h = detail::Xxh3U64Flip(detail::IntBits(key), xxh3_bitflip_);
+  template <class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE bool contains(Key key) const {
+    if (key.is_integer() && (fast_ & kFastQuery)) {
+      const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
       return OneKey::Block512Contains(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
     if (words_ == nullptr) RefuseQuery("contains");
@@ -390,30 +393,18 @@ class Filter {
     if (!keys_.ForQuery("contains", *this, key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
     return contains_hash<OneKey>(h);
   }
-  bool insert(std::string_view key);
-  bool contains(std::string_view key) const;
-  // Not keys: bool, characters, floating point, enums, pointers other than C strings (a pointer
-  // and a count is the bulk call insert(ptr, n)). Pass the value's bytes as std::string_view if
-  // it is meant as a key.
-  template <class T, detail::NotAKey<T> = 0>
-  bool insert(const T& not_a_key_type) = delete;
-  template <class T, detail::NotAKey<T> = 0>
-  bool contains(const T& not_a_key_type) const = delete;
 
   // Prefetches the cache line(s) a later insert or contains of `key` touches (classic: its k
   // lines), so a caller who knows the next keys (a packet ring, a request queue) can overlap their
   // cache misses: prefetch(next) ... contains(current). Never changes results; O(1) (classic O(k)).
-  template <class T, detail::IntKey<T> = 0>
-  SIMDBLOOM_INLINE void prefetch(T key) const noexcept {
-    if (fast_ & kFastQuery) {
-      prefetch_hash(detail::Xxh3U64Flip(detail::IntBits(key), xxh3_bitflip_));
-    } else if (detail::TakesIntegers(keys_.type())) {
-      prefetch_hash(detail::HashLegacyIntKey(*this, key, seed_, xxh3_bitflip_, xxh64()));
+  SIMDBLOOM_INLINE void prefetch(Key key) const noexcept {
+    uint64_t h;
+    if (key.is_integer() && (fast_ & kFastQuery)) {
+      prefetch_hash(detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_));
+    } else if (keys_.TryHash(*this, key, seed_, xxh3_bitflip_, xxh64(), &h)) {
+      prefetch_hash(h);
     }
   }
-  void prefetch(std::string_view key) const noexcept { prefetch_hash(hash_bytes(key)); }
-  template <class T, detail::NotAKey<T> = 0>
-  void prefetch(const T& not_a_key_type) const = delete;
 
   // A value of hash(): no hashing.
   template <class OneKey = detail::OneKey>
@@ -481,20 +472,9 @@ class Filter {
   // hash family, seed and key type. O(1), inline (strings: O(size)). Throws KeyTypeError for a
   // key of the other kind than key_type(), Error(kInvalidArgument) for an integer out of a kInt32
   // filter's range (it has no hash there).
-  template <class T, detail::IntKey<T> = 0>
-  SIMDBLOOM_INLINE uint64_t hash(T key) const {
-    uint64_t h;
-    if (!keys_.ForQuery("hash", *this, key, seed_, xxh3_bitflip_, xxh64(), &h)) {
-      detail::RefuseIntKey("hash", keys_.type(), detail::IntBits(key), std::is_signed<T>::value);
-    }
-    return h;
+  SIMDBLOOM_INLINE uint64_t hash(Key key) const {
+    return keys_.ForHash("hash", *this, key, seed_, xxh3_bitflip_, xxh64());
   }
-  uint64_t hash(std::string_view key) const {
-    keys_.BytesForQuery("hash");
-    return hash_bytes(key);
-  }
-  template <class T, detail::NotAKey<T> = 0>
-  uint64_t hash(const T& not_a_key_type) const = delete;
 
   // What the filter holds (KeyType): declared at create(), or set by its first insert; saved in
   // its file. O(1).
@@ -506,14 +486,14 @@ class Filter {
   void set_key_type(KeyType type);
 
  private:
-  // The hash of an integer key for an insert (fixes kNone to kInt64).
-  template <class T>
-  SIMDBLOOM_INLINE uint64_t key_hash_for_insert(T key) {
-    if (!owned_ || words_ == nullptr) RefuseInsert("insert");
-    const uint64_t h = keys_.ForInsert("insert", *this, key, seed_, xxh3_bitflip_, xxh64());
-    UpdateFast();
-    return h;
+  friend class detail::KeyTyping;  // hash_bytes
+  // The hash of a key for an insert, and the key type after it: the slow path of insert(key).
+  SIMDBLOOM_INLINE uint64_t key_hash_for_insert(const char* who, Key key, KeyType* type) {
+    if (!owned_ || words_ == nullptr) RefuseInsert(who);
+    return keys_.ForInsert(who, *this, key, seed_, xxh3_bitflip_, xxh64(), type);
   }
+  // A kNone filter's first insert fixes its key type (out of line: once per filter).
+  void SetKeyTypeOnInsert(KeyType type) noexcept;
   bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
   // The layout's hash of a byte string (no key-type check).
   uint64_t hash_bytes(std::string_view key) const noexcept;
@@ -573,13 +553,12 @@ class Filter {
   // touched (8 for block512 and shifting, 1 register64, 4 split_block256, k classic).
   // (The first insert_concurrent into a kNone filter must not race another: it sets the key
   // type.)
-  template <class T, detail::IntKey<T> = 0>
-  bool insert_concurrent(T key) {
-    return insert_hash_concurrent(key_hash_for_insert(key));
+  bool insert_concurrent(Key key) {
+    KeyType type;
+    const bool fresh = insert_hash_concurrent(key_hash_for_insert("insert_concurrent", key, &type));
+    if (type != keys_.type()) SetKeyTypeOnInsert(type);
+    return fresh;
   }
-  bool insert_concurrent(std::string_view key);
-  template <class T, detail::NotAKey<T> = 0>
-  bool insert_concurrent(const T& not_a_key_type) = delete;
   bool insert_hash_concurrent(uint64_t hash);
   uint64_t insert_concurrent(const Keys& keys);
   uint64_t insert_concurrent(const Keys& keys, uint8_t* fresh);

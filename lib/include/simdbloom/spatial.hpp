@@ -122,18 +122,14 @@ class SpatialFilter {
     return insert(label, Keys(keys, count));
   }
   // One key (an integer key type or a byte string, as Filter). Same rules; O(k).
-  template <class T, detail::IntKey<T> = 0>
-  uint64_t insert(uint16_t label, T key) {
-    return insert_hash(label, keys_.ForInsert("SpatialFilter::insert", *this, key, seed_,
-                                              detail::Xxh3Bitflip(seed_), false));
+  uint64_t insert(uint16_t label, Key key) {
+    KeyType type;
+    const uint64_t raised =
+        insert_hash(label, keys_.ForInsert("SpatialFilter::insert", *this, key, seed_,
+                                           detail::Xxh3Bitflip(seed_), false, &type));
+    keys_.Set(type);  // after the insert: a refused one changes nothing
+    return raised;
   }
-  uint64_t insert(uint16_t label, std::string_view key) {
-    keys_.BytesForInsert("SpatialFilter::insert");
-    return insert_hash(label, hash_bytes(key));
-  }
-  uint64_t insert(uint16_t label, const char* key) { return insert(label, std::string_view(key)); }
-  template <class T, detail::NotAKey<T> = 0>
-  uint64_t insert(uint16_t label, const T& not_a_key_type) = delete;
   uint64_t insert_hash(uint16_t label, uint64_t hash);
 
   // ---- Classify ----
@@ -154,8 +150,8 @@ class SpatialFilter {
   // path (the active target's kernel for 1-byte cells on x86 with AVX2 at run time, else a loop
   // over the k cells). Same answer on every path; figures in perf/README.md, section single.
   // (`OneKey` selects the path: leave it defaulted.)
-  template <class T, detail::IntKey<T> = 0, class OneKey = detail::OneKey>
-  SIMDBLOOM_INLINE uint16_t classify(T key) const {
+  template <class OneKey = detail::OneKey>
+  SIMDBLOOM_INLINE uint16_t classify(Key key) const {
     uint64_t h;
     const bool hashed = keys_.ForQuery("SpatialFilter::classify", *this, key, seed_,
                                        detail::Xxh3Bitflip(seed_), false, &h);
@@ -170,31 +166,14 @@ class SpatialFilter {
     return static_cast<uint16_t>(
         detail::SpatialClassifyOutOfLine(cells_, num_blocks_, k_, cell_bytes_, h));
   }
-  uint16_t classify(std::string_view key) const {
-    keys_.BytesForQuery("SpatialFilter::classify");
-    return classify_hash(hash_bytes(key));
-  }
-  uint16_t classify(const char* key) const { return classify(std::string_view(key)); }
-  template <class T, detail::NotAKey<T> = 0>
-  uint16_t classify(const T& not_a_key_type) const = delete;
   uint16_t classify_hash(uint64_t hash) const;
 
   // The hash insert and classify compute first (XXH3 of the key's little-endian bytes with the
   // filter's seed, as Filter's block512): pass such values as Prehashed keys to hash once.
   // By key_type(), as Filter::hash (and throwing as it does).
-  template <class T, detail::IntKey<T> = 0>
-  uint64_t hash(T key) const {
-    uint64_t h;
-    if (!keys_.ForQuery("SpatialFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_), false,
-                        &h)) {
-      detail::RefuseIntKey("SpatialFilter::hash", keys_.type(), detail::IntBits(key),
-                           std::is_signed<T>::value);
-    }
-    return h;
-  }
-  uint64_t hash(std::string_view key) const {
-    keys_.BytesForQuery("SpatialFilter::hash");
-    return hash_bytes(key);
+  uint64_t hash(Key key) const {
+    return keys_.ForHash("SpatialFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_),
+                         false);
   }
   // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
   KeyType key_type() const noexcept { return keys_.type(); }
@@ -266,6 +245,7 @@ class SpatialFilter {
 
  private:
   SpatialFilter(uint64_t num_blocks, uint32_t k, uint32_t num_areas, uint64_t seed);
+  friend class detail::KeyTyping;  // hash_bytes
   uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckLabel(const char* who, uint16_t label) const;
   [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;

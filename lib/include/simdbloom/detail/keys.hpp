@@ -109,6 +109,54 @@ constexpr bool FitsInt32(T key) noexcept {
     return static_cast<uint64_t>(key) < (uint64_t{1} << 32);
   }
 }
+}  // namespace detail
+
+// One key of a single-key call, in every class: an integer of any accepted type (its value as 64
+// bits, its width and signedness) or a byte string (std::string_view, std::string, C string; not
+// copied: the bytes must outlive the call). Built implicitly from the key; a type that is not a key
+// (bool, characters, floating point, enums, other pointers) does not compile. O(1), inline.
+class Key {
+ public:
+  template <class T, detail::IntKey<T> = 0>
+  constexpr Key(T key) noexcept  // NOLINT(google-explicit-constructor): keys convert implicitly
+      : bits_(detail::IntBits(key)),
+        size_(sizeof(T)),
+        integer_(true),
+        signed_(std::is_signed<T>::value) {}
+  constexpr Key(std::string_view key) noexcept  // NOLINT(google-explicit-constructor)
+      : data_(key.data()), size_(key.size()) {}
+  Key(const std::string& key) noexcept  // NOLINT(google-explicit-constructor)
+      : Key(std::string_view(key)) {}
+  constexpr Key(const char* key) noexcept  // NOLINT(google-explicit-constructor)
+      : Key(std::string_view(key)) {}
+  template <class T, detail::NotAKey<T> = 0>
+  Key(const T& not_a_key_type) = delete;
+
+  constexpr bool is_integer() const noexcept { return integer_; }
+  // An integer's value as 64 bits (sign-extended for signed types), its type's width in bytes and
+  // signedness.
+  constexpr uint64_t bits() const noexcept { return bits_; }
+  constexpr size_t width() const noexcept { return integer_ ? size_ : 0; }
+  constexpr bool is_signed() const noexcept { return signed_; }
+  // Whether the value fits a 4-byte (KeyType::kInt32) filter: in [-2^31, 2^32).
+  constexpr bool fits_int32() const noexcept {
+    return signed_ ? static_cast<int64_t>(bits_) >= -(int64_t{1} << 31) &&
+                         static_cast<int64_t>(bits_) < (int64_t{1} << 32)
+                   : bits_ < (uint64_t{1} << 32);
+  }
+  // A byte string's bytes.
+  constexpr std::string_view bytes() const noexcept { return std::string_view(data_, size_); }
+
+ private:
+  uint64_t bits_ = 0;
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  bool integer_ = false;
+  bool signed_ = false;
+};
+
+namespace detail {
+
 // Whether a filter of this key type takes integer keys (a query on kNone hashes them as kInt64).
 constexpr bool TakesIntegers(KeyType type) noexcept { return type != KeyType::kBytes; }
 // Whether it takes byte strings.
@@ -116,89 +164,108 @@ constexpr bool TakesBytes(KeyType type) noexcept {
   return type != KeyType::kInt64 && type != KeyType::kInt32;
 }
 
-// The refusals of the inline paths, out of line and cold (lib/core/key_type.cc): `who` names the
+// The refusals of the inline paths, out of line and cold (lib/core/key_source.cc): `who` names the
 // call. An integer key (its IntBits and signedness) on a byte-string filter, or out of a 4-byte
 // filter's range on insert; a byte string on an integer filter.
 [[noreturn]] SIMDBLOOM_COLD void RefuseIntKey(const char* who, KeyType type, uint64_t bits,
                                               bool is_signed);
 [[noreturn]] SIMDBLOOM_COLD void RefuseBytesKey(const char* who, KeyType type);
 
-// The hash of an integer key of a pre-key-type (kLegacy) filter: XXH3 (XXH64 where xxh64) of the
-// key's 8 or 4 little-endian bytes; 2-byte keys as the 2 little-endian bytes of their uint16_t
-// value, through filter.hash(std::string_view) (the kind's byte-string hash). `xxh3_bitflip` =
-// Xxh3Bitflip(seed) (a filter caches it: 6 of the path's ~20 instructions).
-template <class T, class F>
-SIMDBLOOM_INLINE uint64_t HashLegacyIntKey(const F& filter, T key, uint64_t seed,
-                                           uint64_t xxh3_bitflip, bool xxh64) noexcept {
-  static_assert(kIsIntKey<T>, "an integer key type (detail::kIsIntKey)");
-  if constexpr (sizeof(T) == 8) {
-    const auto k = static_cast<uint64_t>(key);
-    return xxh64 ? Xxh64U64(k, seed) : Xxh3U64Flip(k, xxh3_bitflip);
-  } else if constexpr (sizeof(T) == 4) {
-    const auto k = static_cast<uint32_t>(key);
-    return xxh64 ? Xxh64U32(k, seed) : Xxh3U32Flip(k, xxh3_bitflip);
-  } else {
-    const auto v = static_cast<uint16_t>(key);
-    const char bytes[2] = {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
-    return filter.hash(std::string_view(bytes, 2));
-  }
-}
-
 // What a filter holds, and the rules of lib/FORMAT.md "Keys" for its single-key calls: every
-// class keeps one (the bulk calls apply the same rules in lib/core/key_source.cc).
+// class keeps one (the bulk calls apply the same rules in lib/core/key_source.cc). `F` is the
+// class (its hash_bytes for legacy 2-byte keys), `flip` its seed's Xxh3Bitflip, `xxh64` its hash.
 class KeyTyping {
  public:
   constexpr KeyTyping() noexcept = default;
   constexpr explicit KeyTyping(KeyType type) noexcept : type_(type) {}
   constexpr KeyType type() const noexcept { return type_; }
   // Declares `type` (kInt64, kInt32 or kBytes) for a filter of kNone or kLegacy, or the one it
-  // has; else throws Error(kInvalidArgument) naming `who` (lib/core/key_type.cc).
+  // has; else throws Error(kInvalidArgument) naming `who` (lib/core/key_source.cc).
   void Declare(const char* who, KeyType type);
-  // For merge/intersect (and ==): equal types, or one of them kNone (which takes the other's).
-  // Throws Error(kIncompatible) naming `who` otherwise.
+  // For merge/intersect: equal types, or one of them kNone (which takes the other's). Throws
+  // Error(kIncompatible) naming `who` otherwise.
   void Combine(const char* who, KeyType other);
   void Set(KeyType type) noexcept { type_ = type; }
 
-  // The hash of integer key `key` for an insert into `filter` (seed, its XXH3 bitflip, XXH64 or
-  // XXH3): a kNone filter becomes kInt64; out of a kInt32 filter's range or on a kBytes filter,
-  // throws naming `who`.
-  template <class T, class F>
-  SIMDBLOOM_INLINE uint64_t ForInsert(const char* who, const F& filter, T key, uint64_t seed,
-                                      uint64_t flip, bool xxh64) {
-    if (type_ == KeyType::kNone) type_ = KeyType::kInt64;
+  // The hash of `key` for an insert, and in *type the key type the filter has once the insert is
+  // done (a kNone filter becomes kInt64 for an integer, kBytes for a byte string): the caller
+  // commits it (Set) after the insert succeeded, so a refused insert changes nothing. An integer
+  // out of a kInt32 filter's range, or a key of the other kind, throws naming `who`.
+  template <class F>
+  SIMDBLOOM_INLINE uint64_t ForInsert(const char* who, const F& filter, Key key, uint64_t seed,
+                                      uint64_t flip, bool xxh64, KeyType* type) const {
+    KeyType t = type_;
+    if (t == KeyType::kNone) t = key.is_integer() ? KeyType::kInt64 : KeyType::kBytes;
+    *type = t;
+    if (!key.is_integer()) {
+      if (!TakesBytes(t)) RefuseBytesKey(who, t);
+      return filter.hash_bytes(key.bytes());
+    }
     uint64_t h;
-    if (!Hash(filter, key, seed, flip, xxh64, &h)) {
-      RefuseIntKey(who, type_, IntBits(key), std::is_signed<T>::value);
+    if (!HashInt(t, filter, key, seed, flip, xxh64, &h)) {
+      RefuseIntKey(who, t, key.bits(), key.is_signed());
     }
     return h;
   }
   // For a query: true with *h set, or false when the key is surely absent (out of a kInt32
-  // filter's range); throws on a kBytes filter.
-  template <class T, class F>
-  SIMDBLOOM_INLINE bool ForQuery(const char* who, const F& filter, T key, uint64_t seed,
+  // filter's range); a key of the other kind throws naming `who`.
+  template <class F>
+  SIMDBLOOM_INLINE bool ForQuery(const char* who, const F& filter, Key key, uint64_t seed,
                                  uint64_t flip, bool xxh64, uint64_t* h) const {
-    if (Hash(filter, key, seed, flip, xxh64, h)) return true;
-    if (type_ == KeyType::kBytes) RefuseIntKey(who, type_, IntBits(key), std::is_signed<T>::value);
+    if (TryHash(filter, key, seed, flip, xxh64, h)) return true;
+    if (!key.is_integer()) RefuseBytesKey(who, type_);
+    if (type_ == KeyType::kBytes) RefuseIntKey(who, type_, key.bits(), key.is_signed());
     return false;
   }
-  // A byte-string key: an insert makes a kNone filter kBytes; both refuse an integer filter.
-  SIMDBLOOM_INLINE void BytesForInsert(const char* who) {
-    if (type_ == KeyType::kNone) type_ = KeyType::kBytes;
-    if (!TakesBytes(type_)) RefuseBytesKey(who, type_);
+  // *h = the key's hash for this key type; false if it has none (a key of the other kind, an
+  // integer out of a kInt32 filter's range). Never throws.
+  template <class F>
+  SIMDBLOOM_INLINE bool TryHash(const F& filter, Key key, uint64_t seed, uint64_t flip, bool xxh64,
+                                uint64_t* h) const noexcept {
+    if (key.is_integer()) return HashInt(type_, filter, key, seed, flip, xxh64, h);
+    if (!TakesBytes(type_)) return false;
+    *h = filter.hash_bytes(key.bytes());
+    return true;
   }
-  SIMDBLOOM_INLINE void BytesForQuery(const char* who) const {
-    if (!TakesBytes(type_)) RefuseBytesKey(who, type_);
+  // For hash(): as ForQuery, but a key with no hash (out of a kInt32 filter's range) throws.
+  template <class F>
+  SIMDBLOOM_INLINE uint64_t ForHash(const char* who, const F& filter, Key key, uint64_t seed,
+                                    uint64_t flip, bool xxh64) const {
+    uint64_t h;
+    if (!ForQuery(who, filter, key, seed, flip, xxh64, &h)) {
+      RefuseIntKey(who, type_, key.bits(), key.is_signed());
+    }
+    return h;
   }
 
  private:
-  // *h = the key's hash for this key type; false if it has none (kBytes, or out of kInt32's range).
-  template <class T, class F>
-  SIMDBLOOM_INLINE bool Hash(const F& filter, T key, uint64_t seed, uint64_t flip, bool xxh64,
-                             uint64_t* h) const noexcept {
-    switch (type_) {
+  // The hash of an integer key of a pre-key-type (kLegacy) filter: XXH3 (XXH64 where xxh64) of the
+  // key's 8 or 4 little-endian bytes; 2-byte keys as their 2 little-endian bytes, through
+  // filter.hash_bytes(std::string_view) (the kind's byte-string hash). `xxh3_bitflip` =
+  // Xxh3Bitflip(seed) (a filter caches it: 6 of the path's ~20 instructions).
+  template <class F>
+  static SIMDBLOOM_INLINE uint64_t HashLegacyIntKey(const F& filter, Key key, uint64_t seed,
+                                                    uint64_t xxh3_bitflip, bool xxh64) noexcept {
+    if (key.width() == 8) {
+      return xxh64 ? Xxh64U64(key.bits(), seed) : Xxh3U64Flip(key.bits(), xxh3_bitflip);
+    }
+    if (key.width() == 4) {
+      const auto k = static_cast<uint32_t>(key.bits());
+      return xxh64 ? Xxh64U32(k, seed) : Xxh3U32Flip(k, xxh3_bitflip);
+    }
+    const char bytes[2] = {static_cast<char>(key.bits() & 0xff),
+                           static_cast<char>((key.bits() >> 8) & 0xff)};
+    return filter.hash_bytes(std::string_view(bytes, 2));
+  }
+  // *h = an integer key's hash for this key type; false if it has none (kBytes, or out of kInt32's
+  // range).
+  template <class F>
+  static SIMDBLOOM_INLINE bool HashInt(KeyType type, const F& filter, Key key, uint64_t seed,
+                                       uint64_t flip, bool xxh64, uint64_t* h) noexcept {
+    switch (type) {
       case KeyType::kInt32: {
-        if (!FitsInt32(key)) return false;
-        const auto k = static_cast<uint32_t>(key);
+        if (!key.fits_int32()) return false;
+        const auto k = static_cast<uint32_t>(key.bits());
         *h = xxh64 ? Xxh64U32(k, seed) : Xxh3U32Flip(k, flip);
         return true;
       }
@@ -207,11 +274,9 @@ class KeyTyping {
         return true;
       case KeyType::kBytes:
         return false;
-      default: {  // kInt64, kNone
-        const uint64_t k = IntBits(key);
-        *h = xxh64 ? Xxh64U64(k, seed) : Xxh3U64Flip(k, flip);
+      default:  // kInt64, kNone
+        *h = xxh64 ? Xxh64U64(key.bits(), seed) : Xxh3U64Flip(key.bits(), flip);
         return true;
-      }
     }
   }
   KeyType type_ = KeyType::kNone;
