@@ -25,7 +25,6 @@ struct Kind<CountingFilter> {
   static bool Equal(const CountingFilter& a, const CountingFilter& b) {
     return a.compatible(b) && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
   }
-  static uint64_t Inserted(const CountingFilter& f) { return f.size(); }
   static size_t SerializedSize(const CountingFilter& f) { return f.serialized_size(); }
   static void Save(const CountingFilter& f, std::ostream& os) { f.save(os); }
   static CountingFilter Load(const uint8_t* p, size_t n) { return CountingFilter::load(p, n); }
@@ -95,16 +94,19 @@ double NonZeroFraction(const CountingFilter& f) {
   return static_cast<double>(nonzero) / static_cast<double>(f.counter_count());
 }
 
-Ptr<CountingFilter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed) {
+Ptr<CountingFilter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed,
+                           py::object key_type) {
   const CountingLayout l = CountingLayoutFrom(layout);
-  return Wrap(WithoutGil([&] { return CountingFilter::create(n, fpp, l, seed); }), KeyType::kEmpty);
+  const KeyType t = KeyTypeArg(key_type);
+  return Wrap(WithoutGil([&] { return CountingFilter::create(n, fpp, l, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =
     "An empty counting filter sized for `n` keys present at once at false-positive rate `fpp` "
     "(counting_size_for): 4-bit counters in place of bits. `layout`: 'blocked' (one cache line "
     "per key; to_filter() is register64) or 'classic' (fewest counters; to_filter() is classic), "
-    "a CountingLayout or its name. Raises simdbloom.Error (invalid_argument). Cost: ~1 ms of "
+    "a CountingLayout or its name. `key_type`: what it holds (as Filter's). Raises simdbloom.Error "
+    "(invalid_argument). Cost: ~1 ms of "
     "sizing and one zeroed allocation of counters / 2 bytes, GIL released.";
 
 py::dict Stats(const G& self) {
@@ -150,8 +152,9 @@ void BindCounting(py::module_& m) {
                                     "filters\").");
   for (CountingLayout l : kCountingLayouts) layouts.value(simdbloom::counting_layout_name(l), l);
 
-  py::class_<G> cls(m, "CountingFilter",
-                    R"doc(A counting Bloom filter: CountingFilter(n, fpp, layout="blocked", seed=0).
+  py::class_<G> cls(
+      m, "CountingFilter",
+      R"doc(A counting Bloom filter: CountingFilter(n, fpp, layout="blocked", seed=0, key_type=None).
 
 Each bit of a Bloom filter becomes a 4-bit saturating counter, so keys can be removed: remove(key)
 (False if the key was not there: nothing changes), discard(key) (as set.discard), count(key) (an
@@ -164,16 +167,17 @@ false positive removed decrements other keys' counters.
 Thread-safety as Filter: queries run concurrently, mutations alone; the GIL is released by bulk
 calls, merges, scans and I/O.)doc");
   BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
-             py::arg("seed") = 0, kCreateDoc);
+             py::arg("seed") = 0, py::arg("key_type") = py::none(), kCreateDoc);
   cls.def_static(
       "with_counters",
-      [](uint64_t counters, uint32_t k, py::object layout, uint64_t seed) {
+      [](uint64_t counters, uint32_t k, py::object layout, uint64_t seed, py::object key_type) {
         const CountingLayout l = CountingLayoutFrom(layout);
-        return Wrap(WithoutGil([&] { return CountingFilter::with_counters(counters, k, l, seed); }),
-                    KeyType::kEmpty);
+        const KeyType t = KeyTypeArg(key_type);
+        return Wrap(
+            WithoutGil([&] { return CountingFilter::with_counters(counters, k, l, seed, t); }));
       },
       py::arg("counters"), py::arg("num_hashes"), py::arg("layout") = "blocked",
-      py::arg("seed") = 0,
+      py::arg("seed") = 0, py::arg("key_type") = py::none(),
       "An empty counting filter of at least `counters` counters (whole blocks) and "
       "`num_hashes` probes per key. Cost: one zeroed allocation.");
   BindMembership(cls);
@@ -189,7 +193,7 @@ calls, merges, scans and I/O.)doc");
   BindSubset(cls, &Kind<CountingFilter>::Subset);
   BindClear(
       cls, [](CountingFilter& f) { f.clear(); },
-      "Sets every counter and len() to 0 (and key_type to 'empty'). O(size_bytes).");
+      "Sets every counter and len() to 0 (key_type is kept). O(size_bytes).");
   cls.def(
          "remove",
          [](G& self, py::handle keys, bool prehashed) {
@@ -238,7 +242,7 @@ contains.)doc")
           [](const G& self) {
             std::optional<simdbloom::Filter> f;
             Reading(self, [&](const CountingFilter& c) { f.emplace(c.to_filter()); });
-            return Wrap(std::move(*f), self.key_type);
+            return Wrap(std::move(*f));
           },
           "The plain Filter of the same keys (bit i = counter i > 0; layout register64 for "
           "'blocked', classic for 'classic'; same k and seed): bit-identical to inserting the "

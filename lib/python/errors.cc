@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// simdbloom._core: simdbloom.Error, what the library's simdbloom::Error becomes in Python.
+// simdbloom._core: simdbloom.Error, what the library's simdbloom::Error becomes in Python (its
+// KeyTypeError: TypeError).
 #include <cstddef>
 #include <iterator>
 #include <simdbloom/simdbloom.hpp>
@@ -49,6 +50,10 @@ void BindErrors(py::module_& m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const simdbloom::KeyTypeError& e) {
+      // An integer key on a byte-string filter, or a byte string on an integer filter: a
+      // TypeError, the library's message naming both.
+      PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const simdbloom::Error& e) {
       RaiseLibraryError(e);
     }

@@ -26,7 +26,6 @@ struct Kind<Filter> {
   static bool Equal(const Filter& a, const Filter& b) {
     return a.compatible(b) && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
   }
-  static uint64_t Inserted(const Filter& f) { return f.inserted_count(); }
   static size_t SerializedSize(const Filter& f) { return f.serialized_size(); }
   static void Save(const Filter& f, std::ostream& os) { f.save(os); }
   static Filter Load(const uint8_t* p, size_t n) { return Filter::load(p, n); }
@@ -51,7 +50,7 @@ struct Kind<Filter> {
   static bool Subset(const Filter& a, const Filter& b) {
     if (!a.compatible(b)) {
       throw simdbloom::Error(simdbloom::ErrorCode::kIncompatible,
-                             "issubset: the filters differ in layout, size, k or seed");
+                             "issubset: the filters differ in layout, size, k, seed or key type");
     }
     const uint8_t* x = a.data();
     const uint8_t* y = b.data();
@@ -96,21 +95,25 @@ py::dict Stats(const G& self) {
   return d;
 }
 
-Ptr<Filter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed) {
+Ptr<Filter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed, py::object key_type) {
   const simdbloom::Layout l = LayoutFrom(layout);
-  return Wrap(WithoutGil([&] { return Filter::create(n, fpp, l, seed); }), KeyType::kEmpty);
+  const KeyType t = KeyTypeArg(key_type);
+  return Wrap(WithoutGil([&] { return Filter::create(n, fpp, l, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =
     "An empty filter sized for `n` distinct keys at false-positive rate `fpp` (the smallest size "
     "and best k by the layout's model), as rbloom's Bloom(expected_items, false_positive_rate). "
-    "`layout`: a Layout or its name. Raises simdbloom.Error (invalid_argument: n == 0, fpp outside "
+    "`layout`: a Layout or its name. `key_type`: what it holds (None: its first insert decides; "
+    "'int64', 'int32' or 'bytes': declared, see key_type). Raises simdbloom.Error "
+    "(invalid_argument: n == 0, fpp outside "
     "[1e-9, 1)). Cost: ~1 ms of sizing and one zeroed allocation, GIL released.";
 
 }  // namespace
 
 void BindFilter(py::module_& m) {
-  py::class_<G> cls(m, "Filter", R"doc(A Bloom filter: Filter(n, fpp, layout="block512", seed=0).
+  py::class_<G> cls(m, "Filter",
+                    R"doc(A Bloom filter: Filter(n, fpp, layout="block512", seed=0, key_type=None).
 
 A set-like object: add(key), update(iterable), `key in f`, len(f) (an estimate), f == g (same
 parameters and bits), f <= g (issubset), f | g, f & g, |=, &=, copy(), clear(); and bulk calls over
@@ -122,15 +125,16 @@ on the same filter and runs alone. No call waits for the filter with the GIL hel
 insert behind a slow save lets other Python threads run). Copies (copy.copy, pickle) are
 independent filters.)doc");
   BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "block512",
-             py::arg("seed") = 0, kCreateDoc);
+             py::arg("seed") = 0, py::arg("key_type") = py::none(), kCreateDoc);
   cls.def_static(
       "with_bits",
-      [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed) {
+      [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed, py::object key_type) {
         const simdbloom::Layout l = LayoutFrom(layout);
-        return Wrap(WithoutGil([&] { return Filter::with_bits(bits, k, l, seed); }),
-                    KeyType::kEmpty);
+        const KeyType t = KeyTypeArg(key_type);
+        return Wrap(WithoutGil([&] { return Filter::with_bits(bits, k, l, seed, t); }));
       },
       py::arg("bits"), py::arg("num_hashes"), py::arg("layout") = "block512", py::arg("seed") = 0,
+      py::arg("key_type") = py::none(),
       "An empty filter of at least `bits` bits (whole blocks) and `num_hashes` probes per key. "
       "Cost: one zeroed allocation.");
   BindMembership(cls);
@@ -148,7 +152,7 @@ independent filters.)doc");
   BindSubset(cls, &Kind<Filter>::Subset);
   BindClear(
       cls, [](Filter& f) { f.clear(); },
-      "Clears every bit (and key_type). O(size_bytes), no allocation.");
+      "Clears every bit (key_type is kept). O(size_bytes), no allocation.");
   cls.def(
          "hashes",
          [](const G& self, py::handle keys) {

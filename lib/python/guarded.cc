@@ -13,6 +13,14 @@ void NotOneKey(const char* who) {
                        "bulk calls");
 }
 
+void BeyondRange(const char* who, KeyType type, const OutOfRange& key, bool refuse) {
+  if (type == KeyType::kBytes) {
+    throw py::type_error(std::string(who) + ": integer key " + key.repr +
+                         " on a filter of bytes keys");
+  }
+  if (refuse) ThrowOutOfRange(who, key.repr);
+}
+
 template <class Out>
 py::array CheckedOut(py::object out, size_t n) {
   if (!py::isinstance<py::array>(out)) throw py::type_error("out: must be an array");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: one C++ filter of any class as a Python object, and the calls that reach it.
-// Every class of the module is a Guarded<T>: the library's object, the key type insert recorded,
-// and a reader/writer lock, so that a mutation running without the GIL never overlaps another call
+// Every class of the module is a Guarded<T>: the library's object (which keeps its key type) and a
+// reader/writer lock, so that a mutation running without the GIL never overlaps another call
 // on the same object (queries share the lock; an insert, merge, clear takes it alone). Bulk calls,
 // set operations, scans and file I/O release the GIL. No call waits for that lock holding the GIL
 // (single-key calls try it first, and release the GIL to wait): the lock's holder may need the GIL
@@ -34,7 +34,6 @@ namespace simdbloom_py {
 //   static constexpr const char* kName;             the Python class name ("Filter")
 //   static T Copy(const T&);                         an independent copy
 //   static bool Equal(const T&, const T&);           same parameters and the same bits
-//   static uint64_t Inserted(const T&);              0 iff nothing was inserted (key_type 'empty')
 //   static size_t SerializedSize(const T&);          bytes Save writes, or instead
 //   static std::string SaveString(const T&);         the saved form as a string (persist.h)
 //   static void Save(const T&, std::ostream&);       the saved form (lib/FORMAT.md)
@@ -45,12 +44,10 @@ template <class T>
 struct Kind;
 
 // The object and its lock. Not copyable or movable (the lock): Python owns it by pointer.
-// `key_type` is read and written with the GIL held only.
 template <class T>
 struct Guarded {
-  Guarded(T&& o, KeyType type) : obj(std::move(o)), key_type(type) {}
+  explicit Guarded(T&& o) : obj(std::move(o)) {}
   T obj;
-  KeyType key_type;
   mutable std::shared_mutex mu;
 };
 
@@ -58,8 +55,8 @@ template <class T>
 using Ptr = std::unique_ptr<Guarded<T>>;
 
 template <class T>
-Ptr<T> Wrap(T&& obj, KeyType type) {
-  return std::make_unique<Guarded<T>>(std::move(obj), type);
+Ptr<T> Wrap(T&& obj) {
+  return std::make_unique<Guarded<T>>(std::move(obj));
 }
 
 // Runs fn() without the GIL and returns its value: the library's constructors (sizing, a zeroed
@@ -137,12 +134,12 @@ auto ReadingPair(const Guarded<T>& a, const Guarded<T>& b, Fn&& fn) -> decltype(
   return fn(a.obj, b.obj);
 }
 
-// An independent copy (Kind<T>::Copy under the shared lock, without the GIL) with the key type.
+// An independent copy (Kind<T>::Copy under the shared lock, without the GIL), key type included.
 template <class T>
 Ptr<T> CopyOf(const Guarded<T>& self) {
   std::optional<T> copy;
   Reading(self, [&](const T& obj) { copy.emplace(Kind<T>::Copy(obj)); });
-  return Wrap(std::move(*copy), self.key_type);
+  return Wrap(std::move(*copy));
 }
 
 // ---- Getters ----
@@ -174,37 +171,50 @@ auto Scan(M m) {
 // ---- One key ----
 [[noreturn]] void NotOneKey(const char* who);
 
+// An int beyond 64 bits for a call on a filter of key type `type` (read under its lock): on a
+// byte-string filter TypeError (an integer key, as the library's KeyTypeError); else, for a
+// query, nothing (absent: the caller answers 0), for an insert (or hash: it has none) ValueError.
+void BeyondRange(const char* who, KeyType type, const OutOfRange& key, bool refuse);
+
 // fn(obj, key) for the one key `key` stands for, under the shared lock, with the GIL (O(k): a
-// release of the GIL would cost more than the call). TypeError if `key` is not one key.
+// release of the GIL would cost more than the call). TypeError if `key` is not one key. An int
+// beyond 64 bits is absent (fn's zero value), or refused when `refuse` (hash).
 template <class T, class Fn>
-auto QueryOne(const Guarded<T>& g, py::handle key, const char* who, Fn&& fn)
+auto QueryOne(const Guarded<T>& g, py::handle key, const char* who, Fn&& fn, bool refuse = false)
     -> decltype(fn(g.obj, uint64_t{})) {
   decltype(fn(g.obj, uint64_t{})) r{};
   if (!WithSingleKey(key, [&](auto k) {
         auto lock = LockWithGil<SharedLock>(g.mu);
-        r = fn(g.obj, k);
+        if constexpr (std::is_same<decltype(k), OutOfRange>::value) {
+          BeyondRange(who, g.obj.key_type(), k, refuse);
+        } else {
+          r = fn(g.obj, k);
+        }
       })) {
     NotOneKey(who);
   }
   return r;
 }
-// The same for a mutation (the exclusive lock); `record`: the key's type is recorded (inserts,
-// not removes). Returns fn's value as a Python object (None for void).
+// The same for a mutation (the exclusive lock); `insert`: an int beyond 64 bits is refused
+// (inserts), else absent (removes: fn's zero value, False). Returns fn's value as a Python object
+// (None for void).
 template <class T, class Fn>
-py::object MutateOne(Guarded<T>& g, py::handle key, const char* who, bool record, Fn&& fn) {
+py::object MutateOne(Guarded<T>& g, py::handle key, const char* who, bool insert, Fn&& fn) {
   py::object r = py::none();
   if (!WithSingleKey(key, [&](auto k) {
-        {
-          auto lock = LockWithGil<UniqueLock>(g.mu);
-          if constexpr (std::is_void<decltype(fn(g.obj, k))>::value) {
-            fn(g.obj, k);
-          } else {
-            const auto value = fn(g.obj, k);
-            lock.unlock();
-            r = py::cast(value);
-          }
+        auto lock = LockWithGil<UniqueLock>(g.mu);
+        if constexpr (std::is_same<decltype(k), OutOfRange>::value) {
+          BeyondRange(who, g.obj.key_type(), k, insert);
+          lock.unlock();
+          using R = decltype(fn(g.obj, int64_t{}));
+          if constexpr (!std::is_void<R>::value) r = py::cast(R{});
+        } else if constexpr (std::is_void<decltype(fn(g.obj, k))>::value) {
+          fn(g.obj, k);
+        } else {
+          const auto value = fn(g.obj, k);
+          lock.unlock();
+          r = py::cast(value);
         }
-        if (record) g.key_type = Combine(g.key_type, KeyTypeOf<decltype(k)>());
       })) {
     NotOneKey(who);
   }
@@ -221,23 +231,25 @@ void BindHash(py::class_<Guarded<T>>& cls, const char* doc) {
   cls.def(
       "hash",
       [](const Guarded<T>& self, py::handle key) {
-        return QueryOne(self, key, "hash", [](const T& f, auto k) { return f.hash(k); });
+        return QueryOne(
+            self, key, "hash", [](const T& f, auto k) { return f.hash(k); }, true);
       },
       py::arg("key"), doc);
 }
 
 // ---- Batches ----
-// fn(obj, keys) under the exclusive lock without the GIL; `record`: the batch's key type is
-// recorded (inserts). Returns fn's value as a Python object (None for void).
+// fn(obj, keys) under the exclusive lock without the GIL; `insert`: a batch holding an int beyond
+// 64 bits is refused first (inserts; removes leave it out). Returns fn's value as a Python object
+// (None for void).
 template <class T, class Fn>
-py::object MutateBatch(Guarded<T>& g, const KeyBatch& b, bool record, Fn&& fn) {
+py::object MutateBatch(Guarded<T>& g, const KeyBatch& b, bool insert, Fn&& fn) {
+  if (insert) b.CheckInsert("insert");
   py::object r = py::none();
   if constexpr (std::is_void<decltype(fn(g.obj, *b.keys))>::value) {
     Writing(g, [&](T& obj) { fn(obj, *b.keys); });
   } else {
     r = py::cast(Writing(g, [&](T& obj) { return fn(obj, *b.keys); }));
   }
-  if (record) g.key_type = Combine(g.key_type, b.inserted_type());
   return r;
 }
 template <class T, class Fn>
@@ -303,14 +315,14 @@ py::object Query(const Guarded<T>& g, py::handle keys, py::object out, bool preh
 }
 
 // A mutation of one key (one(obj, key)) or of a batch (bulk(obj, keys)); their values as Python
-// objects (None for void). `record`: the keys' type is recorded (inserts, not removes).
+// objects (None for void). `insert`: inserts (ints beyond 64 bits refused), not removes.
 template <class T, class One, class Bulk>
-py::object Mutate(Guarded<T>& g, py::handle keys, bool prehashed, const char* who, bool record,
+py::object Mutate(Guarded<T>& g, py::handle keys, bool prehashed, const char* who, bool insert,
                   One&& one, Bulk&& bulk) {
-  if (!prehashed && IsSingle(keys)) return MutateOne(g, keys, who, record, one);
+  if (!prehashed && IsSingle(keys)) return MutateOne(g, keys, who, insert, one);
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
-  return MutateBatch(g, b, record, bulk);
+  return MutateBatch(g, b, insert, bulk);
 }
 template <class T, class One, class Bulk>
 py::object Insert(Guarded<T>& g, py::handle keys, bool prehashed, One&& one, Bulk&& bulk) {
@@ -320,12 +332,12 @@ py::object Insert(Guarded<T>& g, py::handle keys, bool prehashed, One&& one, Bul
 // Per-key flags of a mutation of a batch (insert_fresh, remove_flags): bulk(obj, keys, flags)
 // writes one byte per key; a null of a pandas nullable batch is skipped (False). A bool array.
 template <class T, class Bulk>
-py::array MutateFlags(Guarded<T>& g, py::handle keys, bool prehashed, bool record, Bulk&& bulk) {
+py::array MutateFlags(Guarded<T>& g, py::handle keys, bool prehashed, bool insert, Bulk&& bulk) {
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
   py::array out = py::array_t<bool>(static_cast<py::ssize_t>(b.total_size()));
   auto* p = static_cast<uint8_t*>(out.mutable_data());
-  MutateBatch(g, b, record, [&](T& f, const Keys& k) {
+  MutateBatch(g, b, insert, [&](T& f, const Keys& k) {
     std::vector<uint8_t> flags(b.valid ? b.size() : 0);
     uint8_t* q = b.valid ? flags.data() : p;
     bulk(f, k, q);

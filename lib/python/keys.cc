@@ -7,38 +7,33 @@
 #include <utility>
 
 namespace simdbloom_py {
-namespace {
-
-constexpr const char* kKeyTypeNames[] = {"",      "empty", "int16",     "int32",
-                                         "int64", "bytes", "prehashed", "mixed"};
-
-}  // namespace
-
-KeyType Combine(KeyType a, KeyType b) {
-  if (b == KeyType::kEmpty || a == b) return a;
-  if (a == KeyType::kEmpty) return b;
-  if (a == KeyType::kMixed || b == KeyType::kMixed) return KeyType::kMixed;
-  if (a == KeyType::kUnknown || b == KeyType::kUnknown) return KeyType::kUnknown;
-  return KeyType::kMixed;
-}
 
 py::object KeyTypeObject(KeyType t) {
-  if (t == KeyType::kUnknown) return py::none();
-  return py::str(kKeyTypeNames[static_cast<int>(t)]);
+  if (t == KeyType::kNone) return py::none();
+  return py::str(simdbloom::key_type_name(t));
 }
 
-KeyType KeyTypeFrom(py::handle h) {
-  if (h.is_none()) return KeyType::kUnknown;
+KeyType KeyTypeDeclared(py::handle h) {
   if (py::isinstance<py::str>(h)) {
     const std::string name = h.cast<std::string>();
-    for (int t = 1; t <= static_cast<int>(KeyType::kMixed); ++t) {
-      if (name == kKeyTypeNames[t]) return static_cast<KeyType>(t);
+    for (KeyType t : {KeyType::kInt64, KeyType::kInt32, KeyType::kBytes}) {
+      if (name == simdbloom::key_type_name(t)) return t;
     }
   }
-  throw py::value_error(
-      "key_type must be None, 'empty', 'int16', 'int32', 'int64', 'bytes', 'prehashed' or "
-      "'mixed' (got " +
-      py::repr(h).cast<std::string>() + ")");
+  throw py::value_error("key_type must be 'int64', 'int32' or 'bytes' (got " +
+                        py::repr(h).cast<std::string>() + ")");
+}
+
+KeyType KeyTypeArg(py::handle h) {
+  if (h.is_none()) return KeyType::kNone;
+  if (py::isinstance<py::str>(h)) return KeyTypeDeclared(h);
+  throw py::value_error("key_type must be None, 'int64', 'int32' or 'bytes' (got " +
+                        py::repr(h).cast<std::string>() + ")");
+}
+
+void ThrowOutOfRange(const char* who, const std::string& repr) {
+  throw py::value_error(std::string(who) + ": integer key " + repr +
+                        " is outside the 64-bit range [-2**63, 2**64): no filter holds it");
 }
 
 py::handle NumpyInteger() {
@@ -47,12 +42,9 @@ py::handle NumpyInteger() {
 }
 
 void ThrowBoolKey() { throw py::type_error("bool is not a key (as in C++); use 0/1 or bytes"); }
-void ThrowIntRange() {
-  throw py::value_error("integer key out of the 64-bit range [-2**63, 2**64)");
-}
 void ThrowFloatKey() { throw py::type_error("float is not a key (as in C++)"); }
-void ThrowOneByteKey() {
-  throw py::type_error("1-byte integers are not keys (as in C++); use a wider type");
+void ThrowNotContiguous() {
+  throw py::type_error("a memoryview key must be C-contiguous (its bytes are the key)");
 }
 
 namespace {
@@ -116,25 +108,37 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
       BadArray("pre-hashed keys must be a uint64 array (got " + DtypeName(dt) + ")");
     }
     b->keys.emplace(simdbloom::Prehashed{static_cast<const uint64_t*>(p), n});
-    b->key_type = KeyType::kPrehashed;
     return;
   }
   if (kind == 'u' || kind == 'i') {
+    // Every integer dtype, by value: read in place as its width and signedness (the library
+    // converts to the filter's key type); 1-byte dtypes widened to 2 bytes (a copy: the library
+    // takes 2-, 4- and 8-byte integers).
+    const bool is_signed = kind == 'i';
     switch (item) {
       case 8:
-        b->keys.emplace(static_cast<const uint64_t*>(p), n);
-        b->key_type = KeyType::kInt64;
+        if (is_signed) {
+          b->keys.emplace(static_cast<const int64_t*>(p), n);
+        } else {
+          b->keys.emplace(static_cast<const uint64_t*>(p), n);
+        }
         return;
       case 4:
-        b->keys.emplace(static_cast<const uint32_t*>(p), n);
-        b->key_type = KeyType::kInt32;
+        if (is_signed) {
+          b->keys.emplace(static_cast<const int32_t*>(p), n);
+        } else {
+          b->keys.emplace(static_cast<const uint32_t*>(p), n);
+        }
         return;
       case 2:
-        b->keys.emplace(static_cast<const uint16_t*>(p), n);
-        b->key_type = KeyType::kInt16;
+        if (is_signed) {
+          b->keys.emplace(static_cast<const int16_t*>(p), n);
+        } else {
+          b->keys.emplace(static_cast<const uint16_t*>(p), n);
+        }
         return;
       default:
-        BadArray("1-byte integers are not keys (as in C++); use a wider dtype or bytes");
+        return FromArray(arr.attr("astype")(is_signed ? "<i2" : "<u2"), false, b);
     }
   }
   if (kind == 'S') {
@@ -148,7 +152,6 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
       b->views[i] = std::string_view(s, len);
     }
     b->keys.emplace(b->views.data(), n);
-    b->key_type = KeyType::kBytes;
     return;
   }
   if (kind == 'U') {
@@ -168,20 +171,23 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
     static const uint8_t kEmpty = 0;
     b->keys.emplace(simdbloom::BinaryArray<int64_t>{b->offsets.data(),
                                                     b->data.empty() ? &kEmpty : b->data.data(), n});
-    b->key_type = KeyType::kBytes;
     return;
   }
   BadArray("dtype " + DtypeName(dt) +
-           " is not a key type: use uint64/int64/uint32/int32/uint16/int16 arrays, bytes ('S'), "
+           " is not a key type: use integer arrays (any width), bytes ('S'), "
            "str ('U') or object arrays of bytes/str");
 }
 
-// A list, tuple or object array: all Python ints (8-byte keys), or all bytes/str.
+// A list, tuple or object array: all ints (Python ints, NumPy integers: their values), or all
+// bytes/str. Ints are kept as their 64-bit patterns, read as int64 keys, or as uint64 keys when
+// one is 2**63 or more (then none may be negative: no 64-bit type holds both). An int beyond 64
+// bits is left out (valid[] false: absent from every filter; inserts refuse the batch).
 void FromSequence(py::handle seq_handle, KeyBatch* b) {
   py::sequence seq = py::reinterpret_borrow<py::sequence>(seq_handle);
   const size_t n = py::len(seq);
   b->refs.reserve(n);
-  bool ints = false, strings = false;
+  bool ints = false, strings = false, negative = false, high = false;
+  std::vector<size_t> beyond;  // indices of ints beyond 64 bits
   for (size_t i = 0; i < n; ++i) {
     py::object item = seq[i];
     const bool is_int = PyLong_Check(item.ptr()) || py::isinstance(item, NumpyInteger());
@@ -191,12 +197,15 @@ void FromSequence(py::handle seq_handle, KeyBatch* b) {
       ints = true;
       WithSingleKey(item, [&](auto key) {
         using K = decltype(key);
-        if constexpr (std::is_same<K, uint64_t>::value) {
+        if constexpr (std::is_same<K, int64_t>::value) {
+          negative |= key < 0;
           b->ints.push_back(key);
-        } else if constexpr (std::is_integral<K>::value) {
-          throw py::type_error(
-              "keys: a sequence of ints holds 8-byte keys; NumPy scalars narrower than 8 bytes "
-              "belong in a NumPy array of their dtype");
+        } else if constexpr (std::is_same<K, uint64_t>::value) {
+          high = true;
+          b->ints.push_back(static_cast<int64_t>(key));
+        } else if constexpr (std::is_same<K, OutOfRange>::value) {
+          if (!b->out_of_range) b->out_of_range = key.repr;
+          beyond.push_back(i);
         }
       });
     } else {
@@ -213,9 +222,9 @@ void FromSequence(py::handle seq_handle, KeyBatch* b) {
                              py::str(item.get_type().attr("__name__")).cast<std::string>() +
                              ", not a key (int, bytes, bytearray or str)");
       }
-      if (PyByteArray_Check(item.ptr())) {
+      if (PyByteArray_Check(item.ptr()) || PyMemoryView_Check(item.ptr())) {
         throw py::type_error(
-            "keys: bytearray items can change while the GIL is released; "
+            "keys: bytearray and memoryview items can change while the GIL is released; "
             "use bytes");
       }
       b->refs.push_back(std::move(item));
@@ -224,10 +233,23 @@ void FromSequence(py::handle seq_handle, KeyBatch* b) {
   }
   if (strings) {
     b->keys.emplace(b->views.data(), b->views.size());
-    b->key_type = KeyType::kBytes;
+    return;
+  }
+  if (negative && high) {
+    throw py::value_error(
+        "keys: a batch mixes negative ints and ints of 2**63 or more, which no 64-bit integer "
+        "type holds together; make two batches");
+  }
+  if (high) {
+    b->keys.emplace(reinterpret_cast<const uint64_t*>(b->ints.data()), b->ints.size());
   } else {
     b->keys.emplace(b->ints.data(), b->ints.size());
-    if (ints) b->key_type = KeyType::kInt64;  // an empty sequence has no key type
+  }
+  if (!beyond.empty()) {
+    b->valid_flags.assign(n, 1);
+    for (size_t i : beyond) b->valid_flags[i] = 0;
+    b->valid = b->valid_flags.data();
+    b->total = n;
   }
 }
 
@@ -297,7 +319,6 @@ void FromBinary(const PyBinary& bin, KeyBatch* b) {
   static const uint8_t kEmpty = 0;
   const auto* data = bin.data_size == 0 ? &kEmpty : static_cast<const uint8_t*>(bin.data.data());
   b->refs.push_back(bin.data);
-  b->key_type = KeyType::kBytes;
   if (bin.offsets.dtype().itemsize() == 4) {
     b->keys.emplace(simdbloom::BinaryArray<int32_t>{b->offsets32.data(), data, n});
   } else {
@@ -351,29 +372,35 @@ bool IsBatch(py::handle obj) {
          (!PyList_Check(obj.ptr()) && !PyTuple_Check(obj.ptr()) && py::hasattr(obj, "__array__"));
 }
 
-// The keys of an iterable, in order, as KeyBatches of at most kChunkKeys keys of one C++ type.
+// The keys of an iterable, in order, as KeyBatches of at most kChunkKeys keys of one C++ type
+// (int64 values, uint64 values of 2**63 or more, byte strings). For update(): an int beyond 64 bits
+// raises ValueError.
 class Chunker {
  public:
   explicit Chunker(const std::function<void(const KeyBatch&)>& fn) : fn_(fn) {}
 
   void Add(py::handle item, size_t index) {
     py::object owned = py::reinterpret_borrow<py::object>(item);
-    if (PyByteArray_Check(item.ptr())) {  // copied: a bytearray can change without the GIL
-      owned = py::bytes(PyByteArray_AS_STRING(item.ptr()),
-                        static_cast<size_t>(PyByteArray_GET_SIZE(item.ptr())));
+    if (PyByteArray_Check(item.ptr()) || PyMemoryView_Check(item.ptr())) {
+      // Copied: it can change without the GIL.
+      owned = py::reinterpret_steal<py::object>(PyBytes_FromObject(item.ptr()));
+      if (!owned) throw py::error_already_set();
     }
-    KeyType type = KeyType::kEmpty;
-    uint64_t value = 0;
+    Type type = Type::kNone;
+    int64_t value = 0;
     std::string_view bytes;
     bool single = false;
     try {
       single = WithSingleKey(owned, [&](auto key) {
         using K = decltype(key);
-        type = KeyTypeOf<K>();
         if constexpr (std::is_same<K, std::string_view>::value) {
+          type = Type::kBytes;
           bytes = key;
+        } else if constexpr (std::is_same<K, OutOfRange>::value) {
+          ThrowOutOfRange("update", key.repr);
         } else {
-          value = key;
+          type = std::is_same<K, uint64_t>::value ? Type::kU64 : Type::kI64;
+          value = static_cast<int64_t>(key);
         }
       });
     } catch (const py::type_error& e) {
@@ -387,20 +414,11 @@ class Chunker {
     }
     if (type != type_ || count_ == kChunkKeys) Flush();
     type_ = type;
-    switch (type) {
-      case KeyType::kInt64:
-        b_.ints.push_back(value);
-        break;
-      case KeyType::kInt32:
-        b_.ints32.push_back(static_cast<uint32_t>(value));
-        break;
-      case KeyType::kInt16:
-        b_.ints16.push_back(static_cast<uint16_t>(value));
-        break;
-      default:  // bytes, str: a view into `owned`, kept alive by refs
-        b_.views.push_back(bytes);
-        b_.refs.push_back(std::move(owned));
-        break;
+    if (type == Type::kBytes) {  // a view into `owned`, kept alive by refs
+      b_.views.push_back(bytes);
+      b_.refs.push_back(std::move(owned));
+    } else {
+      b_.ints.push_back(value);
     }
     ++count_;
   }
@@ -409,30 +427,27 @@ class Chunker {
   void Flush() {
     if (count_ == 0) return;
     switch (type_) {
-      case KeyType::kInt64:
+      case Type::kI64:
         b_.keys.emplace(b_.ints.data(), b_.ints.size());
         break;
-      case KeyType::kInt32:
-        b_.keys.emplace(b_.ints32.data(), b_.ints32.size());
-        break;
-      case KeyType::kInt16:
-        b_.keys.emplace(b_.ints16.data(), b_.ints16.size());
+      case Type::kU64:
+        b_.keys.emplace(reinterpret_cast<const uint64_t*>(b_.ints.data()), b_.ints.size());
         break;
       default:
         b_.keys.emplace(b_.views.data(), b_.views.size());
         break;
     }
-    b_.key_type = type_;
     fn_(b_);
     b_ = KeyBatch();
     count_ = 0;
   }
 
  private:
+  enum class Type { kNone, kI64, kU64, kBytes };
   static std::string Where(size_t index) { return "update: item " + std::to_string(index) + ": "; }
   const std::function<void(const KeyBatch&)>& fn_;
   KeyBatch b_;
-  KeyType type_ = KeyType::kEmpty;
+  Type type_ = Type::kNone;
   size_t count_ = 0;
 };
 
@@ -464,11 +479,17 @@ void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
 
 bool IsSingle(py::handle h) {
   return PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyBytes_Check(h.ptr()) ||
-         PyByteArray_Check(h.ptr()) || PyUnicode_Check(h.ptr()) ||
+         PyByteArray_Check(h.ptr()) || PyUnicode_Check(h.ptr()) || PyMemoryView_Check(h.ptr()) ||
          py::isinstance(h, NumpyInteger());
 }
 
 void ForEachChunk(py::handle iterable, const std::function<void(const KeyBatch&)>& fn) {
+  if (PyMemoryView_Check(iterable.ptr())) {
+    // A byte string, never the integers of its bytes: one key (copied, as any bytes-like item).
+    Chunker chunker(fn);
+    chunker.Add(iterable, 0);
+    return chunker.Flush();
+  }
   if (IsSingle(iterable)) {
     throw py::type_error("update takes an iterable of keys; a " + TypeName(iterable) +
                          " is one key: use add(key)");

@@ -100,7 +100,8 @@ constexpr const char kInsertDoc[] =
     R"doc(Inserts one key (returns True if it was surely new) or a batch (returns how many keys were
 surely new). Batches run the SIMD bulk path without the GIL. `prehashed=True`: `keys` are uint64
 values of hash()/hashes() (no hashing). A pandas nullable integer batch (Int32, UInt64, ...) is its
-NumPy dtype's keys, its nulls skipped. Records the keys' type in key_type. Cost: )doc";
+NumPy dtype's keys, its nulls skipped. A key is its value (5 as int, numpy.int32 or numpy.uint64); the
+first insert into an object of key_type None sets it ('int64' or 'bytes'). Cost: )doc";
 constexpr const char kInsertFreshDoc[] =
     "Inserts a batch; returns a bool array, True where the key was surely new, in key order: a "
     "key repeated within the batch is new only the first time (de-duplication). A null of a "

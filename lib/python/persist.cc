@@ -162,7 +162,7 @@ PyReader::int_type PyReader::underflow() {
   return traits_type::to_int_type(ch_);
 }
 
-// ---- Buffers, pickling, key_type ----
+// ---- Buffers, pickling ----
 BufferBytes BytesOf(py::buffer data) {
   py::buffer_info info = data.request();
   if (info.ndim > 1 || (info.ndim == 1 && info.strides[0] != info.itemsize && info.shape[0] > 1)) {
@@ -173,21 +173,12 @@ BufferBytes BytesOf(py::buffer data) {
   return BufferBytes{std::move(info), p, size};
 }
 
-py::tuple Reduce(const char* kind, py::bytes data, KeyType key_type, int protocol) {
+py::tuple Reduce(const char* kind, py::bytes data, int protocol) {
   // A Python function (pybind11 functions do not pickle by reference).
   py::object from_bytes = py::module_::import("simdbloom").attr("_from_bytes");
   py::object payload = data;
   if (protocol >= 5) payload = py::module_::import("pickle").attr("PickleBuffer")(data);
-  return py::make_tuple(from_bytes, py::make_tuple(kind, payload, KeyTypeObject(key_type)));
-}
-
-void SetKeyType(KeyType* key_type, py::handle value, uint64_t inserted) {
-  const KeyType t = KeyTypeFrom(value);
-  if (t == KeyType::kEmpty && inserted != 0) {
-    throw py::value_error("key_type: an object holding keys (" + std::to_string(inserted) +
-                          " inserted) is not 'empty'; declare its keys' type, or None");
-  }
-  *key_type = t;
+  return py::make_tuple(from_bytes, py::make_tuple(kind, payload));
 }
 
 }  // namespace simdbloom_py

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: what every class does alike, bound once as templates over the C++ class
 // (BindCommon): copies, equality, the saved form as bytes, files given as paths or as Python
-// binary file objects, pickling (protocol 5 out of band), key_type. Each class supplies its
+// binary file objects, pickling (protocol 5 out of band), key_type (the library's KeyType, kept
+// by the object and its saved form). Each class supplies its
 // Kind<T> traits (guarded.h).
 #ifndef SIMDBLOOM_PYTHON_PERSIST_H_
 #define SIMDBLOOM_PYTHON_PERSIST_H_
@@ -114,11 +115,11 @@ struct BufferBytes {
 };
 BufferBytes BytesOf(py::buffer data);
 
-// from_bytes: validated by the library, without the GIL. Its keys are unknown (key_type None).
+// from_bytes: validated by the library, without the GIL; the key type is the saved one.
 template <class T>
 Ptr<T> FromBytes(py::buffer data) {
   const BufferBytes b = BytesOf(data);
-  return Wrap(WithoutGil([&] { return Kind<T>::Load(b.data, b.size); }), KeyType::kUnknown);
+  return Wrap(WithoutGil([&] { return Kind<T>::Load(b.data, b.size); }));
 }
 
 // save(path or file object).
@@ -148,27 +149,24 @@ template <class T>
 Ptr<T> LoadFrom(py::handle source) {
   if (!IsFile(source, "read")) {
     const std::string path = PathOf(source);
-    return Wrap(WithoutGil([&] { return Kind<T>::LoadFile(path); }), KeyType::kUnknown);
+    return Wrap(WithoutGil([&] { return Kind<T>::LoadFile(path); }));
   }
   PyReader reader(source);
   try {
     return Wrap(WithoutGil([&] {
-                  std::istream in(&reader);
-                  return Kind<T>::Load(in);
-                }),
-                KeyType::kUnknown);
+      std::istream in(&reader);
+      return Kind<T>::Load(in);
+    }));
   } catch (const simdbloom::Error&) {
     reader.RethrowPending();
     throw;
   }
 }
 
-// __reduce_ex__: simdbloom._from_bytes(kind, saved form, key_type); from protocol 5 on the bytes
-// travel out of band (a PickleBuffer), so Dask and multiprocessing send them as their own frame.
-py::tuple Reduce(const char* kind, py::bytes data, KeyType key_type, int protocol);
-
-// key_type's setter: 'empty' only while nothing was inserted.
-void SetKeyType(KeyType* key_type, py::handle value, uint64_t inserted);
+// __reduce_ex__: simdbloom._from_bytes(kind, saved form); the saved form holds the key type. From
+// protocol 5 on the bytes travel out of band (a PickleBuffer), so Dask and multiprocessing send
+// them as their own frame.
+py::tuple Reduce(const char* kind, py::bytes data, int protocol);
 
 // Binds map(path, verify_checksum=True) on class T, whose C++ class has map_file (Filter,
 // CountingFilter).
@@ -178,7 +176,7 @@ void BindMap(py::class_<Guarded<T>>& cls) {
       "map",
       [](py::handle path, bool verify_checksum) {
         const std::string p = PathOf(path);
-        return Wrap(WithoutGil([&] { return T::map_file(p, verify_checksum); }), KeyType::kUnknown);
+        return Wrap(WithoutGil([&] { return T::map_file(p, verify_checksum); }));
       },
       py::arg("path"), py::arg("verify_checksum") = true,
       ("A read-only " + std::string(Kind<T>::kName) +
@@ -190,7 +188,7 @@ void BindMap(py::class_<Guarded<T>>& cls) {
        "(read_only); copy() is an ordinary, writable object. The file must not be truncated or "
        "rewritten in place while mapped (save() replaces files by rename, which a mapping "
        "survives). Raises simdbloom.Error (io: missing, unreadable, not a regular file; format). "
-       "key_type None (unknown). GIL released.")
+       "key_type: the saved one. GIL released.")
           .c_str());
 }
 
@@ -222,7 +220,7 @@ void BindCommon(py::class_<Guarded<T>>& cls) {
       .def_static("from_bytes", &FromBytes<T>, py::arg("data"),
                   ("A " + name +
                    " from to_bytes() output (any contiguous buffer), validated field by field and "
-                   "checksummed; key_type None (unknown). Raises simdbloom.Error (format) for "
+                   "checksummed; key_type is the saved one. Raises simdbloom.Error (format) for "
                    "anything else. O(size): one allocation and copy, GIL released.")
                       .c_str())
       .def("save", &SaveTo<T>, py::arg("target"),
@@ -239,32 +237,42 @@ void BindCommon(py::class_<Guarded<T>>& cls) {
                    " (validated) from a path or a binary file object (anything with read(n)), "
                    "from its current position to its end: bytes after the object are a format "
                    "error, as in a file. The payload is checked in pieces before it is "
-                   "allocated, so memory follows the bytes present. key_type None (unknown). "
+                   "allocated, so memory follows the bytes present. key_type is the saved one. "
                    "Raises simdbloom.Error (io, format) or what read() raised. O(size): one "
                    "allocation, GIL released but for read() calls of up to 1 MiB.")
                       .c_str())
       .def(
           "__reduce_ex__",
           [](const G& self, int protocol) {
-            return Reduce(Kind<T>::kName, ToBytes(self), self.key_type, protocol);
+            return Reduce(Kind<T>::kName, ToBytes(self), protocol);
           },
           py::arg("protocol"))
       .def_property(
-          "key_type", [](const G& self) { return KeyTypeObject(self.key_type); },
-          [](G& self, py::handle value) {
-            const uint64_t inserted = Reading(self, &Kind<T>::Inserted);
-            SetKeyType(&self.key_type, value, inserted);
+          "key_type",
+          [](const G& self) {
+            KeyType t;
+            {
+              auto lock = LockWithGil<SharedLock>(self.mu);
+              t = self.obj.key_type();
+            }
+            return KeyTypeObject(t);
           },
-          R"doc(What the inserted keys were: 'int16', 'int32', 'int64' (integers of 2, 4, 8 bytes,
-either sign: they hash alike), 'bytes' (bytes, str, Binary), 'prehashed', 'mixed' (several of
-these), 'empty' (nothing inserted since create/clear: the first non-empty batch sets the type), or
-None (unknown: an object from from_bytes/load, whose saved form does not hold it, or from a pickle
-of a release without key_type). Recorded by insert (a batch without keys records nothing),
-combined by merges, kept by copies and pickling. Unknown stays unknown whatever is added (it may
-hold keys of any type), and 'mixed' stays 'mixed'. A key's width is part of its hash, so
-simdbloom.dask.semi_join reads it to probe a column of another width as these keys (None: the
-column is probed as it is). Settable, e.g. on a loaded object whose keys you know; 'empty' only
-while nothing is inserted.)doc");
+          [](G& self, py::handle value) {
+            const KeyType t = KeyTypeDeclared(value);
+            auto lock = LockWithGil<UniqueLock>(self.mu);
+            self.obj.set_key_type(t);
+          },
+          R"doc(What the object holds: 'int64' (integers, hashed as their 8-byte value), 'int32'
+(integers hashed as 4 bytes: declared; a value outside [-2**31, 2**32) is absent from queries and
+refused by inserts), 'bytes' (byte strings: bytes, str as UTF-8, Binary), None (nothing declared or
+inserted yet: the first insert decides, an integer making it 'int64', a byte string 'bytes'), or
+'legacy' (a file saved before key types: integers hash at their width, as then). Declared by the
+constructor's key_type= or by setting it once on a None or 'legacy' object (e.g. f.key_type =
+'int32' for a loaded file whose keys you know); setting another type on an object that holds one
+raises simdbloom.Error (a ValueError). Saved in the file, so to_bytes/from_bytes, save/load, map,
+pickles and copies keep it. A key is its value: 5 is one key as a Python int, numpy.int32 or
+numpy.uint64; an integer key on a 'bytes' object, or a byte string on an integer one, raises
+TypeError naming both.)doc");
   cls.attr("__hash__") = py::none();
 }
 
@@ -275,16 +283,11 @@ void BindCreate(py::class_<Guarded<T>>& cls, Fn fn, const Extra&... extra) {
   cls.def(py::init(fn), extra...).def_static("create", fn, extra...);
 }
 
-// clear(): reset(obj) under the exclusive lock without the GIL, then key_type 'empty'.
+// clear(): reset(obj) under the exclusive lock without the GIL (the key type is kept).
 template <class T, class Reset>
 void BindClear(py::class_<Guarded<T>>& cls, Reset reset, const char* doc) {
   cls.def(
-      "clear",
-      [reset](Guarded<T>& self) {
-        Writing(self, reset);
-        self.key_type = KeyType::kEmpty;
-      },
-      doc);
+      "clear", [reset](Guarded<T>& self) { Writing(self, reset); }, doc);
 }
 
 }  // namespace simdbloom_py

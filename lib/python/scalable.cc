@@ -36,7 +36,6 @@ struct Kind<ScalableFilter> {
     }
     return true;
   }
-  static uint64_t Inserted(const ScalableFilter& f) { return f.count(); }
   static size_t SerializedSize(const ScalableFilter& f) { return f.serialized_size(); }
   static void Save(const ScalableFilter& f, std::ostream& os) { f.save(os); }
   static ScalableFilter Load(const uint8_t* p, size_t n) {
@@ -69,14 +68,14 @@ using G = Guarded<ScalableFilter>;
 constexpr uint64_t kDefaultCapacity = 1024;
 
 Ptr<ScalableFilter> Create(uint64_t initial_capacity, double fpp, double growth, double tightening,
-                           py::object layout, uint64_t seed) {
+                           py::object layout, uint64_t seed, py::object key_type) {
   simdbloom::ScalableOptions options;
   options.growth = growth;
   options.tightening = tightening;
   options.layout = LayoutFrom(layout);
   options.seed = seed;
-  return Wrap(WithoutGil([&] { return ScalableFilter::create(initial_capacity, fpp, options); }),
-              KeyType::kEmpty);
+  options.key_type = KeyTypeArg(key_type);
+  return Wrap(WithoutGil([&] { return ScalableFilter::create(initial_capacity, fpp, options); }));
 }
 
 constexpr const char kCreateDoc[] =
@@ -84,7 +83,8 @@ constexpr const char kCreateDoc[] =
     "holding up to initial_capacity * growth**i keys at rate fpp * (1 - tightening) * "
     "tightening**i, so the whole chain stays at or below `fpp` however many keys arrive (as "
     "pybloom-live's ScalableBloomFilter(initial_capacity, error_rate)). `layout`, `seed`: every "
-    "stage's. Raises simdbloom.Error (invalid_argument: initial_capacity 0, fpp outside (0, 1), "
+    "stage's. `key_type`: what it holds (as Filter's). Raises simdbloom.Error (invalid_argument: "
+    "initial_capacity 0, fpp outside (0, 1), "
     "growth outside [1, 16], tightening outside (0, 1)). Cost: ~1 ms of sizing and one zeroed "
     "allocation of the first stage.";
 
@@ -143,7 +143,7 @@ py::dict Stats(const G& self) {
 void BindScalable(py::module_& m) {
   py::class_<G> cls(
       m, "ScalableFilter",
-      R"doc(A scalable Bloom filter: ScalableFilter(initial_capacity=1024, fpp=0.01, growth=2.0, tightening=0.85, layout="block512", seed=0).
+      R"doc(A scalable Bloom filter: ScalableFilter(initial_capacity=1024, fpp=0.01, growth=2.0, tightening=0.85, layout="block512", seed=0, key_type=None).
 
 Grows with its set (Almeida et al., "Scalable Bloom Filters", 2007): no number of keys is needed
 up front, and the false-positive rate stays at or below fpp. The set-like and bulk calls of
@@ -156,7 +156,7 @@ Thread-safety as Filter: queries run concurrently, inserts alone (the GIL releas
 calls).)doc");
   BindCreate(cls, &Create, py::arg("initial_capacity") = kDefaultCapacity, py::arg("fpp") = 0.01,
              py::arg("growth") = 2.0, py::arg("tightening") = 0.85, py::arg("layout") = "block512",
-             py::arg("seed") = 0, kCreateDoc);
+             py::arg("seed") = 0, py::arg("key_type") = py::none(), kCreateDoc);
   BindMembership(cls);
   BindCommon(cls);
   BindSetOp(
@@ -169,7 +169,7 @@ calls).)doc");
       "released.");
   BindClear(
       cls, [](ScalableFilter& f) { f.clear(); },
-      "Drops every stage but the first and clears it (and key_type): the chain as created. "
+      "Drops every stage but the first and clears it (key_type is kept): the chain as created. "
       "O(first stage's size).");
   cls.def(
          "can_merge",
@@ -193,7 +193,7 @@ calls).)doc");
           [](const G& self, size_t i) {
             std::optional<Filter> copy;
             Reading(self, [&](const ScalableFilter& f) { copy.emplace(f.stage(i)); });
-            return Wrap(std::move(*copy), self.key_type);
+            return Wrap(std::move(*copy));
           },
           py::arg("i"),
           "A copy of stage i (0 = the oldest, smallest) as a Filter. Raises simdbloom.Error "

@@ -13,25 +13,20 @@ namespace simdbloom_py {
 
 // `name(other)` in place, `op` (a new object: a copy of self, then the operation) and `iop` (in
 // place, returning self) for fn(T& self, const T& other), the library's operation (merge,
-// intersect). The key types combine. Locks: self alone and other shared, in address order, the
-// GIL released; `other` may be self.
+// intersect): the library requires equal key types (a None one takes the other's). Locks: self
+// alone and other shared, in address order, the GIL released; `other` may be self.
 template <class T, class Fn>
 void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, const char* iop,
                Fn fn, const std::string& doc) {
   using G = Guarded<T>;
   cls.def(
-         name,
-         [fn](G& self, const G& other) {
-           WithPair(self, other, fn);
-           self.key_type = Combine(self.key_type, other.key_type);
-         },
-         py::arg("other"), doc.c_str())
+         name, [fn](G& self, const G& other) { WithPair(self, other, fn); }, py::arg("other"),
+         doc.c_str())
       .def(
           op,
           [fn](const G& self, const G& other) {
             Ptr<T> r = CopyOf(self);
             WithPair(*r, other, fn);
-            r->key_type = Combine(r->key_type, other.key_type);
             return r;
           },
           py::is_operator(), py::arg("other"))
@@ -40,7 +35,6 @@ void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, co
           [fn](py::object self, const G& other) {
             G& s = self.cast<G&>();
             WithPair(s, other, fn);
-            s.key_type = Combine(s.key_type, other.key_type);
             return self;
           },
           py::is_operator(), py::arg("other"));

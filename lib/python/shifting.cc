@@ -33,9 +33,9 @@ struct ShiftingKind {
   }
   static bool Equal(const T& a, const T& b) {
     return a.num_blocks() == b.num_blocks() && a.seed() == b.seed() &&
+           KeyTypesMatch(a.key_type(), b.key_type()) &&
            std::memcmp(a.data(), b.data(), a.bit_count() / 8) == 0;
   }
-  static uint64_t Inserted(const T& f) { return f.items(); }
   static std::string SaveString(const T& f) { return f.save(); }
   static void Save(const T& f, std::ostream& os) {
     const std::string s = f.save();
@@ -124,18 +124,28 @@ without the GIL. Cost: O(1) per key, one cache line; no allocation but the resul
 
 namespace {
 
-// The 8-byte integer keys of `keys` (a uint64/int64 array or a list of ints), for build(): the
-// library's build takes them only. TypeError for other keys.
+// The integer keys of `keys` (an integer array of any dtype or a list of ints) as 8-byte values,
+// for build(): the library's build takes them only (and makes an 'int64' filter). An array of
+// another width is converted by value (a copy). TypeError for other keys.
 struct U64Keys {
   KeyBatch batch;
   simdbloom::Span<const uint64_t> span;
 };
 void U64KeysOf(py::handle keys, U64Keys* out) {
   MakeKeys(keys, false, &out->batch);
-  if (out->batch.keys->kind() != Keys::Kind::kU64 || out->batch.valid) {
+  const Keys::Kind kind = out->batch.keys->kind();
+  if (out->batch.keys->is_integer() && kind != Keys::Kind::kU64 && kind != Keys::Kind::kI64 &&
+      out->batch.array) {
+    py::object wide = out->batch.array.attr("astype")("<i8");
+    out->batch = KeyBatch();
+    MakeKeys(wide, false, &out->batch);
+  }
+  if ((out->batch.keys->kind() != Keys::Kind::kU64 &&
+       out->batch.keys->kind() != Keys::Kind::kI64) ||
+      out->batch.valid) {
     throw py::type_error(
-        "build takes 8-byte integer keys (a uint64/int64 array or a list of ints) without "
-        "nulls; for other keys create the filter and insert them");
+        "build takes integer keys (an integer array or a list of ints) without nulls; for "
+        "other keys create the filter and insert them");
   }
   out->span = simdbloom::Span<const uint64_t>(static_cast<const uint64_t*>(out->batch.keys->keys()),
                                               out->batch.keys->size());
@@ -149,7 +159,7 @@ void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
   BindCommon(cls);
   BindClear(
       cls, [fresh](T& f) { f = fresh(f); },
-      "Clears every bit (and len, key_type): the filter as created. Cost: a new zeroed "
+      "Clears every bit (and len; key_type is kept): the filter as created. Cost: a new zeroed "
       "allocation of bit_count / 8 bytes.");
   cls.def("__len__", Locked<T>(&T::items), "Keys inserted so far (repeats included). O(1).")
       .def("fill_ratio", Scan<T>([](const T& f) { return BitFill(f.data(), f.bit_count() / 8); }),
@@ -202,18 +212,19 @@ calls).)doc");
       "probability at most `fpp` (a key of S1 | S2 then gets a clear answer with probability "
       "about 1 - 2 fpp). Raises simdbloom.Error (invalid_argument). Cost: one zeroed allocation, "
       "GIL released.";
-  auto make_a = [](uint64_t n, double fpp, uint64_t seed) {
-    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n, fpp, seed); }),
-                KeyType::kEmpty);
+  auto make_a = [](uint64_t n, double fpp, uint64_t seed, py::object key_type) {
+    const KeyType t = KeyTypeArg(key_type);
+    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n, fpp, seed, t); }));
   };
-  BindCreate(a, make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0, create_a);
+  BindCreate(a, make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0,
+             py::arg("key_type") = py::none(), create_a);
   a.def_static(
        "with_bits",
-       [](uint64_t bits, uint64_t seed) {
-         return Wrap(WithoutGil([&] { return ShiftingAssociation::with_bits(bits, seed); }),
-                     KeyType::kEmpty);
+       [](uint64_t bits, uint64_t seed, py::object key_type) {
+         const KeyType t = KeyTypeArg(key_type);
+         return Wrap(WithoutGil([&] { return ShiftingAssociation::with_bits(bits, seed, t); }));
        },
-       py::arg("bits"), py::arg("seed") = 0,
+       py::arg("bits"), py::arg("seed") = 0, py::arg("key_type") = py::none(),
        "An empty filter of `bits` rounded up to whole 512-bit blocks.")
       .def_static(
           "build",
@@ -221,14 +232,13 @@ calls).)doc");
             U64Keys x, y;
             U64KeysOf(s1, &x);
             U64KeysOf(s2, &y);
-            const KeyType t = Combine(x.batch.inserted_type(), y.batch.inserted_type());
             return Wrap(
-                WithoutGil([&] { return ShiftingAssociation::build(x.span, y.span, fpp, seed); }),
-                t);
+                WithoutGil([&] { return ShiftingAssociation::build(x.span, y.span, fpp, seed); }));
           },
           py::arg("s1"), py::arg("s2"), py::arg("fpp"), py::arg("seed") = 0,
-          "A filter sized for |S1 | S2| at `fpp` and filled with both sets (8-byte integer keys; "
-          "duplicates allowed). Cost: sorts copies of the keys (allocates them), then one bulk "
+          "A filter sized for |S1 | S2| at `fpp` and filled with both sets (integer keys, by "
+          "value: an 'int64' filter; duplicates allowed). Cost: sorts copies of the keys "
+          "(allocates them), then one bulk "
           "insert per membership; GIL released.")
       .def_static(
           "is_clear",
@@ -245,7 +255,7 @@ calls).)doc");
            Locked<ShiftingAssociation>(&ShiftingAssociation::paper_clear_answer_probability),
            "The paper's (1 - f)**2, for comparison. Cost as clear_answer_probability.");
   BindShiftingBits(a, [](const ShiftingAssociation& f) {
-    return ShiftingAssociation::with_bits(f.bit_count(), f.seed());
+    return ShiftingAssociation::with_bits(f.bit_count(), f.seed(), f.key_type());
   });
 
   py::class_<GX> x(m, "ShiftingMultiplicity",
@@ -262,30 +272,29 @@ calls).)doc");
       "An empty filter for `n` distinct keys with counts up to max_count (1..64), sized so that "
       "one wrong pattern is complete with probability at most `fpp`. Raises simdbloom.Error "
       "(invalid_argument). Cost: one zeroed allocation, GIL released.";
-  auto make_x = [](uint64_t n, double fpp, uint32_t max_count, uint64_t seed) {
-    return Wrap(WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed); }),
-                KeyType::kEmpty);
+  auto make_x = [](uint64_t n, double fpp, uint32_t max_count, uint64_t seed, py::object key_type) {
+    const KeyType t = KeyTypeArg(key_type);
+    return Wrap(
+        WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed, t); }));
   };
   BindCreate(x, make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
-             create_x);
+             py::arg("key_type") = py::none(), create_x);
   x.def_static(
        "with_bits",
-       [](uint64_t bits, uint32_t max_count, uint64_t seed) {
+       [](uint64_t bits, uint32_t max_count, uint64_t seed, py::object key_type) {
+         const KeyType t = KeyTypeArg(key_type);
          return Wrap(
-             WithoutGil([&] { return ShiftingMultiplicity::with_bits(bits, max_count, seed); }),
-             KeyType::kEmpty);
+             WithoutGil([&] { return ShiftingMultiplicity::with_bits(bits, max_count, seed, t); }));
        },
-       py::arg("bits"), py::arg("max_count"), py::arg("seed") = 0,
+       py::arg("bits"), py::arg("max_count"), py::arg("seed") = 0, py::arg("key_type") = py::none(),
        "An empty filter of `bits` rounded up to whole 512-bit blocks.")
       .def_static(
           "build",
           [](py::handle keys, double fpp, uint32_t max_count, uint64_t seed) {
             U64Keys k;
             U64KeysOf(keys, &k);
-            return Wrap(WithoutGil([&] {
-                          return ShiftingMultiplicity::build(k.span, fpp, max_count, seed);
-                        }),
-                        k.batch.inserted_type());
+            return Wrap(WithoutGil(
+                [&] { return ShiftingMultiplicity::build(k.span, fpp, max_count, seed); }));
           },
           py::arg("keys"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
           "A filter of a multiset given as its occurrences (8-byte integer keys, each occurrence "
@@ -301,7 +310,7 @@ calls).)doc");
       .def_property_readonly("max_count",
                              Param<ShiftingMultiplicity>(&ShiftingMultiplicity::max_count));
   BindShiftingBits(x, [](const ShiftingMultiplicity& f) {
-    return ShiftingMultiplicity::with_bits(f.bit_count(), f.max_count(), f.seed());
+    return ShiftingMultiplicity::with_bits(f.bit_count(), f.max_count(), f.seed(), f.key_type());
   });
 }
 

@@ -47,9 +47,9 @@ cache miss per key out of cache; no allocation but the result.)doc";
   static bool Equal(const SpatialFilter& a, const SpatialFilter& b) {
     return a.num_areas() == b.num_areas() && a.num_hashes() == b.num_hashes() &&
            a.num_blocks() == b.num_blocks() && a.seed() == b.seed() &&
+           KeyTypesMatch(a.key_type(), b.key_type()) &&
            std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
   }
-  static uint64_t Inserted(const SpatialFilter& f) { return Members(f); }
   static size_t SerializedSize(const SpatialFilter& f) { return f.serialized_size(); }
   static void Save(const SpatialFilter& f, std::ostream& os) { f.save(os); }
   static SpatialFilter Load(const uint8_t* p, size_t n) { return SpatialFilter::load(p, n); }
@@ -68,15 +68,17 @@ namespace {
 
 using G = Guarded<SpatialFilter>;
 
-Ptr<SpatialFilter> Create(uint64_t n, double fpp, uint32_t num_areas, uint64_t seed) {
-  return Wrap(WithoutGil([&] { return SpatialFilter::create(n, fpp, num_areas, seed); }),
-              KeyType::kEmpty);
+Ptr<SpatialFilter> Create(uint64_t n, double fpp, uint32_t num_areas, uint64_t seed,
+                          py::object key_type) {
+  const KeyType t = KeyTypeArg(key_type);
+  return Wrap(WithoutGil([&] { return SpatialFilter::create(n, fpp, num_areas, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =
     "An empty spatial filter for `n` keys in all of at most `num_areas` (1..65535) areas, sized "
     "so that a key in no area gets a label with probability at most `fpp`. Cells of 1 byte (up "
-    "to 255 areas) or 2. Raises simdbloom.Error (invalid_argument). Cost: one zeroed allocation "
+    "to 255 areas) or 2. `key_type`: what it holds (as Filter's). Raises simdbloom.Error "
+    "(invalid_argument). Cost: one zeroed allocation "
     "of size_bytes, GIL released.";
 
 // Fraction of cells holding a label. O(size_bytes).
@@ -151,8 +153,9 @@ py::dict Stats(const G& self, bool measure) {
 }  // namespace
 
 void BindSpatial(py::module_& m) {
-  py::class_<G> cls(m, "SpatialFilter",
-                    R"doc(A spatial Bloom filter: SpatialFilter(n, fpp, num_areas, seed=0).
+  py::class_<G> cls(
+      m, "SpatialFilter",
+      R"doc(A spatial Bloom filter: SpatialFilter(n, fpp, num_areas, seed=0, key_type=None).
 
 Keys of up to 65535 disjoint sets ("areas", labels 1..num_areas) in one array of small cells
 (Calderoni, Palmieri, Maio, 2015): classify(key) answers which area a key is in (0: none), with
@@ -163,15 +166,16 @@ classify(key) != 0; len() the keys inserted (repeats included).
 Thread-safety as Filter: queries run concurrently, inserts alone (the GIL released by bulk
 calls).)doc");
   BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("num_areas"), py::arg("seed") = 0,
-             kCreateDoc);
+             py::arg("key_type") = py::none(), kCreateDoc);
   cls.def_static(
       "with_blocks",
-      [](uint64_t blocks, uint32_t k, uint32_t num_areas, uint64_t seed) {
+      [](uint64_t blocks, uint32_t k, uint32_t num_areas, uint64_t seed, py::object key_type) {
+        const KeyType t = KeyTypeArg(key_type);
         return Wrap(
-            WithoutGil([&] { return SpatialFilter::with_blocks(blocks, k, num_areas, seed); }),
-            KeyType::kEmpty);
+            WithoutGil([&] { return SpatialFilter::with_blocks(blocks, k, num_areas, seed, t); }));
       },
       py::arg("num_blocks"), py::arg("num_hashes"), py::arg("num_areas"), py::arg("seed") = 0,
+      py::arg("key_type") = py::none(),
       "An empty spatial filter of `num_blocks` blocks of 64 cells and `num_hashes` (1..8) "
       "cells per key. Cost: one zeroed allocation.");
   BindValued(cls);
@@ -179,15 +183,15 @@ calls).)doc");
   BindClear(
       cls,
       [](SpatialFilter& f) {
-        SpatialFilter empty =
-            SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(), f.num_areas(), f.seed());
+        SpatialFilter empty = SpatialFilter::with_blocks(f.num_blocks(), f.num_hashes(),
+                                                         f.num_areas(), f.seed(), f.key_type());
         for (uint32_t a = 1; f.has_area_names() && a <= f.num_areas(); ++a) {
           const auto label = static_cast<uint16_t>(a);
           if (!f.area_name(label).empty()) empty.set_area_name(label, f.area_name(label));
         }
         f = std::move(empty);
       },
-      "Empties every cell and area (current_label 0, key_type 'empty'; the area names are kept): "
+      "Empties every cell and area (current_label 0; key_type and the area names are kept): "
       "the filter as created. Cost: a new zeroed allocation of size_bytes.");
   cls.def(
          "set_area_name",
