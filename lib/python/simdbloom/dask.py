@@ -35,13 +35,16 @@ What crosses the network:
 
 Nulls (None/NaN/NA) never join: they are skipped by build and dropped by semi_join.
 
-Key types: an integer key is hashed as its width's bytes (an int32 7 and an int64 7 are different
-keys), a pandas nullable column (Int32, UInt64, ...) as its NumPy dtype (Int32: int32). The filter
-records what it was given (``Filter.key_type``: 'int32', 'bytes', ...; kept when pickled), and
-semi_join probes a column of another integer width as those keys (or refuses a column of another
-kind), so a join of int32 keys against an int64 column finds its rows. A filter whose key_type is
-None (unknown: from ``Filter.load``/``from_bytes``, and so whatever is merged or inserted into it
-afterwards) is probed with the column as it is; set ``flt.key_type`` when you know its keys.
+Key types: a key is its value. 5 is 5 in an int16, int32, uint64, nullable Int32 or object
+column of Python ints, and a filter holds integers or byte strings, never both. The filter keeps
+what it holds (``Filter.key_type``: 'int64', 'int32', 'bytes'; in its saved form, so pickling,
+``save``/``load`` and ``from_bytes`` keep it), and converts any integer column to it by value: a
+filter built from int64 keys, saved and loaded, finds every row of an int32 column holding those
+values, exactly as the filter in memory does. ``build(..., key_type="int32")`` declares 4-byte
+keys (Parquet INT32 columns; a value outside [-2**31, 2**32) is then refused by build and never
+joins). A column that cannot be converted (floats, strings against an integer filter, integers
+against a 'bytes' filter, an object column of mixed values) is refused with ValueError naming the
+column.
 """
 
 from __future__ import annotations
@@ -91,21 +94,32 @@ def _keys_of(part: Any) -> Any:
     return np.ascontiguousarray(arr)  # no copy when the chunk already is contiguous
 
 
+def _checked(part: Any, key_type: Optional[str]) -> Any:
+    """``part``, after a series' values were checked to be keys (ValueError naming it)."""
+    if hasattr(part, "dropna") and hasattr(part, "to_numpy") and hasattr(part, "name"):
+        _check_column(key_type, part.dtype, part.name, "build", part.dropna())
+    return part
+
+
 def _count(part: Any) -> int:
     return len(_keys_of(part))
 
 
 def partition_filter(part: Any, n: int, fpp: float, layout: Union[str, Layout, None] = None,
-                     seed: int = 0, threads: int = 1, kind: Any = "filter") -> Any:
+                     seed: int = 0, threads: int = 1, kind: Any = "filter",
+                     key_type: Optional[str] = None) -> Any:
     """A filter (``kind`` 'filter' or 'counting') sized for ``n`` keys in all (not this
     partition's count: every partition's filter must have the same size to be merged) holding
-    the keys of one partition."""
+    the keys of one partition. ``key_type``: declared (None: the keys decide; an empty
+    partition's filter takes the others' type when merged)."""
     cls, default_layout = _KINDS[_kind(kind)]
-    f = cls(n, fpp, layout=default_layout if layout is None else layout, seed=seed)
+    f = cls(n, fpp, layout=default_layout if layout is None else layout, seed=seed,
+            key_type=key_type)
+    keys = _keys_of(_checked(part, key_type))
     if cls is Filter:
-        f.insert(_keys_of(part), threads=threads)
+        f.insert(keys, threads=threads)
     else:
-        f.insert(_keys_of(part))
+        f.insert(keys)
     return f
 
 
@@ -122,7 +136,7 @@ def extend_chain(chain: ScalableFilter, part: Any) -> ScalableFilter:
     """A copy of ``chain`` with the keys of one partition inserted, in order (the input is left
     as it was, so a retried task gives the same result)."""
     out = chain.copy()
-    out.insert(_keys_of(part))
+    out.insert(_keys_of(_checked(part, out.key_type)))
     return out
 
 
@@ -146,7 +160,7 @@ def _partitions(collection: Any) -> list:
 def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter",
           layout: Union[str, Layout, None] = None, seed: int = 0, split_every: int = 8,
           threads: int = 1, compute: bool = True, growth: float = 2.0,
-          tightening: float = 0.85) -> Any:
+          tightening: float = 0.85, key_type: Optional[str] = None) -> Any:
     """Builds a filter over the keys of a 1-D Dask array or a Dask series.
 
     ``kind="filter"`` (or ``Filter``): one task per partition builds that partition's filter
@@ -163,10 +177,12 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
 
     Returns the object (``compute=False``: a ``dask.delayed`` object computing it).
     Byte-identical to creating it with the same parameters and inserting every key in one
-    process (in partition order). Its ``key_type`` is what the partitions held ('int32' for an
-    int32 or nullable Int32 series, 'bytes' for strings), which semi_join reads. A categorical
-    series is hashed as its values of the categories' dtype, a sparse one as its dense values of
-    the sparse subtype. Nulls are skipped.
+    process (in partition order). A key is its value: an integer series of any dtype (nullable
+    and object columns of Python ints too) gives an 'int64' filter (``key_type="int32"``:
+    declared 4-byte keys), a string or bytes series a 'bytes' one. A categorical series is read
+    as its values, a sparse one as its dense values. Nulls are skipped. A series whose values are
+    not keys (floats, mixed objects) raises ValueError naming it, before any work for a dtype
+    that tells (floats), else in the task that meets them.
 
     Cost: every key hashed once, where it lives; filter/counting: partitions - 1 merges of
     ``size_bytes`` each (O(size) ORs or adds), as many filter transfers between workers;
@@ -181,14 +197,18 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
     if split_every < 2:
         raise ValueError("simdbloom.dask.build: split_every must be >= 2")
     parts = _partitions(collection)
-    token = dask.base.tokenize(collection, n, fpp, name, str(layout), seed, growth, tightening)
+    if not hasattr(collection, "chunks"):  # a series (an array's dtype is checked by insert)
+        _check_column(key_type, collection.dtype, collection.name, "build")
+    token = dask.base.tokenize(collection, n, fpp, name, str(layout), seed, growth, tightening,
+                               key_type)
     if name == "scalable":
         capacity = {} if n is None else {"initial_capacity": n}
         # Invalid parameters fail here, not on a worker; the chain is created in a task.
         ScalableFilter(fpp=fpp, growth=growth, tightening=tightening, layout=layout, seed=seed,
-                       **capacity)
+                       key_type=key_type, **capacity)
         chain = dask.delayed(ScalableFilter, pure=True)(
-            fpp=fpp, growth=growth, tightening=tightening, layout=layout, seed=seed, **capacity,
+            fpp=fpp, growth=growth, tightening=tightening, layout=layout, seed=seed,
+            key_type=key_type, **capacity,
             dask_key_name="simdbloom-chain-%s-0" % token)
         for i, p in enumerate(parts):
             chain = dask.delayed(extend_chain, pure=True)(
@@ -203,12 +223,12 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
         size_for(n, fpp, layout)
     level = [
         dask.delayed(partition_filter, pure=True)(
-            p, n, fpp, layout, seed, threads, name,
+            p, n, fpp, layout, seed, threads, name, key_type,
             dask_key_name="simdbloom-partition-%s-%d" % (token, i))
         for i, p in enumerate(parts)
     ]
     if not level:
-        empty = dask.delayed(cls, pure=True)(n, fpp, layout=layout, seed=seed)
+        empty = dask.delayed(cls, pure=True)(n, fpp, layout=layout, seed=seed, key_type=key_type)
         return empty.compute() if compute else empty
     depth = 0
     while len(level) > 1:
@@ -220,9 +240,6 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
             for i, j in enumerate(range(0, len(level), split_every))
         ]
     return level[0].compute() if compute else level[0]
-
-
-_INT_WIDTHS = {"int16": 2, "int32": 4, "int64": 8}
 
 
 def _values_dtype(dtype: Any) -> Any:
@@ -237,10 +254,10 @@ def _values_dtype(dtype: Any) -> Any:
     return dtype
 
 
-def _column_kind(dtype: Any, values: Any = None) -> tuple:
-    """("int", width) for integer keys, ("bytes", 0) for bytes/str, (None, 0) when not known: from
-    the dtype (a categorical's categories', a sparse column's subtype), or for an object column
-    from its non-null ``values`` when given."""
+def _column_kind(dtype: Any, values: Any = None) -> Optional[str]:
+    """"int" for integer keys, "bytes" for bytes/str, None when not known: from the dtype (a
+    categorical's categories', a sparse column's subtype), or for an object column from its
+    non-null ``values`` when given. "float" for floating point (never keys)."""
     dtype = _values_dtype(dtype)
     base = getattr(dtype, "numpy_dtype", dtype)  # pandas nullable Int32 -> int32
     try:
@@ -248,51 +265,20 @@ def _column_kind(dtype: Any, values: Any = None) -> tuple:
     except TypeError:
         base = None
     if base is not None and base.kind in "iu":
-        return "int", base.itemsize
+        return "int"
+    if base is not None and base.kind == "f":
+        return "float"
     if (base is not None and base.kind in "SU") or getattr(dtype, "name", "") == "string":
-        return "bytes", 0
+        return "bytes"
     if base is not None and base.kind == "O" and values is not None and len(values):
         import pandas as pd
 
         inferred = pd.api.types.infer_dtype(values, skipna=True)
         if inferred in ("string", "bytes"):
-            return "bytes", 0
+            return "bytes"
         if inferred == "integer":
-            return "int", 8  # Python ints: 8-byte keys
-    return None, 0
-
-
-def _probe_width(key_type: Optional[str], dtype: Any, column: str, values: Any = None) -> int:
-    """The width (bytes) the integer ``column`` must be converted to before probing a filter of
-    ``key_type``; 0 to probe it as it is. Raises ValueError for keys of another kind."""
-    if key_type is None or key_type == "empty":
-        # Unknown (a loaded filter, maybe with keys added): the column is probed as it is, never
-        # converted (its keys may be of any width). Empty: nothing can match.
-        return 0
-    where = "simdbloom.dask.semi_join: "
-    if key_type in ("prehashed", "mixed"):
-        raise ValueError(where + "the filter holds %s keys, so column %r cannot be matched to "
-                         "them; set flt.key_type to the type of its keys ('int32', 'bytes', ...), "
-                         "or to None to probe the column as it is" % (key_type, column))
-    kind, width = _column_kind(dtype, values)
-    if kind is None:
-        if values is None and _is_object(dtype):
-            return 0  # told by each partition from its values
-        raise ValueError(where + "cannot tell whether column %r (dtype %s) holds integer or "
-                         "bytes/str keys, and the filter holds %s keys; convert the column to an "
-                         "integer or string dtype, or set flt.key_type to None to probe it as it "
-                         "is" % (column, dtype, key_type))
-    if key_type == "bytes":
-        if kind == "int":
-            raise ValueError(where + "the filter holds bytes/str keys, column %r holds int%d "
-                             "(an integer never matches a byte string)" % (column, 8 * width))
-        return 0
-    if kind == "bytes":
-        raise ValueError(where + "the filter holds %s keys, column %r holds bytes/str (a byte "
-                         "string never matches an integer)" % (key_type, column))
-    if kind == "int" and width != _INT_WIDTHS[key_type]:
-        return _INT_WIDTHS[key_type]
-    return 0
+            return "int"
+    return None
 
 
 def _is_object(dtype: Any) -> bool:
@@ -308,70 +294,66 @@ def _is_object(dtype: Any) -> bool:
         return False
 
 
-def _integers(keys: Any) -> np.ndarray:
-    """The values of a null-free integer series (NumPy, nullable or object) as a NumPy array."""
-    base = getattr(keys.dtype, "numpy_dtype", keys.dtype)
-    if np.dtype(base).kind in "iu":
-        return keys.to_numpy(dtype=base)
-    for dtype in (np.int64, np.uint64):  # Python ints
-        try:
-            return keys.to_numpy(dtype=dtype)
-        except (OverflowError, ValueError):
-            pass
-    raise ValueError("simdbloom.dask.semi_join: integer key out of the 64-bit range")
+def _check_column(key_type: Optional[str], dtype: Any, column: Any, who: str,
+                  values: Any = None) -> None:
+    """Raises ValueError naming ``column`` when its keys cannot be those of a filter of
+    ``key_type`` (None or 'legacy': integers or byte strings, either): floats, a kind the filter
+    does not hold, an object column of mixed values. Without ``values``, an object column passes
+    (each partition is checked by its values)."""
+    if dtype is None or (values is not None and len(values) == 0):
+        return  # nothing to tell
+    where = "simdbloom.dask.%s: " % who
+    kind = _column_kind(dtype, values)
+    if kind is None and values is None and _is_object(dtype):
+        return
+    if kind in (None, "float"):
+        raise ValueError(where + "column %r (dtype %s) holds no keys a filter takes: convert it "
+                         "to an integer or string dtype" % (column, dtype))
+    if key_type == "bytes" and kind == "int":
+        raise ValueError(where + "the filter holds bytes keys, column %r holds integers (an "
+                         "integer never matches a byte string)" % (column,))
+    if key_type in ("int64", "int32") and kind == "bytes":
+        raise ValueError(where + "the filter holds %s keys, column %r holds bytes/str (a byte "
+                         "string never matches an integer)" % (key_type, column))
 
 
-def _to_width(values: np.ndarray, width: int) -> tuple:
-    """Integer ``values`` as keys of ``width`` bytes: (the keys, a mask of the values that have
-    one). A value v stands for a key of that width when some int or uint of the width is v (signed
-    and unsigned of one width hash alike); a value outside [-2**(8w-1), 2**(8w)) is no key of the
-    filter's width, never present."""
-    bits = 8 * width
-    if values.dtype.itemsize <= width:  # widening: lossless, the sign kept
-        kind = "i" if values.dtype.kind == "i" else "u"
-        return values.astype("<%s%d" % (kind, width)), np.ones(len(values), dtype=bool)
-    if values.dtype.kind == "u":
-        fits = values <= (1 << bits) - 1
-    else:
-        fits = (values >= -(1 << (bits - 1))) & (values <= (1 << bits) - 1)
-    kept = values[fits]
-    if values.dtype.kind == "i":
-        kept = kept & ((1 << bits) - 1)  # the width's two's complement bits, non-negative
-    return kept.astype("<u%d" % width), fits
-
-
-def _hits(values: Any, column: str, flt: Any, key_type: Optional[str]) -> np.ndarray:
-    """Filter.contains of a null-free series of plain or nullable values, converted to the
-    filter's integer width when it has one."""
-    width = _probe_width(key_type, values.dtype, column, values)
-    if width:
-        converted, fits = _to_width(_integers(values), width)
-        hits = np.zeros(len(values), dtype=bool)
-        hits[fits] = flt.contains(converted)
-        return hits
-    # The series itself: Filter.contains takes a nullable column as its NumPy dtype.
-    return flt.contains(values if not isinstance(values.dtype, np.dtype) else values.to_numpy())
+def _probe(values: Any, column: str, flt: Any) -> np.ndarray:
+    """Filter.contains of a null-free series of plain or nullable values: integers of any dtype
+    by value (the filter converts them to its key type), strings as UTF-8 bytes."""
+    _check_column(flt.key_type, values.dtype, column, "semi_join", values)
+    if not isinstance(values.dtype, np.dtype):
+        return flt.contains(values)  # a nullable column, as its NumPy dtype
+    arr = values.to_numpy()
+    if arr.dtype.kind == "O" and _column_kind(values.dtype, values) == "int":
+        for dtype in (np.int64, np.uint64):  # Python ints: their values
+            try:
+                return flt.contains(values.to_numpy(dtype=dtype))
+            except (OverflowError, ValueError):
+                pass
+        # Ints beyond 64 bits, or negative ints with ints of 2**63 and more: one by one.
+        return np.fromiter((int(v) in flt for v in arr), dtype=bool, count=len(arr))
+    return flt.contains(arr)
 
 
 def _semi_join_partition(part: Any, column: str, flt: Any) -> Any:
     import pandas as pd
 
     keys = part[column]
-    key_type = flt.key_type
     valid = np.asarray(keys.notna().to_numpy(), dtype=bool)
     mask = np.zeros(len(part), dtype=bool)
-    if key_type == "empty" or not valid.any():
-        return part[mask]  # no key inserted, or no key to probe
+    if not valid.any():
+        return part[mask]  # no key to probe
     present = keys[valid] if not valid.all() else keys
     if isinstance(present.dtype, pd.CategoricalDtype):
-        # Each category probed once, as the categories' dtype; a row hits where its category does.
+        # Each category probed once, as the categories' values; a row hits where its category
+        # does.
         categories = pd.Series(present.cat.categories)
         codes = present.cat.codes.to_numpy()
-        mask[valid] = _hits(categories, column, flt, key_type)[codes]
+        mask[valid] = _probe(categories, column, flt)[codes]
         return part[mask]
     if isinstance(present.dtype, pd.SparseDtype):
         present = present.sparse.to_dense()  # the values as the subtype
-    mask[valid] = _hits(present, column, flt, key_type)
+    mask[valid] = _probe(present, column, flt)
     return part[mask]
 
 
@@ -381,22 +363,17 @@ def semi_join(df: Any, column: str, flt: Any, *, client: Any = None,
     CountingFilter or ScalableFilter; lazy: a Dask dataframe with ``df``'s columns and
     divisions).
 
-    Keys are probed in bulk per partition (``Filter.contains`` on the column's NumPy values; a
-    string column is probed as UTF-8 bytes, an integer column by its dtype's width, a pandas
-    nullable column as its NumPy dtype, a categorical column as its categories' values (each
-    category once), a sparse column as its dense values of the sparse subtype). False positives
-    keep a few rows a real join would drop; no row whose key was inserted is ever dropped. Nulls
-    are dropped.
+    Keys are probed in bulk per partition (``Filter.contains`` on the column's values). A key is
+    its value: an integer column of any dtype (nullable, object columns of Python ints,
+    categorical, sparse included) is converted by value to the filter's key type, so a filter
+    built from int64 keys finds the rows of an int32 column holding those values, in memory or
+    saved and loaded alike ('int32' filters: a value outside [-2**31, 2**32) never joins). A
+    string column is probed as UTF-8 bytes. False positives keep a few rows a real join would
+    drop; no row whose key was inserted is ever dropped. Nulls are dropped.
 
-    The filter's ``key_type`` (recorded by insert and ``build``) decides how the column is read:
-    an integer column of another width than the filter's integer keys is converted to that width
-    (lossless: a value no int or uint of that width holds is dropped, as it was never inserted);
-    a column of another kind (integers against 'bytes' keys, strings against integer keys), a
-    column whose kind cannot be told (floats, an object column of mixed values) or a filter of
-    'prehashed' or 'mixed' keys raises ValueError. A filter whose key_type is None
-    (unknown: from ``Filter.load``/``from_bytes``, and it stays None after merges and inserts) is
-    probed with the column as it is, never converted: set ``flt.key_type`` to the type of its keys
-    to have it converted. An 'empty' filter (nothing inserted) keeps no row.
+    A column that cannot be converted (floats, strings against an integer filter, integers
+    against a 'bytes' filter, an object column of mixed values) raises ValueError naming the
+    column: before any work when its dtype tells, else when a partition's values do.
 
     The filter reaches the workers once: with a distributed client (``client``, or the default
     one) it is scattered to every worker (``broadcast=True``) ahead of the tasks; otherwise it is
@@ -406,7 +383,7 @@ def semi_join(df: Any, column: str, flt: Any, *, client: Any = None,
 
     if column not in df.columns:
         raise KeyError("simdbloom.dask.semi_join: no column %r" % (column,))
-    _probe_width(flt.key_type, df[column].dtype, column)  # keys of another kind: raise here
+    _check_column(flt.key_type, df[column].dtype, column, "semi_join")  # raise here when it can
     if client is None:
         try:
             from distributed import default_client
