@@ -110,7 +110,7 @@ def test_constructor_as_rbloom():
     g = simdbloom.Filter(n=5000, fpp=0.001, layout=simdbloom.Layout.classic, seed=7)
     assert (g.layout, g.seed) == (simdbloom.Layout.classic, 7)
     assert g.to_bytes() == simdbloom.Filter.create(5000, 0.001, "classic", 7).to_bytes()
-    assert g.key_type == "empty" and len(g) == 0
+    assert g.key_type is None and len(g) == 0  # nothing declared or inserted yet
     with pytest.raises(simdbloom.Error, match="expected_items"):
         simdbloom.Filter(0, 0.01)
     with pytest.raises(TypeError):
@@ -118,30 +118,32 @@ def test_constructor_as_rbloom():
 
 
 def keys_of_every_kind(r):
-    """Python ints, bytes, str and NumPy scalars of each width, with repeats."""
+    """Two lists, each of one kind a filter holds, with repeats: Python ints and NumPy scalars of
+    each width (integers: their values); str and bytes (byte strings)."""
     ints = [int(x) for x in r.integers(-2**63, 2**63, 3000)] + [2**64 - 1, 0]
     words = random_strings(r, 2000)
-    return ints + ints[:50] + words + [w.encode() for w in words[:500]] + \
-        [np.uint32(x) for x in r.integers(0, 2**32, 300)] + \
-        [np.int16(x) for x in r.integers(-2**15, 2**15, 300)]
+    return (ints + ints[:50] + [np.uint32(x) for x in r.integers(0, 2**32, 300)] +
+            [np.int16(x) for x in r.integers(-2**15, 2**15, 300)],
+            words + [w.encode() for w in words[:500]])
 
 
 def test_update_takes_any_iterable():
     """update() of a generator, set, dict, range, iterator, list, NumPy array, pandas Series:
-    the keys of the plain bulk calls (same bytes), every key found, mixed key types allowed."""
+    the keys of the plain bulk calls (same bytes), every key found, integer types mixed (a key
+    is its value), byte-string types mixed."""
     r = rng(50)
-    keys = keys_of_every_kind(r)
-    expect = simdbloom.Filter(10_000, 0.01)
-    for k in keys:
-        expect.insert(k)
-    for form in [(k for k in keys), iter(keys), dict.fromkeys(keys), keys]:
+    for keys, key_type in zip(keys_of_every_kind(r), ["int64", "bytes"]):
+        expect = simdbloom.Filter(10_000, 0.01)
+        for k in keys:
+            expect.insert(k)
+        for form in [(k for k in keys), iter(keys), dict.fromkeys(keys), keys]:
+            f = simdbloom.Filter(10_000, 0.01)
+            assert f.update(form) is None
+            assert f == expect, type(form)
+            assert all(k in f for k in keys)  # no false negative, whatever the spelling
         f = simdbloom.Filter(10_000, 0.01)
-        assert f.update(form) is None
-        assert f == expect, type(form)
-        assert all(k in f for k in keys)  # no false negative, whatever the spelling
-    f = simdbloom.Filter(10_000, 0.01)
-    f.update(set(keys))  # a set drops repeats: the same bits
-    assert f == expect and f.key_type == "mixed"
+        f.update(set(keys))  # a set drops repeats: the same bits
+        assert f == expect and f.key_type == key_type
     ints = r.integers(0, 2**63, 100_000, dtype=np.int64)
     by_array = simdbloom.Filter(200_000, 0.01)
     by_array.insert(ints)
@@ -156,12 +158,15 @@ def test_update_takes_any_iterable():
     g.insert(np.arange(100_000, dtype=np.int64))
     assert f.to_bytes() == g.to_bytes()
     assert f.contains(np.arange(100_000, dtype=np.int64)).all()
-    # NumPy scalars of an iterable keep their width (a chunk per width).
+    # NumPy scalars of an iterable are their values: the keys of any integer array of them.
     f = simdbloom.Filter(1000, 0.01)
     f.update(x for x in np.arange(10, dtype=np.uint32))
     g = simdbloom.Filter(1000, 0.01)
     g.insert(np.arange(10, dtype=np.uint32))
-    assert f.to_bytes() == g.to_bytes() and f.key_type == "int32"
+    assert f.to_bytes() == g.to_bytes() and f.key_type == "int64"
+    with pytest.raises(TypeError, match="byte.*int64"):  # a filter holds one kind
+        f.update(bytearray(b"x%d" % i) for i in range(3))
+    f = simdbloom.Filter(1000, 0.01)
     f.update(bytearray(b"x%d" % i) for i in range(3))  # copied (they could change)
     assert b"x2" in f
     for bad, exc, pattern in [("abc", TypeError, "str is one key: use add"),
@@ -182,9 +187,9 @@ def test_update_pandas():
     f.update(pd.Series(keys))
     g = simdbloom.Filter(1000, 0.01)
     g.insert(keys)
-    assert f == g and f.key_type == "int32"
+    assert f == g and f.key_type == "int64"
     f = simdbloom.Filter(1000, 0.01)
-    f.update(pd.array([1, None, 3], dtype="Int32"))  # nulls skipped, 4-byte keys
+    f.update(pd.array([1, None, 3], dtype="Int32"))  # nulls skipped, the values' keys
     g = simdbloom.Filter(1000, 0.01)
     g.insert(np.array([1, 3], dtype=np.int32))
     assert f.to_bytes() == g.to_bytes()
@@ -233,7 +238,7 @@ def test_set_operators_and_comparisons():
     # f == g: same parameters and bits (copies are equal; insert changes that).
     c = a.copy()
     assert c == a and not (c != a) and c is not a
-    c.add(b"new key")
+    c.add(2**64 - 1)
     assert c != a and a <= c
     assert (a == "not a filter") is False and (a != 3) is True
     with pytest.raises(TypeError):
@@ -268,7 +273,7 @@ def test_clear_copy_repr():
     assert "fill=%.4g" % f.fill_ratio() in text
     g = f.copy()
     f.clear()
-    assert len(f) == 0 and f.fill_ratio() == 0 and f.key_type == "empty"
+    assert len(f) == 0 and f.fill_ratio() == 0 and f.key_type == "int64"  # kept by clear
     assert 5 in g and g != f
 
 
@@ -305,7 +310,7 @@ def test_save_load_file_objects(tmp_path):
     assert buf.getvalue() == data
     buf.seek(0)
     g = simdbloom.Filter.load(buf)
-    assert g == f and g.to_bytes() == data and g.key_type is None
+    assert g == f and g.to_bytes() == data and g.key_type == "int64"  # saved with the filter
     with open(tmp_path / "f.sbf", "wb") as out:
         out.write(b"prefix")
         f.save(out)  # at the file's position
@@ -415,32 +420,35 @@ def test_paths_that_are_not_utf8(tmp_path):
 # ---- Key types ----
 
 def test_int_widths_and_signs():
+    """A key is its value: 7 is one key as a Python int, a NumPy scalar or an array element of
+    any integer dtype (it used to hash at its width: a 4-byte 7 was another key)."""
     f = simdbloom.Filter.create(1000, 0.001)
-    f.insert(7)  # a Python int is an 8-byte key
+    f.insert(7)
+    assert f.key_type == "int64"  # integers are 8-byte values unless declared 'int32'
     assert 7 in f and f.contains(np.uint64(7)) and f.contains(np.int64(7))
-    assert f.contains(np.array([7], dtype=np.uint64))[0]
-    assert f.contains(np.array([7], dtype=np.int64))[0]
-    # A 4-byte key is another key (its 4 bytes are hashed), exactly as in C++.
-    assert f.hash(np.uint32(7)) != f.hash(7)
+    for dt in [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]:
+        assert dt(7) in f and f.contains(np.array([7], dtype=dt))[0], dt
+        assert f.hash(dt(7)) == f.hash(7), dt
     f.insert(np.uint32(9))
-    assert f.contains(np.array([9], dtype=np.uint32))[0]
-    assert f.contains(np.array([9], dtype=np.int32))[0]
-    # Signed and unsigned of one width hash alike (two's complement).
+    assert 9 in f and f.contains(np.array([9], dtype=np.int16))[0]
+    # Within 64 bits, -1 and 2**64 - 1 are one key (one two's-complement pattern); a 2-byte -1
+    # is the value -1 too, not 65535.
     f.insert(-1)
-    assert (2**64 - 1) in f
-    assert f.contains(np.array([-1], dtype=np.int64))[0]
-    assert f.hash(np.int32(-1)) == f.hash(np.uint32(2**32 - 1))
-    assert f.hash(np.int16(-2)) == f.hash(np.uint16(2**16 - 2))
-    # A list of ints is 8-byte keys.
+    assert (2**64 - 1) in f and np.int16(-1) in f
+    assert f.contains(np.array([-1], dtype=np.int8))[0]
+    assert f.hash(np.int32(-1)) == f.hash(-1) != f.hash(np.uint32(2**32 - 1))
+    assert f.hash(np.int16(-2)) == f.hash(-2) != f.hash(np.uint16(2**16 - 2))
+    # A list of ints is their values, as any integer array of them.
     g = simdbloom.Filter.create(1000, 0.001)
-    g.insert([1, 2, -3, 2**64 - 1])
+    g.insert([1, 2, -3, -1])
     h = simdbloom.Filter.create(1000, 0.001)
     h.insert(np.array([1, 2, 2**64 - 3, 2**64 - 1], dtype=np.uint64))
     assert g.to_bytes() == h.to_bytes()
     with pytest.raises(ValueError, match="64-bit range"):
         f.insert(2**64)
-    with pytest.raises(ValueError, match="64-bit range"):
-        f.contains(-(2**63) - 1)
+    assert -(2**63) - 1 not in f  # beyond 64 bits: no filter holds it
+    with pytest.raises(ValueError, match="no 64-bit integer type"):
+        f.contains([-1, 2**63])  # a batch mixing them has no array type
 
 
 def test_string_forms_agree():
@@ -488,13 +496,14 @@ def test_pandas_series():
     g = simdbloom.Filter.create(1000, 0.01)
     g.insert(np.arange(1000, dtype=np.int64))
     assert f.to_bytes() == g.to_bytes()
-    assert f.contains(pd.Series(["a", "b"])).tolist() == [False, False]
+    with pytest.raises(TypeError, match="int64"):  # strings against integer keys
+        f.contains(pd.Series(["a", "b"]))
 
 
 def test_prehashed_and_hashes():
     keys = rng(5).integers(0, 2**63, 5000, dtype=np.uint64)
     a = simdbloom.Filter.create(5000, 0.01, seed=3)
-    b = simdbloom.Filter.create(5000, 0.01, seed=3)
+    b = simdbloom.Filter.create(5000, 0.01, seed=3, key_type="int64")  # hashes set no key type
     h = a.hashes(keys)
     assert h.dtype == np.uint64 and int(h[17]) == a.hash(keys[17])
     a.insert(keys)
@@ -553,7 +562,6 @@ def test_bad_input():
     for bad, pattern in [
         (np.zeros(3, dtype=np.float64), "not a key type"),
         (np.zeros(3, dtype=bool), "not a key type"),
-        (np.zeros(3, dtype=np.uint8), "1-byte"),
         (np.zeros((2, 2), dtype=np.uint64), "1-D"),
         (np.zeros(3, dtype=">u8"), "big-endian"),
         ([1, b"a"], "mixes"),
@@ -608,8 +616,8 @@ def test_bytes_files_pickle(tmp_path):
     assert bytes(buffers[0].raw()) == data
     assert pickle.loads(stream, buffers=buffers).to_bytes() == data
     c = copy.deepcopy(f)
-    c.insert(b"only in the copy")
-    assert b"only in the copy" not in f and c.to_bytes() != data
+    c.insert(2**64 - 7)
+    assert 2**64 - 7 not in f and c.to_bytes() != data
     path = tmp_path / "f.sbf"
     f.save(path)
     assert path.read_bytes() == data
@@ -887,10 +895,11 @@ def test_binary_offsets_rewritten_by_another_thread():
     assert run.stdout.startswith("survived"), run.stdout
 
 
-# ---- pandas nullable integers: keys of their NumPy width, nulls skipped ----
+# ---- pandas nullable integers: their values, nulls skipped ----
 
-NULLABLE = [("Int16", np.int16), ("Int32", np.int32), ("Int64", np.int64),
-            ("UInt16", np.uint16), ("UInt32", np.uint32), ("UInt64", np.uint64)]
+NULLABLE = [("Int8", np.int8), ("Int16", np.int16), ("Int32", np.int32), ("Int64", np.int64),
+            ("UInt8", np.uint8), ("UInt16", np.uint16), ("UInt32", np.uint32),
+            ("UInt64", np.uint64)]
 
 
 @pytest.mark.parametrize("dtype,np_dtype", NULLABLE, ids=[d for d, _ in NULLABLE])
@@ -904,7 +913,7 @@ def test_pandas_nullable_integers(dtype, np_dtype):
         f = simdbloom.Filter.create(1000, 0.001)
         assert f.insert(keys) == 3  # the nulls are skipped
         assert f.to_bytes() == plain.to_bytes(), keys
-        assert f.key_type == plain.key_type == "int%d" % (8 * np.dtype(np_dtype).itemsize)
+        assert f.key_type == plain.key_type == "int64"
     probes = pd.array([1, None, 8, 7, None], dtype=dtype)
     absent = bool(plain.contains(np.array([8], dtype=np_dtype))[0])  # a false positive?
     expect = [True, False, absent, True, False]  # a null is never present
@@ -923,103 +932,94 @@ def test_pandas_nullable_integers(dtype, np_dtype):
         plain.hashes(np.array([1, 8], dtype=np_dtype)).tolist()
 
 
-def test_pandas_nullable_one_byte_and_floats_refused():
+def test_pandas_nullable_floats_refused():
     pd = pytest.importorskip("pandas")
     f = simdbloom.Filter.create(100, 0.01)
-    with pytest.raises(TypeError, match="1-byte"):
-        f.insert(pd.array([1, None], dtype="Int8"))
     with pytest.raises(TypeError, match="not a key type"):
         f.contains(pd.array([1.5, None], dtype="Float64"))
     assert f.inserted_count == 0
 
 
 def test_key_type_recorded():
+    """The first insert decides what a filter holds (an integer: 'int64', a byte string:
+    'bytes'); copies, pickles and the saved form keep it; a merge needs equal types (None takes
+    the other's); clear keeps it; pre-hashed keys set none."""
     f = simdbloom.Filter.create(100, 0.01)
-    assert f.key_type == "empty"  # nothing inserted
+    assert f.key_type is None  # nothing declared or inserted
     f.insert(np.arange(5, dtype=np.uint32))
-    assert f.key_type == "int32"
-    f.insert(np.arange(5, dtype=np.int32))  # signed and unsigned of one width hash alike
-    assert f.key_type == "int32"
-    assert f.copy().key_type == "int32" and copy.deepcopy(f).key_type == "int32"
-    assert pickle.loads(pickle.dumps(f)).key_type == "int32"
-    assert pickle.loads(pickle.dumps(f, protocol=4)).key_type == "int32"
-    assert simdbloom.Filter.from_bytes(f.to_bytes()).key_type is None  # not in the file format
-    g = simdbloom.Filter.create(100, 0.01)
-    g.insert(5)  # a Python int: 8 bytes
-    assert g.key_type == "int64"
-    assert (f | g).key_type == "mixed"
+    assert f.key_type == "int64"  # integers are 8-byte values unless declared 'int32'
+    f.insert(np.arange(5, dtype=np.int16))
+    assert f.key_type == "int64"
+    assert f.copy().key_type == "int64" and copy.deepcopy(f).key_type == "int64"
+    assert pickle.loads(pickle.dumps(f)).key_type == "int64"
+    assert pickle.loads(pickle.dumps(f, protocol=4)).key_type == "int64"
+    assert simdbloom.Filter.from_bytes(f.to_bytes()).key_type == "int64"  # in the file format
+    g = simdbloom.Filter.create(100, 0.01, key_type="int32")
+    g.insert(5)
+    assert g.key_type == "int32"
+    with pytest.raises(simdbloom.Error, match="key type") as e:
+        f | g  # 8-byte and 4-byte hashes of the same values differ: no union
+    assert e.value.code == "incompatible"
     h = simdbloom.Filter.create(100, 0.01)
     h.insert(["a", b"b"])
     assert h.key_type == "bytes"
     h.merge(simdbloom.Filter.create(100, 0.01))  # an empty filter adds no key type
     assert h.key_type == "bytes"
     h.clear()
-    assert h.key_type == "empty"
-    h.key_type = "int16"  # declared, e.g. for a loaded filter
-    assert h.key_type == "int16"
+    assert h.key_type == "bytes"  # clear keeps what it holds
+    d = simdbloom.Filter.create(100, 0.01)
+    d.key_type = "int32"  # declared, e.g. for a filter whose keys another system hashes
+    assert d.key_type == "int32"
     with pytest.raises(ValueError, match="key_type"):
-        h.key_type = "int8"
+        d.key_type = "int16"
+    with pytest.raises(simdbloom.Error, match="int32"):
+        d.key_type = "bytes"
     p = simdbloom.Filter.create(100, 0.01)
     p.insert(np.arange(3, dtype=np.uint64), prehashed=True)
-    assert p.key_type == "prehashed"
+    assert p.key_type is None  # pre-hashed keys bypass key types
 
 
-def test_key_type_unknown_never_becomes_a_width():
-    """A filter whose keys are unknown (from_bytes, load, an old pickle) stays unknown (None)
-    whatever is inserted or merged into it: it may hold keys of any width, so a concrete width
-    would make semi_join convert a column away from the keys it holds. 'empty' (nothing inserted
-    since create/clear) is the state that takes the first batch's type; an empty batch sets none."""
-    f = simdbloom.Filter.create(1000, 0.01, seed=1)
+def test_key_type_of_loaded_and_legacy_filters():
+    """A loaded filter keeps its key type (the issue: from_bytes used to forget it); a file saved
+    before key types loads as 'legacy' (integers hash at their width, as then) and may be
+    declared once; pickles of earlier releases, which carried the key type beside the bytes,
+    declare it. Empty batches set no key type."""
+    f = simdbloom.Filter.create(1000, 0.01, seed=1, key_type="int32")
     f.insert(np.array([10, 20, 30], dtype=np.int64))
-    ints32 = simdbloom.Filter.create(1000, 0.01, seed=1)
-    ints32.insert(np.array([40], dtype=np.int32))
-    assert ints32.key_type == "int32"
     for loaded in [simdbloom.Filter.from_bytes(f.to_bytes()),
-                   simdbloom._filter_from_bytes(f.to_bytes()),  # a pickle without key_type
-                   simdbloom._filter_from_bytes(f.to_bytes(), None)]:
-        assert loaded.key_type is None
-        assert (loaded | ints32).key_type is None and (ints32 | loaded).key_type is None
-        assert (loaded & ints32).key_type is None
-        g = loaded.copy()
-        g.merge(ints32)
-        assert g.key_type is None
-        g = ints32.copy()
-        g.merge(loaded)
-        assert g.key_type is None
-        g = loaded.copy()
-        g.insert(np.array([40], dtype=np.int32))
-        g.insert(np.int32(41))
-        g.insert_fresh(np.array([42], dtype=np.int32))
-        assert g.key_type is None
-        g.merge(simdbloom.Filter.create(1000, 0.01, seed=1))  # an empty filter changes nothing
-        assert g.key_type is None
-        g.clear()
-        assert g.key_type == "empty"
-        g.insert(np.array([1], dtype=np.int16))
-        assert g.key_type == "int16"
-    # 'mixed' stays 'mixed' (semi_join refuses it) when merged with unknown keys.
-    mixed = ints32 | f
-    assert mixed.key_type == "mixed"
-    assert (mixed | simdbloom.Filter.from_bytes(f.to_bytes())).key_type == "mixed"
-    # Empty batches carry no key type: the next batch's type is the filter's.
+                   simdbloom._filter_from_bytes(f.to_bytes()),  # an old pickle's call
+                   simdbloom._filter_from_bytes(f.to_bytes(), "int64")]:  # the file wins
+        assert loaded.key_type == "int32"
+        assert loaded.contains(np.array([10, 20, 30], dtype=np.uint16)).all()
+    golden = os.path.join(os.path.dirname(__file__), "..", "data", "golden", "block512.bin")
+    old = simdbloom.Filter.load(golden)  # u64 keys 0..19, saved by simdbloom 0.1.0
+    assert old.key_type == "legacy"
+    assert old.contains(np.arange(20, dtype=np.uint64)).all()  # answers as before
+    declared = old.copy()
+    declared.key_type = "int64"  # what its keys were
+    assert declared.key_type == "int64"
+    assert declared.contains(np.arange(20, dtype=np.int32)).all() and 19 in declared
+    with pytest.raises(simdbloom.Error, match="int64"):
+        declared.key_type = "int32"
+    with open(golden, "rb") as fh:
+        data = fh.read()
+    assert simdbloom._filter_from_bytes(data, "int64").key_type == "int64"
+    assert simdbloom._filter_from_bytes(data, "int16").key_type == "legacy"  # no such type now
+    assert simdbloom._filter_from_bytes(data, None).key_type == "legacy"
+    # Empty batches carry no key type: the next batch's kind is the filter's.
     e = simdbloom.Filter.create(1000, 0.01)
     for empty in [np.array([], dtype=np.int32), [], np.array([], dtype="S1")]:
         assert e.insert(empty) == 0
         assert e.insert_fresh(empty).tolist() == []
-        assert e.key_type == "empty"
+        assert e.key_type is None
     e.insert([1, 2])
     assert e.key_type == "int64"
-    # The empty state survives pickling (a partition filter of an empty partition of
-    # simdbloom.dask.build), and is refused for a filter that holds keys.
+    # The None state survives pickling (a partition filter of an empty partition of
+    # simdbloom.dask.build), and takes the type of what is merged into it.
     empty = pickle.loads(pickle.dumps(simdbloom.Filter.create(1000, 0.01, seed=1)))
-    assert empty.key_type == "empty"
-    empty.merge(ints32)
-    assert empty.key_type == "int32"
-    with pytest.raises(ValueError, match="empty"):
-        empty.key_type = "empty"
-    assert empty.key_type == "int32"
-    empty.key_type = None  # declared unknown
     assert empty.key_type is None
+    empty.merge(f)
+    assert empty.key_type == "int32"
 
 
 SINGLE_KEY_WHILE_SAVING = r"""
@@ -1040,10 +1040,10 @@ threading.Thread(target=reader, daemon=True).start()
 # Each call must wait for the save's lock without the GIL, or the reader never runs.
 assert f.insert(1) in (True, False)
 assert f.insert(np.uint32(2)) in (True, False)
-assert f.insert(b"x") in (True, False)
+assert f.insert(np.int16(-3)) in (True, False)
 saver.join()
-assert 1 in f and f.contains(np.uint32(2)) and b"x" in f
-assert f.key_type == "mixed" and f.inserted_count == 13
+assert 1 in f and f.contains(np.uint32(2)) and -3 in f
+assert f.key_type == "int64" and f.inserted_count == 13
 print("done")
 """
 
@@ -1161,6 +1161,9 @@ def test_hostile_inputs():
     ]:
         with pytest.raises(exc, match=pattern):
             f.insert(bad)
+        if isinstance(bad, int):
+            assert not f.contains(bad)  # beyond 64 bits: absent, the key of no filter
+            continue
         with pytest.raises(exc, match=pattern):
             f.contains(bad)
     assert f.to_bytes() == before  # nothing stored by the failed calls
@@ -1186,12 +1189,15 @@ def test_hostile_inputs():
     g.insert(np.array(["ab", "c"]))
     assert g.contains(np.array([b"ab", b"c"], dtype=object)).tolist() == [True, True]
     h = simdbloom.Filter.create(2_000_000, 0.01)
-    g.insert(list(range(10**6)))
-    h.insert(np.arange(10**6, dtype=np.int64))
     h.insert("h\u00e9llo")
     h.insert([b"ab", b"c"])
     assert g.to_bytes() == h.to_bytes()
-    assert g.contains(np.arange(10**6, dtype=np.int64)).all()
+    ints = simdbloom.Filter.create(2_000_000, 0.01)  # integers: a filter of their own
+    ints.insert(list(range(10**6)))
+    by_array = simdbloom.Filter.create(2_000_000, 0.01)
+    by_array.insert(np.arange(10**6, dtype=np.int64))
+    assert ints.to_bytes() == by_array.to_bytes()
+    assert ints.contains(np.arange(10**6, dtype=np.int32)).all()
 
 
 def test_full_disk_save_keeps_the_old_file(tmp_path):
