@@ -233,8 +233,11 @@ def test_shifting_build_equals_inserts():
     truth = collections.Counter(occurrences.tolist())
     assert (x.count(s1[:500]) <= np.array([truth[k] for k in s1[:500].tolist()])).all()
     assert (x.count(s1[:500]) >= 1).all()
-    with pytest.raises(TypeError, match="8-byte integer keys"):
+    with pytest.raises(TypeError, match="integer keys"):
         simdbloom.ShiftingAssociation.build(["a"], [], 0.01)
+    # Integer keys of any dtype are their values (converted to 8 bytes).
+    narrow = simdbloom.ShiftingMultiplicity.build(np.array([1, 2, 2], dtype=np.int16), 0.01, 5)
+    assert narrow.key_type == "int64" and narrow.count(2) >= 1 and narrow.count(np.uint8(1)) >= 1
     with pytest.raises(simdbloom.Error, match="max_count|times"):
         simdbloom.ShiftingMultiplicity.build(np.zeros(7, dtype=np.uint64), 0.01, 5)
 
@@ -287,6 +290,9 @@ def test_counting_remove_discard_flags_saturation():
     flags = c.remove_flags([b"a", b"a", b"q"])
     assert flags.tolist() == [True, False, False] and len(c) == 0
     assert c.fill_ratio() == 0 and c.saturated_count() == 0 and c.key_type == "bytes"
+    with pytest.raises(TypeError, match="bytes"):
+        c.add(7)  # a filter holds byte strings or integers, never both
+    c = simdbloom.CountingFilter(1000, 0.01)
     for _ in range(20):
         c.add(7)
     assert c.count(7) == 15 and c.saturated_count() == c.num_hashes
@@ -345,7 +351,7 @@ def test_scalable_defaults_merge_stages():
 def test_spatial_labels_stats_errors():
     f = simdbloom.SpatialFilter(3000, 0.01, 300, seed=1)  # > 255 areas: 2-byte cells
     assert f.cell_bytes == 2
-    f.update((b"a%d" % i for i in range(1000)), 1)
+    f.update((i + 5000 for i in range(1000)), 1)
     f.insert(np.arange(1000, dtype=np.uint32), 2)
     before = f.to_bytes()
     with pytest.raises(simdbloom.Error, match="label"):
@@ -355,15 +361,15 @@ def test_spatial_labels_stats_errors():
     with pytest.raises(simdbloom.Error, match="out of range"):
         f.add(5, 70000)
     assert f.to_bytes() == before
-    f.add("top", 300)
-    assert f.classify("top") == 300 and "top" in f and "nowhere" not in f
+    f.add(2**64 - 1, 300)
+    assert f.classify(-1) == 300 and -1 in f and 2**64 - 2 not in f
     s = f.stats(measure=True)
     assert s["measured"] and len(s["areas"]) == 300 and s["members"] == 2001
     assert s["areas"][0]["members"] == 1000 and s["areas"][1]["label"] == 2
     assert 0 < s["areas"][0]["apriori_fpp"] < 0.01 and s["areas"][299]["cells"] > 0
     assert not f.stats()["measured"]
     out = np.zeros(3, dtype=np.uint16)
-    assert f.classify([b"a1", b"zz", "top"], out=out) is out
+    assert f.classify([5001, 10**15, -1], out=out) is out
     assert out[0] >= 1 and out[2] == 300
     with pytest.raises(TypeError, match="uint16"):
         f.classify([1, 2], out=np.zeros(2, dtype=np.uint32))
@@ -439,7 +445,7 @@ def test_bytes_pickle_copy_equality(one, tmp_path):
     cls = type(obj)
     data = obj.to_bytes()
     assert cls.from_bytes(data) == obj and cls.from_bytes(memoryview(data)).to_bytes() == data
-    assert cls.from_bytes(bytearray(data)).key_type is None  # not in the saved form
+    assert cls.from_bytes(bytearray(data)).key_type == "int64"  # in the saved form
     for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
         back = pickle.loads(pickle.dumps(obj, protocol=proto))
         assert type(back) is cls and back == obj and back.to_bytes() == data
@@ -451,7 +457,7 @@ def test_bytes_pickle_copy_equality(one, tmp_path):
     for dup in (obj.copy(), copy.copy(obj), copy.deepcopy(obj)):
         assert dup == obj and dup is not obj and dup.key_type == "int64"
     dup = obj.copy()
-    dup.add(b"another", *value(obj))
+    dup.add(2**64 - 3, *value(obj))
     assert dup != obj and obj == cls.from_bytes(data)  # the copy is independent
     assert (obj == "other") is False and (obj != None) is True  # noqa: E711
     with pytest.raises(TypeError):
@@ -493,14 +499,16 @@ def test_queries_and_no_false_negatives(one):
     lst = answers(obj, keys.tolist())  # a list of Python ints: the same 8-byte keys
     assert np.array_equal(lst, got)
     assert np.array_equal(answers(obj, np.array([], dtype=np.int64)), got[:0])
-    assert obj.hash(7) == obj.hash(np.int64(7)) != obj.hash(np.int32(7))
+    # A key is its value, whatever its type.
+    assert obj.hash(7) == obj.hash(np.int64(7)) == obj.hash(np.int32(7)) == obj.hash(np.uint8(7))
+    assert obj.hash(-1) == obj.hash(2**64 - 1) == obj.hash(np.int16(-1))
 
 
 def test_update_same_as_bulk(one):
     keys, obj = one
     empty = obj.copy()
     empty.clear()
-    assert empty.key_type == "empty" and len(empty) == 0
+    assert empty.key_type == "int64" and len(empty) == 0  # clear keeps the key type
     for form in [(int(k) for k in keys), keys.tolist(), keys, iter(keys.tolist())]:
         g = empty.copy()
         g.update(form, *value(obj))
@@ -516,12 +524,16 @@ def test_repr_and_key_type(one):
     assert text.startswith("simdbloom.%s(" % name) and "fill=" in text and "num_hashes=" in text
     assert ("bits=" in text) or ("counters=" in text) or ("cells=" in text)
     assert obj.key_type == "int64"
-    obj.add(np.uint32(1), *value(obj))
-    assert obj.key_type == "mixed"
-    obj.key_type = None
-    assert obj.key_type is None
-    with pytest.raises(ValueError, match="empty"):
-        obj.key_type = "empty"
+    obj.add(np.uint32(1), *value(obj))  # integers of any type: still 'int64'
+    assert obj.key_type == "int64"
+    obj.key_type = "int64"  # the type it holds: nothing changes
+    with pytest.raises(ValueError, match="int64"):
+        obj.key_type = "bytes"  # declared once
+    with pytest.raises(ValueError, match="key_type"):
+        obj.key_type = None
+    with pytest.raises(TypeError, match="int64"):
+        obj.add(b"x", *value(obj))  # a byte string on an integer filter
+    assert obj.key_type == "int64"
 
 
 def test_pandas_nullable_batches(one):
@@ -604,7 +616,7 @@ def test_prehashed_keys(one):
     hashes = np.array([obj.hash(int(k)) for k in keys], dtype=np.uint64)
     g = empty.copy()
     g.insert(hashes, *value(obj), prehashed=True)
-    assert g == obj and g.key_type == "prehashed"
+    assert g == obj and g.key_type == "int64"  # the key type clear kept; pre-hashed sets none
     assert np.array_equal(answers(obj, keys), answers(obj, hashes, prehashed=True))
     with pytest.raises(TypeError, match="uint64"):
         obj.insert(np.zeros(2, dtype=np.uint32), *value(obj), prehashed=True)
