@@ -3,6 +3,7 @@
 byte-identical to a single-process build (Filter, CountingFilter and ScalableFilter; integer and
 string keys, several tree shapes), and the semi-join keeps exactly the rows the filter passes."""
 
+import dask
 import dask.array as da
 import dask.dataframe as dd
 import distributed
@@ -171,7 +172,7 @@ def test_nullable_column_build_and_semi_join(client):
     built = sdask.build(keys, None, 0.01)
     plain = single(np.array([1, 3, 7], dtype=np.int32), 3, 0.01)
     assert built.to_bytes() == plain.to_bytes()
-    assert built.key_type == "int32"  # recorded on the workers, pickled back
+    assert built.key_type == "int64"  # a key is its value; set on the workers, pickled back
     fact = pd.DataFrame({"k": np.array([1, 3, 7, 8], dtype=np.int32), "v": np.arange(4)})
     out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", built).compute()
     expect = fact[plain.contains(fact["k"].to_numpy())]
@@ -188,16 +189,22 @@ def test_semi_join_converts_a_column_of_another_width(client):
     r = np.random.default_rng(23)
     dim = r.integers(-2**31, 2**31, 2_000).astype(np.int32)
     built = sdask.build(da.from_array(dim, chunks=500), len(dim), 0.01)
-    assert built.key_type == "int32"
-    # An int64 column (what a join on int32 keys against an int64 fact table sees): converted to
-    # 4-byte keys; values no int32/uint32 holds can never join.
+    assert built.key_type == "int64"  # integers are 8-byte values unless declared
+    # An int64 column (what a join on int32 keys against an int64 fact table sees): its values
+    # are the keys.
     wide = np.concatenate([dim[:1_000].astype(np.int64), [2**40, -2**40, 2**32]])
     fact = pd.DataFrame({"k": wide, "v": np.arange(len(wide))})
     out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", built).compute()
     assert set(range(1_000)) <= set(out["v"])  # every inserted key joins
-    assert not {1_000, 1_001, 1_002} & set(out["v"])
     assert len(out) < 1_000 + 0.02 * 1_000
-    # A narrower column (int16) widens losslessly; a nullable UInt16 as well.
+    # Declared 4-byte keys (a Parquet INT32 column): values no int32/uint32 holds never join.
+    declared = sdask.build(da.from_array(dim, chunks=500), len(dim), 0.01, key_type="int32")
+    assert declared.key_type == "int32"
+    out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", declared).compute()
+    assert set(range(1_000)) <= set(out["v"]) and not {1_000, 1_001, 1_002} & set(out["v"])
+    with pytest.raises(ValueError, match="int32"):  # refused by build, as by insert
+        sdask.build(da.from_array(wide, chunks=500), 10_000, 0.01, key_type="int32")
+    # A narrower column (int16) and a nullable UInt16: their values.
     small = single(np.array([5, 40_000, -7], dtype=np.int64), 3, 0.01)
     for col in [np.array([5, 6, -7], dtype=np.int16), pd.array([5, None, 40_000], dtype="UInt16")]:
         df = pd.DataFrame({"k": col, "v": np.arange(3)})
@@ -205,50 +212,90 @@ def test_semi_join_converts_a_column_of_another_width(client):
         assert {0, 2} <= set(out["v"]), (col, out)
         if pd.isna(col[1]):
             assert 1 not in set(out["v"])
-    # Keys of another kind: refused with a clear error, not an empty join.
+    # Keys of another kind: refused with the column's name, not an empty join.
     words = single(["a", "b"], 2, 0.01)
-    with pytest.raises(ValueError, match="bytes.*int"):
+    with pytest.raises(ValueError, match="bytes.*'k'.*int"):
         sdask.semi_join(dd.from_pandas(fact, npartitions=1), "k", words)
     strings = pd.DataFrame({"k": ["a", "x"], "v": [0, 1]})
-    with pytest.raises(ValueError, match="int32"):
+    with pytest.raises(ValueError, match="int64.*'k'"):
         sdask.semi_join(dd.from_pandas(strings, npartitions=1), "k", built).compute()
-    # Keys of several widths: no width to convert to; refused until key_type says which.
-    mixed = built | single(np.arange(3, dtype=np.int64), len(dim), 0.01)
-    assert mixed.key_type == "mixed"
-    with pytest.raises(ValueError, match="mixed"):
-        sdask.semi_join(dd.from_pandas(fact, npartitions=1), "k", mixed)
-    mixed.key_type = "int32"
-    out = sdask.semi_join(dd.from_pandas(fact, npartitions=3), "k", mixed).compute()
-    assert set(range(1_000)) <= set(out["v"])
+    floats = pd.Series([1.5, 2.5], name="price")
+    with pytest.raises(ValueError, match="'price'.*float64"):
+        sdask.build(dd.from_pandas(floats, npartitions=1), 10, 0.01)
 
 
 def test_semi_join_loaded_filter_keeps_its_keys(client, tmp_path):
-    # An int64 filter, saved and loaded (key_type unknown), then merged with int32 keys: still
-    # unknown, so an int64 column is probed as it is and keeps every row inserted as int64.
-    day1 = single(np.array([10, 20, 30], dtype=np.int64), 1000, 0.01, seed=1)
+    """The issue's case: an int32 column against a filter built from int64 keys, saved and
+    loaded, returns exactly the rows of the filter in memory (it returned a tenth of them)."""
+    r = np.random.default_rng(26)
+    keys = r.integers(-2**31, 2**31, 20_000).astype(np.int64)
+    day1 = single(keys, 40_000, 0.01, seed=1)
     day1.save(str(tmp_path / "day1.sbf"))
     loaded = simdbloom.Filter.load(str(tmp_path / "day1.sbf"))
-    loaded.merge(single(np.array([40], dtype=np.int32), 1000, 0.01, seed=1))
-    assert loaded.key_type is None
-    fact = pd.DataFrame({"k": np.array([10, 20, 30, 40], dtype=np.int64), "v": np.arange(4)})
-    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", loaded).compute()
-    assert {10, 20, 30} <= set(out["k"])
-    expect = fact[loaded.contains(fact["k"].to_numpy())]
-    pd.testing.assert_frame_equal(out.sort_values("v"), expect.sort_values("v"))
-    # An empty batch sets no key type: a later batch of Python ints makes it 'int64', not
-    # 'mixed' (which semi_join refuses).
+    assert loaded.key_type == "int64" and loaded == day1
+    probe = np.concatenate([keys[:5_000], r.integers(-2**31, 2**31, 20_000)]).astype(np.int32)
+    fact = pd.DataFrame({"k": probe, "v": np.arange(len(probe))})
+    ddf = dd.from_pandas(fact, npartitions=4)
+    in_memory = sdask.semi_join(ddf, "k", day1).compute()
+    reloaded = sdask.semi_join(ddf, "k", loaded).compute()
+    pd.testing.assert_frame_equal(reloaded.sort_values("v"), in_memory.sort_values("v"))
+    assert set(range(5_000)) <= set(reloaded["v"])  # every inserted key joins
+    # Merged with int32 keys of a day-2 filter: still int64, every row of both joins.
+    day2 = single(np.array([40], dtype=np.int32), 40_000, 0.01, seed=1)
+    loaded.merge(day2)
+    assert loaded.key_type == "int64"
+    fact2 = pd.DataFrame({"k": np.array([keys[0], keys[1], 40], dtype=np.int64),
+                          "v": np.arange(3)})
+    out = sdask.semi_join(dd.from_pandas(fact2, npartitions=2), "k", loaded).compute()
+    assert set(out["v"]) == {0, 1, 2}
+    # An empty batch sets no key type: a later batch of Python ints makes it 'int64'.
     f = simdbloom.Filter.create(1000, 0.01)
     f.insert(np.array([], dtype=np.int32))
     f.insert([10, 20])
     assert f.key_type == "int64"
-    out = sdask.semi_join(dd.from_pandas(fact, npartitions=2), "k", f).compute()
-    assert {10, 20} <= set(out["k"])
     # build over partitions some of which are empty: the empty ones add no key type.
     keys = dd.from_pandas(pd.Series(np.array([10, 20, 30], dtype=np.int32)), npartitions=1)
     keys = keys[keys > 15]
     with_empty = dd.concat([keys, keys[keys > 100]])
     built = sdask.build(with_empty, 10, 0.01)
-    assert built.key_type == "int32"
+    assert built.key_type == "int64" and 20 in built and np.int32(30) in built
+
+
+INT_DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+NULLABLE = ["Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64"]
+
+
+def test_key_type_matrix_round_trip(client, tmp_path):
+    """Built on the cluster from every integer dtype (and pandas nullable ones), declared int32
+    or not, then saved/loaded, pickled through the workers or kept in memory: every column of
+    every integer dtype holding the inserted values joins all its rows, and the same rows as
+    the filter in memory."""
+    values = np.array([0, 1, 5, 7, 42, 99, 100, 127])
+    probes = {dt: pd.DataFrame({"k": values.astype(dt), "v": np.arange(len(values))})
+              for dt in INT_DTYPES}
+    probes.update({dt: pd.DataFrame({"k": pd.array(list(values) + [None], dtype=dt),
+                                     "v": np.arange(len(values) + 1)}) for dt in NULLABLE})
+    probes["object"] = pd.DataFrame({"k": pd.Series([int(v) for v in values], dtype=object),
+                                     "v": np.arange(len(values))})
+    columns = [pd.Series(values.astype(dt)) for dt in INT_DTYPES] + \
+        [pd.Series(pd.array(list(values) + [None], dtype=dt)) for dt in NULLABLE]
+    for key_type, some in [(None, columns), ("int32", columns[::5])]:
+        for column in some:
+            built = sdask.build(dd.from_pandas(column, npartitions=2), 100, 0.001,
+                                key_type=key_type)
+            assert built.key_type == (key_type or "int64"), column.dtype
+            path = str(tmp_path / "f.sbf")
+            built.save(path)
+            loaded = simdbloom.Filter.load(path)
+            assert loaded.key_type == built.key_type and loaded == built
+            # Every probe column at once (one compute), against the loaded filter; the filter
+            # in memory answers the same rows.
+            joins = [sdask.semi_join(dd.from_pandas(df, npartitions=2), "k", loaded)
+                     for df in probes.values()]
+            for name, df, out in zip(probes, probes.values(), dask.compute(*joins)):
+                assert set(range(len(values))) <= set(out["v"]), (column.dtype, name)
+                assert len(values) not in set(out["v"])  # a null never joins
+                assert out["v"].tolist() == df[built.contains(df["k"])]["v"].tolist()
 
 
 def test_semi_join_categorical_and_sparse_columns(client):
@@ -267,14 +314,14 @@ def test_semi_join_categorical_and_sparse_columns(client):
     for name, col in columns.items():
         df = pd.DataFrame({"k": col, "v": np.arange(len(col))})
         if name == "sparse nan":  # floats: no key kind, refused before any work
-            with pytest.raises(ValueError, match="float64"):
+            with pytest.raises(ValueError, match="'k'.*float64"):
                 sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", f)
             continue
         out = sdask.semi_join(dd.from_pandas(df, npartitions=2), "k", f).compute()
         got = np.asarray(out["k"].dropna()).astype(np.int64)
         assert expect <= set(got), (name, out)
         probe = np.asarray(col.dropna()).astype(np.int64)
-        hits = f.contains(probe.astype(np.int32))
+        hits = f.contains(probe)
         assert sorted(got.tolist()) == sorted(probe[hits].tolist()), name
     # A categorical string column against a bytes filter joins; a categorical integer column
     # against it is refused.
@@ -283,7 +330,7 @@ def test_semi_join_categorical_and_sparse_columns(client):
     assert sorted(sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", words)
                   .compute()["k"].tolist()) == ["a", "b"]
     df = pd.DataFrame({"k": pd.Series([1, 2], dtype="category")})
-    with pytest.raises(ValueError, match="bytes.*int"):
+    with pytest.raises(ValueError, match="bytes.*'k'.*int"):
         sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", words)
     # A column whose key kind cannot be told (floats; an object column of mixed values) against
     # a filter with a key_type: ValueError, not an empty join.
@@ -291,7 +338,7 @@ def test_semi_join_categorical_and_sparse_columns(client):
     with pytest.raises(ValueError, match="semi_join"):
         sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", f)
     df = pd.DataFrame({"k": pd.Series([1, "a"], dtype=object)})
-    with pytest.raises(ValueError, match="semi_join"):
+    with pytest.raises(ValueError, match="semi_join.*'k'"):
         sdask.semi_join(dd.from_pandas(df, npartitions=1), "k", f).compute()
     # build reads them the same way: the values' NumPy dtype.
     for col in [pd.Series(pd.Categorical(np.array([1, 3, 7, 3], dtype=np.int32))),
