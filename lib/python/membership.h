@@ -186,8 +186,9 @@ void BindMembership(py::class_<Guarded<T>>& cls) {
           R"doc(Inserts the keys of any iterable, as set.update: a NumPy array, Binary or pandas Series
 in one bulk call; a list, tuple, generator, set, dict, range or other iterator in order, in chunks
 of 65536 keys (one bulk call each, without the GIL), so memory stays bounded whatever its length,
-and its items may mix key types (ints, bytes, str, NumPy integers). A str or bytes is one
-key: TypeError (use add). Keys of chunks before an error stay inserted. Returns None.)doc");
+and its items may mix integer types (ints, NumPy integers: their values) or bytes and str (a
+filter holds one kind). A str or bytes is one key: TypeError (use add); a memoryview is one
+byte-string key. Keys of chunks before an error stay inserted. Returns None.)doc");
   BindHash(cls,
            "The hash insert computes first for one key (this object's layout and seed): pass "
            "such values with prehashed=True. O(1) (strings O(length)).");

@@ -65,20 +65,24 @@ ShiftingMultiplicity (how many times a key occurs). Every class takes the same k
 files, releases the GIL in bulk calls, scans and I/O, pickles (protocol 5 out of band) and
 raises simdbloom.Error (a ValueError) with the library's message and .code.
 
-Keys: a Python int is an 8-byte key (uint64; a negative int is its int64 two's complement);
-a NumPy integer scalar or array element is a key of its own width (uint32/int32: 4 bytes,
-uint64/int64: 8 bytes, uint16/int16: 2 bytes; signed and unsigned of one width hash alike);
-bytes are their bytes, str its UTF-8 bytes. So insert(7) and contains(numpy.uint32(7)) are
-different keys, exactly as in C++.
+Keys: a key is its value. 5 is one key as a Python int, a NumPy integer scalar or an element of
+an integer array of any dtype (int8 to uint64) or of a pandas nullable column; within 64 bits -1
+and 2**64 - 1 are one key (one two's-complement pattern); an int beyond [-2**63, 2**64) is the
+key of no filter (absent; inserts raise ValueError). bytes, bytearray and memoryview are their
+bytes, str its UTF-8 bytes. A filter holds integers or byte strings, never both: key_type says
+which ('int64'; 'int32': 4-byte integers, declared with key_type="int32", values outside
+[-2**31, 2**32) absent and refused; 'bytes'; None before the first insert; 'legacy' for files
+saved before key types), and is kept by every saved form. An integer key on a 'bytes' filter, or
+a byte string on an integer one, raises TypeError naming both.
 
-Batches (bulk calls): 1-D contiguous NumPy arrays of those integer dtypes (read in place, never
-copied), NumPy 'S' arrays (in place, trailing NULs dropped as NumPy does), 'U' arrays (encoded
-to UTF-8: a copy), lists/tuples/object arrays of ints (copied into a uint64 buffer) or of
-bytes/str (read in place), Binary (Arrow's offsets and data), pandas Series
-(numpy.asarray(series)). A pandas nullable batch (Int16..UInt64 arrays, Series, Index) is the
-keys of its NumPy dtype (Int32: int32, 4 bytes): its nulls are skipped by insert and get 0/False
-from queries. A non-contiguous array or a dtype that is not a key raises; nothing is converted
-silently. update() takes any iterable (generators, sets, ...) in chunks of 65536 keys.
+Batches (bulk calls): 1-D contiguous NumPy arrays of any integer dtype (read in place, never
+copied; 1-byte dtypes widened to 2 bytes), NumPy 'S' arrays (in place, trailing NULs dropped as
+NumPy does), 'U' arrays (encoded to UTF-8: a copy), lists/tuples/object arrays of ints (copied
+into a 64-bit buffer) or of bytes/str (read in place), Binary (Arrow's offsets and data), pandas
+Series (numpy.asarray(series)). A pandas nullable batch (Int8..UInt64 arrays, Series, Index) is
+its values: its nulls are skipped by insert and get 0/False from queries. A non-contiguous array
+or a dtype that is not a key raises; nothing is converted silently. update() takes any iterable
+(generators, sets, ...) in chunks of 65536 keys.
 )doc";
 
 }  // namespace

@@ -71,9 +71,9 @@ void BindValued(py::class_<Guarded<T>>& cls) {
           ("Inserts the keys of any iterable with one " + value +
            ": a NumPy array, Binary or pandas Series in one bulk call; a list, tuple, "
            "generator, set, dict, range or other iterator in order, in chunks of 65536 keys "
-           "(one bulk call each, without the GIL), so memory stays bounded and key types may "
-           "mix. A str or bytes is one key: TypeError (use add). Keys of chunks before an error "
-           "stay inserted.")
+           "(one bulk call each, without the GIL), so memory stays bounded and integer types "
+           "may mix (their values). A str or bytes is one key: TypeError (use add); a "
+           "memoryview is one byte-string key. Keys of chunks before an error stay inserted.")
               .c_str())
       .def(
           K::kAnswer,
