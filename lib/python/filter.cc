@@ -158,6 +158,7 @@ independent filters.)doc");
          [](const G& self, py::handle keys) {
            KeyBatch b;
            MakeKeys(keys, false, &b);
+           b.CheckInsert("hashes");  // an int beyond 64 bits has no hash
            if (b.valid) {
              throw py::value_error(
                  "hashes: the keys hold nulls, and a null has no hash; drop them first "
@@ -165,15 +166,15 @@ independent filters.)doc");
            }
            py::array_t<uint64_t> out(static_cast<py::ssize_t>(b.size()));
            uint64_t* p = out.mutable_data();
-           {
-             py::gil_scoped_release nogil;  // reads the parameters only: no lock
-             self.obj.hash(*b.keys, p);
-           }
+           // The shared lock: the hash depends on the key type, which a first insert sets.
+           Reading(self, [&](const Filter& f) { f.hash(*b.keys, p); });
            return out;
          },
          py::arg("keys"),
-         "uint64 hashes of a batch: pass them with prehashed=True to probe several filters of "
-         "the same layout family and seed without hashing again. O(n), GIL released.")
+         "uint64 hashes of a batch (by the filter's key type: an integer out of an 'int32' "
+         "filter's range raises simdbloom.Error): pass them with prehashed=True to probe several "
+         "filters of the same layout family, seed and key type without hashing again. O(n), GIL "
+         "released.")
       .def(
           "__len__",
           [](const G& self) {

@@ -313,3 +313,25 @@ def test_to_filter_and_stage_keep_the_key_type():
     s.insert(np.arange(200, dtype=np.int32))
     assert s.stages > 1 and all(s.stage(i).key_type == "int64" for i in range(s.stages))
     assert s.contains(np.arange(200, dtype=np.uint64)).all()
+
+
+def test_hash_and_hashes_follow_the_key_type():
+    f = simdbloom.Filter(1000, 0.01)
+    want = f.hashes(np.array([0, 1, 2, -1], dtype=np.int64)).tolist()
+    for batch in [np.array([0, 1, 2, -1], dtype=np.int8), [0, 1, 2, 2**64 - 1],
+                  np.array([0, 1, 2, 2**64 - 1], dtype=np.uint64)]:
+        assert f.hashes(batch).tolist() == want
+    assert [f.hash(k) for k in [0, np.uint16(1), np.int32(2), -1]] == want
+    with pytest.raises(ValueError, match="64-bit range"):
+        f.hashes([1, 2**70])
+    with pytest.raises(ValueError, match="64-bit range"):
+        f.hash(2**70)
+    g = simdbloom.Filter(1000, 0.01, key_type="int32")
+    assert g.hash(-1) == g.hash(2**32 - 1) == g.hash(np.uint32(2**32 - 1)) != f.hash(-1)
+    with pytest.raises(simdbloom.Error, match="int32"):
+        g.hash(2**40)
+    with pytest.raises(simdbloom.Error, match="int32"):
+        g.hashes(np.array([2**40], dtype=np.int64))
+    # Pre-hashed probes stand for the keys of the filter's key type.
+    g.insert(np.arange(100, dtype=np.uint8))
+    assert g.contains(g.hashes(np.arange(100, dtype=np.int64)), prehashed=True).all()
