@@ -152,9 +152,9 @@ void BindCounting(py::module_& m) {
                                     "filters\").");
   for (CountingLayout l : kCountingLayouts) layouts.value(simdbloom::counting_layout_name(l), l);
 
-  py::class_<G> cls(
-      m, "CountingFilter",
-      R"doc(A counting Bloom filter: CountingFilter(n, fpp, layout="blocked", seed=0, key_type=None).
+  py::class_<G> cls(m, "CountingFilter",
+                    R"doc(A counting Bloom filter: CountingFilter(n, fpp, layout="blocked", seed=0,
+key_type=None).
 
 Each bit of a Bloom filter becomes a 4-bit saturating counter, so keys can be removed: remove(key)
 (False if the key was not there: nothing changes), discard(key) (as set.discard), count(key) (an

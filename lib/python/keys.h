@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: Python keys as the library's keys, for every class of the module. One key (int,
-// NumPy integer, bytes, bytearray, str) becomes a C++ key of its width (WithSingleKey); a batch
+// NumPy integer, bytes, bytearray, memoryview, str) becomes a C++ key: an integer its value as
+// int64_t or uint64_t, a byte string a std::string_view (WithSingleKey); a batch
 // (NumPy array, list/tuple, Binary, pandas Series or nullable array) becomes a simdbloom::Keys
 // read in place where it can be (MakeKeys); any other iterable is cut into chunks of kChunkKeys
 // keys (ForEachChunk), so update() of a generator holds one chunk at a time. Nothing here locks a

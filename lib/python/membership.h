@@ -99,8 +99,8 @@ py::object SelectOf(const Guarded<T>& self, py::handle keys, unsigned threads, b
 constexpr const char kInsertDoc[] =
     R"doc(Inserts one key (returns True if it was surely new) or a batch (returns how many keys were
 surely new). Batches run the SIMD bulk path without the GIL. `prehashed=True`: `keys` are uint64
-values of hash()/hashes() (no hashing). A pandas nullable integer batch (Int32, UInt64, ...) is its
-NumPy dtype's keys, its nulls skipped. A key is its value (5 as int, numpy.int32 or numpy.uint64); the
+values of hash()/hashes() (no hashing). A pandas nullable integer batch (Int32, UInt64, ...) is
+its values, its nulls skipped. A key is its value (5 as int, numpy.int32 or numpy.uint64); the
 first insert into an object of key_type None sets it ('int64' or 'bytes'). Cost: )doc";
 constexpr const char kInsertFreshDoc[] =
     "Inserts a batch; returns a bool array, True where the key was surely new, in key order: a "

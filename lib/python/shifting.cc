@@ -297,7 +297,7 @@ calls).)doc");
                 [&] { return ShiftingMultiplicity::build(k.span, fpp, max_count, seed); }));
           },
           py::arg("keys"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
-          "A filter of a multiset given as its occurrences (8-byte integer keys, each occurrence "
+          "A filter of a multiset given as its occurrences (integer keys by value, each occurrence "
           "once): counted by sorting a copy (allocates it), sized for the distinct keys, one bulk "
           "insert per count. A key occurring more than max_count times raises simdbloom.Error "
           "(invalid_argument). GIL released.")
