@@ -20,6 +20,13 @@
 SIMDBLOOM_FOR_EACH_LAYOUT(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
 
+static_assert(SIMDBLOOM_KEY_LEGACY == static_cast<int>(simdbloom::KeyType::kLegacy) &&
+                  SIMDBLOOM_KEY_INT64 == static_cast<int>(simdbloom::KeyType::kInt64) &&
+                  SIMDBLOOM_KEY_INT32 == static_cast<int>(simdbloom::KeyType::kInt32) &&
+                  SIMDBLOOM_KEY_BYTES == static_cast<int>(simdbloom::KeyType::kBytes) &&
+                  SIMDBLOOM_KEY_NONE == static_cast<int>(simdbloom::KeyType::kNone),
+              "SIMDBLOOM_KEY_* differ from simdbloom::KeyType");
+
 namespace simdbloom {
 namespace capi {
 
@@ -97,6 +104,15 @@ Layout LayoutOf(int layout) {
     Reject("layout " + std::to_string(layout) + " is not a layout (" + known + ")");
   }
   return static_cast<Layout>(layout);
+}
+
+KeyType KeyTypeOf(simdbloom_key_type type) {
+  const int t = static_cast<int>(type);
+  if (t < SIMDBLOOM_KEY_LEGACY || t > SIMDBLOOM_KEY_NONE) {
+    Reject("key type " + std::to_string(t) +
+           " is not a SIMDBLOOM_KEY_* (1 int64, 2 int32, 3 bytes; 0 legacy, 4 none)");
+  }
+  return static_cast<KeyType>(t);
 }
 
 std::string_view OneKey(const void* key, size_t length) {
@@ -373,6 +389,14 @@ simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdb
     filter->filter.hash(k, out);
     return uint64_t{0};
   });
+}
+
+simdbloom_status simdbloom_get_key_type(const simdbloom_filter* filter, simdbloom_key_type* out) {
+  return GetKeyType("simdbloom_get_key_type", filter, out);
+}
+
+simdbloom_status simdbloom_set_key_type(simdbloom_filter* filter, simdbloom_key_type type) {
+  return SetKeyType("simdbloom_set_key_type", filter, type);
 }
 
 SIMDBLOOM_CAPI_GETTER(int, simdbloom_filter, simdbloom_layout, f.layout())

@@ -247,6 +247,7 @@ double simdbloom_counting_predicted_fpp(const simdbloom_counting* filter, uint64
 }
 
 SIMDBLOOM_CAPI_PERSISTENCE(counting)
+SIMDBLOOM_CAPI_KEY_TYPE(counting)
 
 simdbloom_status simdbloom_counting_view(const void* data, size_t size, int verify_checksum,
                                          simdbloom_counting** out) {
@@ -368,6 +369,7 @@ SIMDBLOOM_CAPI_GETTER(double, simdbloom_scalable, simdbloom_scalable_expected_fp
 SIMDBLOOM_CAPI_GETTER(double, simdbloom_scalable, simdbloom_scalable_bits_per_key, f.bits_per_key())
 
 SIMDBLOOM_CAPI_PERSISTENCE(scalable)
+SIMDBLOOM_CAPI_KEY_TYPE(scalable)
 
 // ---- Spatial ----
 
@@ -483,6 +485,7 @@ double simdbloom_spatial_predicted_fpp(const simdbloom_spatial* filter, uint64_t
 }
 
 SIMDBLOOM_CAPI_PERSISTENCE(spatial)
+SIMDBLOOM_CAPI_KEY_TYPE(spatial)
 
 // ---- ShBF_A ----
 
@@ -561,6 +564,7 @@ SIMDBLOOM_CAPI_GETTER(uint64_t, simdbloom_shbf_a, simdbloom_shbf_a_bit_count, f.
 SIMDBLOOM_CAPI_GETTER(uint64_t, simdbloom_shbf_a, simdbloom_shbf_a_seed, f.seed())
 
 SIMDBLOOM_CAPI_PERSISTENCE(shbf_a)
+SIMDBLOOM_CAPI_KEY_TYPE(shbf_a)
 
 // ---- ShBF_x ----
 
@@ -646,5 +650,6 @@ SIMDBLOOM_CAPI_GETTER(uint64_t, simdbloom_shbf_x, simdbloom_shbf_x_bit_count, f.
 SIMDBLOOM_CAPI_GETTER(uint64_t, simdbloom_shbf_x, simdbloom_shbf_x_seed, f.seed())
 
 SIMDBLOOM_CAPI_PERSISTENCE(shbf_x)
+SIMDBLOOM_CAPI_KEY_TYPE(shbf_x)
 
 }  // extern "C"

@@ -163,6 +163,23 @@ T Get(const char* who, const H* handle, T none, Fn&& fn) noexcept {
   return s == SIMDBLOOM_OK ? value : none;
 }
 
+// ---- Key types, the same for every kind ----
+// The C++ KeyType of a simdbloom_key_type argument (Rejected for values that name none).
+KeyType KeyTypeOf(simdbloom_key_type type);
+
+template <class H>
+simdbloom_status GetKeyType(const char* who, const H* handle, simdbloom_key_type* out) noexcept {
+  return Call(who, handle, [&](const auto& f) {
+    NotNull(out, "out");
+    *out = static_cast<simdbloom_key_type>(f.key_type());
+  });
+}
+
+template <class H>
+simdbloom_status SetKeyType(const char* who, H* handle, simdbloom_key_type type) noexcept {
+  return Call(who, handle, [&](auto& f) { f.set_key_type(KeyTypeOf(type)); });
+}
+
 // ---- Persistence, the same for every kind ----
 // The byte forms the kinds' C++ APIs spell differently.
 template <class F>
@@ -283,6 +300,17 @@ simdbloom_status LoadBytes(const char* who, const void* data, size_t size, H** o
     return simdbloom::capi::LoadBytes("simdbloom_" #kind "_load_bytes", data, size, out);      \
   }                                                                                            \
   void simdbloom_##kind##_free(simdbloom_##kind* filter) { delete filter; }
+
+// Defines simdbloom_<kind>_get_key_type and _set_key_type.
+#define SIMDBLOOM_CAPI_KEY_TYPE(kind)                                                     \
+  simdbloom_status simdbloom_##kind##_get_key_type(const simdbloom_##kind* filter,        \
+                                                   simdbloom_key_type* out) {             \
+    return simdbloom::capi::GetKeyType("simdbloom_" #kind "_get_key_type", filter, out);  \
+  }                                                                                       \
+  simdbloom_status simdbloom_##kind##_set_key_type(simdbloom_##kind* filter,              \
+                                                   simdbloom_key_type type) {             \
+    return simdbloom::capi::SetKeyType("simdbloom_" #kind "_set_key_type", filter, type); \
+  }
 
 // Defines `T fn(const Handle* filter)`: the value of `expr` over `f`, the C++ object; T{} (0) and
 // a last error for a NULL handle.

@@ -106,8 +106,9 @@ simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const 
  *                       .stride = 16, .count = n};
  *   simdbloom_keys s = {.kind = SIMDBLOOM_KEYS_BINARY32, .keys = offsets, .data = chars,
  *                       .width = chars_size, .count = n};
- * A key is hashed as its bytes in every shape (a u64 as its 8 little-endian bytes, a u32 as its
- * 4), so a key inserted in one shape is found in any other and by simdbloom_contains_bytes.
+ * Integer shapes (U64, U32) are keys by value, byte shapes (BINARY32/64, FIXED_WIDTH) by their
+ * bytes ("Key types" below): 7 inserted as a U32 array is found by a U64 array and by
+ * simdbloom_contains_u64; a byte string inserted as BINARY32 is found by simdbloom_contains_bytes.
  *
  * Checked by every simdbloom_*_keys call, before any work (EINVAL): keys NULL; kind outside 1..6;
  * stride non-zero for a kind other than FIXED_WIDTH, width non-zero for a kind other than
@@ -181,6 +182,44 @@ simdbloom_status simdbloom_refine(const simdbloom_filter* filter, const simdbloo
 simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
                                      uint64_t* out);
 
+/* ---- Key types (simdbloom::KeyType, simdbloom/detail/keys.hpp; lib/FORMAT.md "Keys") ----
+ * A key is its value: an integer is one key whatever call carries it (the _u64 calls, U64 and U32
+ * arrays of simdbloom_keys), so simdbloom_insert_u64 of 7 is found by a U32 array holding 7, in
+ * every kind. A byte string is its bytes (the _bytes and _one calls, BINARY32/64, FIXED_WIDTH).
+ * A filter records what it holds, keeps it in its file, and refuses the other kind of key:
+ *   SIMDBLOOM_KEY_INT64: integers, hashed as their 8-byte value. What the first integer insert
+ *     makes a filter of SIMDBLOOM_KEY_NONE.
+ *   SIMDBLOOM_KEY_INT32: integers hashed as 4 bytes (Parquet INT32 columns, systems that hash
+ *     4-byte values); declared with simdbloom_set_key_type. A u64 key of 2^32 or more does not
+ *     fit: an insert refuses it (EINVAL, nothing inserted), a query answers it absent. (C's calls
+ *     are unsigned: pass a negative int32 value as its uint32_t, e.g. in a U32 array.)
+ *   SIMDBLOOM_KEY_BYTES: byte strings. What the first byte-string insert makes a NONE filter.
+ *   SIMDBLOOM_KEY_NONE: nothing inserted or declared yet (a query hashes integers as INT64).
+ *   SIMDBLOOM_KEY_LEGACY: a file saved before key types: an integer is hashed as the bytes of its
+ *     call's width (a u64 as its 8 little-endian bytes, a u32 as its 4), exactly as then, and
+ *     found by a byte-string query of those bytes. simdbloom_set_key_type may declare it once.
+ * An integer call on a BYTES filter, or a byte-string call on an INT64 or INT32 filter, is
+ * SIMDBLOOM_EINVAL with simdbloom_last_error() naming both, e.g. "simdbloom_contains_u64: uint64
+ * keys on a filter of bytes keys" (nothing changes, no output written). Pre-hashed keys
+ * (SIMDBLOOM_KEYS_PREHASHED) bypass key types. Merge and intersect need equal key types (NONE
+ * takes the other's): EINCOMPATIBLE otherwise. Every kind has the same pair of calls
+ * (simdbloom_<kind>_get_key_type, _set_key_type). */
+typedef enum simdbloom_key_type {
+  SIMDBLOOM_KEY_LEGACY = 0, /* saved before key types: integers hash at their call's width */
+  SIMDBLOOM_KEY_INT64 = 1,  /* integers as 8-byte values */
+  SIMDBLOOM_KEY_INT32 = 2,  /* integers as 4-byte values, [-2^31, 2^32) */
+  SIMDBLOOM_KEY_BYTES = 3,  /* byte strings */
+  SIMDBLOOM_KEY_NONE = 4    /* nothing inserted or declared yet */
+} simdbloom_key_type;
+/* Filter::key_type into *out. EINVAL: filter or out NULL. O(1). */
+simdbloom_status simdbloom_get_key_type(const simdbloom_filter* filter, simdbloom_key_type* out);
+/* Filter::set_key_type: declares what a NONE or LEGACY filter holds, SIMDBLOOM_KEY_INT64, _INT32
+ * or _BYTES (a filter loaded from an old file, one read from Parquet, or one whose first insert
+ * must not decide). Declaring the type a filter holds is OK; a view may be declared (no bit
+ * changes). EINVAL: filter NULL, type not one of those three, a filter that holds another type
+ * (named). O(1). */
+simdbloom_status simdbloom_set_key_type(simdbloom_filter* filter, simdbloom_key_type type);
+
 /* Parameters. For a NULL filter each returns 0 (0.0) and sets simdbloom_last_error(): layout 0,
  * bit_count 0 and num_hashes 0 are values of no filter; inserted_count and expected_fpp are 0
  * for an empty filter too. */
@@ -241,14 +280,16 @@ simdbloom_status simdbloom_map_file(const char* path, int verify_checksum, simdb
  * (0.0) for a NULL handle and set simdbloom_last_error(). Calls of a kind are named
  * simdbloom_<kind>_<call>; their shared forms:
  *   _free: frees the handle (NULL is ignored).
- *   _one: one key of `length` bytes at `key` (any pointer type; NULL allowed when length is 0).
- *     A key is hashed as its bytes in every form, so the u64 key x is the one-key call over x's 8
- *     little-endian bytes, and a key inserted by one form is found by every other. EINVAL: key
- *     NULL with length > 0, key + length past the end of the address space. O(k + length).
+ *   _one: one byte-string key of `length` bytes at `key` (any pointer type; NULL allowed when
+ *     length is 0). EINVAL: key NULL with length > 0, key + length past the end of the address
+ *     space. O(k + length).
  *   _u64: keys[0 .. n), as simdbloom_insert_u64. EINVAL: keys (or a required output) NULL with
  *     n > 0, keys or an output of n entries past the end of the address space.
  *   _keys: any simdbloom_keys, checked as for simdbloom_insert_keys; outputs hold keys->count
  *     entries; the uint64_t* result (if not NULL) receives the C++ call's return value.
+ *   _get_key_type, _set_key_type: as simdbloom_get_key_type and simdbloom_set_key_type ("Key
+ *     types"): an integer key (_u64, U64/U32 arrays) is one key by value, a byte string (_one,
+ *     byte shapes) another kind of key; a call of the kind the filter does not hold is EINVAL.
  *   Persistence: _serialized_size, _serialize, _save, _load and _load_bytes with the rules and
  *     errors of simdbloom_serialized_size ... simdbloom_load_bytes (save atomic, EIO naming the
  *     path, EFORMAT for bytes that are not a complete, valid filter of the kind - a file of
@@ -274,6 +315,11 @@ simdbloom_status simdbloom_counting_create(uint64_t expected_items, double fpp, 
 simdbloom_status simdbloom_counting_with_counters(uint64_t counters, uint32_t k, int layout,
                                                   uint64_t seed, simdbloom_counting** out);
 void simdbloom_counting_free(simdbloom_counting* filter);
+/* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
+simdbloom_status simdbloom_counting_get_key_type(const simdbloom_counting* filter,
+                                                 simdbloom_key_type* out);
+simdbloom_status simdbloom_counting_set_key_type(simdbloom_counting* filter,
+                                                 simdbloom_key_type type);
 
 /* One key (CountingFilter::insert / remove / contains / count). *fresh (if not NULL) = 1 if one
  * of the key's counters was 0 (surely new), else 0. *removed (if not NULL) = 1 if the key was
@@ -377,6 +423,11 @@ simdbloom_status simdbloom_scalable_create(uint64_t initial_capacity, double fpp
                                            uint64_t seed, double growth, double tightening,
                                            simdbloom_scalable** out);
 void simdbloom_scalable_free(simdbloom_scalable* filter);
+/* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
+simdbloom_status simdbloom_scalable_get_key_type(const simdbloom_scalable* filter,
+                                                 simdbloom_key_type* out);
+simdbloom_status simdbloom_scalable_set_key_type(simdbloom_scalable* filter,
+                                                 simdbloom_key_type type);
 /* One key, u64 and simdbloom_keys: ScalableFilter::insert into the newest stage (a new stage is
  * added when it is full: ENOMEM if it cannot be, keys before that point inserted) and
  * contains (any stage, newest first). *fresh / fresh[i] (if not NULL) = 1 if the key set a bit
@@ -450,6 +501,10 @@ simdbloom_status simdbloom_spatial_create(uint64_t expected_items, double fpp, u
 simdbloom_status simdbloom_spatial_with_blocks(uint64_t num_blocks, uint32_t k, uint32_t num_areas,
                                                uint64_t seed, simdbloom_spatial** out);
 void simdbloom_spatial_free(simdbloom_spatial* filter);
+/* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
+simdbloom_status simdbloom_spatial_get_key_type(const simdbloom_spatial* filter,
+                                                simdbloom_key_type* out);
+simdbloom_status simdbloom_spatial_set_key_type(simdbloom_spatial* filter, simdbloom_key_type type);
 /* SpatialFilter::insert(label, keys): writes label (1..num_areas) into each key's k cells. Labels
  * come in ascending order: a label below simdbloom_spatial_current_label is EINVAL (nothing
  * changes). *raised (if not NULL) = the number of cells raised. EINVAL also: label outside
@@ -534,6 +589,10 @@ simdbloom_status simdbloom_shbf_a_build(const uint64_t* s1, size_t n1, const uin
                                         size_t n2, double fpp, uint64_t seed,
                                         simdbloom_shbf_a** out);
 void simdbloom_shbf_a_free(simdbloom_shbf_a* filter);
+/* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
+simdbloom_status simdbloom_shbf_a_get_key_type(const simdbloom_shbf_a* filter,
+                                               simdbloom_key_type* out);
+simdbloom_status simdbloom_shbf_a_set_key_type(simdbloom_shbf_a* filter, simdbloom_key_type type);
 /* ShiftingAssociation::insert(keys, membership), membership one of SIMDBLOOM_SHBF_ONLY_FIRST,
  * _BOTH, _ONLY_SECOND (else EINVAL); a key is inserted with one membership only. query: *out /
  * out[i] = the candidate bits of the key (exactly one for a clear answer). O(1) a key (one cache
@@ -583,6 +642,10 @@ simdbloom_status simdbloom_shbf_x_with_bits(uint64_t bits, uint32_t max_count, u
 simdbloom_status simdbloom_shbf_x_build(const uint64_t* keys, size_t n, double fpp,
                                         uint32_t max_count, uint64_t seed, simdbloom_shbf_x** out);
 void simdbloom_shbf_x_free(simdbloom_shbf_x* filter);
+/* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
+simdbloom_status simdbloom_shbf_x_get_key_type(const simdbloom_shbf_x* filter,
+                                               simdbloom_key_type* out);
+simdbloom_status simdbloom_shbf_x_set_key_type(simdbloom_shbf_x* filter, simdbloom_key_type type);
 /* ShiftingMultiplicity::insert(keys, count), count 1..max_count (else EINVAL); a key is inserted
  * once, with its final count. count: *out / out[i] = the smallest candidate count (never above
  * the true count of a key of the multiset), 0 if none. O(1) a key, no allocation. */
