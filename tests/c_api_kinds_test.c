@@ -257,20 +257,25 @@ static void test_counting(int layout, const unsigned char* other, size_t other_s
   size_t i, size;
   unsigned char* bytes;
 
-  /* Exact counts, in every spelling: u64, the same keys as bytes, one key at a time. */
+  /* Exact counts, in every integer spelling (u64 calls, U64 arrays); the keys' bytes are byte
+   * strings, another kind of key: refused by this filter of integers, nothing written. */
   for (i = 0; i < N; ++i) total += multiplicity(i);
   EXPECT(simdbloom_counting_size(c) == total);
   EXPECT(simdbloom_counting_count_u64(c, g_keys.u64, N, g_out) == SIMDBLOOM_OK);
   for (i = 0; i < N; ++i) EXPECT(g_out[i] == multiplicity(i));
   memset(g_out2, 0, N);
-  EXPECT(simdbloom_counting_count_keys(c, &le, g_out2, &result) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_counting_count_keys(c, &u64, g_out2, &result) == SIMDBLOOM_OK);
   EXPECT(memcmp(g_out, g_out2, N) == 0 && result == total);
-  for (i = 0; i < 40; ++i) {
-    EXPECT(simdbloom_counting_count_one(c, g_keys.le + 8 * i, 8, &count) == SIMDBLOOM_OK);
-    EXPECT(count == multiplicity(i));
-    EXPECT(simdbloom_counting_contains_one(c, g_keys.le + 8 * i, 8, &flag) == SIMDBLOOM_OK);
-    EXPECT(flag == 1);
-  }
+  memset(g_out2, 0xEE, N);
+  result = 777;
+  EXPECT_EINVAL(simdbloom_counting_count_keys(c, &le, g_out2, &result),
+                "simdbloom_counting_count_keys", "int64");
+  EXPECT(result == 777 && all_equal(g_out2, N, 0xEE));
+  EXPECT_EINVAL(simdbloom_counting_count_one(c, g_keys.le, 8, &count),
+                "simdbloom_counting_count_one", "int64");
+  EXPECT_EINVAL(simdbloom_counting_contains_one(c, g_keys.le, 8, &flag),
+                "simdbloom_counting_contains_one", "int64");
+  EXPECT(count == 99 && flag == 99);
   EXPECT(simdbloom_counting_contains_u64(c, g_keys.u64, N, g_out) == SIMDBLOOM_OK);
   EXPECT(all_equal(g_out, N, 1));
   EXPECT(simdbloom_counting_contains_keys(c, &u64, g_out, &result) == SIMDBLOOM_OK);
@@ -291,34 +296,65 @@ static void test_counting(int layout, const unsigned char* other, size_t other_s
   for (i = 0; i < N; ++i) EXPECT(g_out[i] == after_removes(i, 2));
   simdbloom_counting_free(c);
 
-  /* Every shape and the one-key calls agree: one key inserted in one shape is found in all. */
+  /* Every byte shape and the one-key calls agree: a byte string inserted in one shape is found in
+   * all; the same for the integer shapes (a u32 key is found by a u64 call of its value). */
   EXPECT(simdbloom_counting_create(10 * N, 0.001, layout, 11, &c) == SIMDBLOOM_OK);
   {
     const simdbloom_keys recs = record_keys(&g_keys, N), a32 = arrow32_keys(&g_keys, N);
     const simdbloom_keys a64 = arrow64_keys(&g_keys, N);
     const simdbloom_keys u32 = shape(SIMDBLOOM_KEYS_U32, g_keys.u32, NULL, 0, 0, N);
     const simdbloom_keys pre = shape(SIMDBLOOM_KEYS_PREHASHED, hashes, NULL, 0, 0, N);
+    static uint64_t wide[N];
+    simdbloom_counting* ints = NULL;
+    simdbloom_key_type type = SIMDBLOOM_KEY_LEGACY;
+    for (i = 0; i < N; ++i) wide[i] = g_keys.u32[i];
     memset(g_out2, 0xEE, N);
     EXPECT(simdbloom_counting_insert_keys(c, &recs, g_out2, &result) == SIMDBLOOM_OK);
     EXPECT(result == sum_bytes(g_out2, N) && result > N - N / 100);
-    EXPECT(simdbloom_counting_insert_keys(c, &u32, NULL, NULL) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_counting_get_key_type(c, &type) == SIMDBLOOM_OK);
+    EXPECT(type == SIMDBLOOM_KEY_BYTES);
+    EXPECT_EINVAL(simdbloom_counting_insert_keys(c, &u32, NULL, NULL),
+                  "simdbloom_counting_insert_keys", "bytes");
     EXPECT(simdbloom_counting_insert_keys(c, &le, NULL, NULL) == SIMDBLOOM_OK);
     EXPECT(simdbloom_counting_count_keys(c, &a32, g_out, &result) == SIMDBLOOM_OK);
     EXPECT(all_equal(g_out, N, 1) && result == N);
     EXPECT(simdbloom_counting_contains_keys(c, &a64, g_out, NULL) == SIMDBLOOM_OK);
     EXPECT(all_equal(g_out, N, 1));
-    EXPECT(simdbloom_counting_contains_u64(c, g_keys.u64, N, g_out) == SIMDBLOOM_OK);
-    EXPECT(all_equal(g_out, N, 1));
-    /* Pre-hashed keys: the hashes of the plain filter to_filter gives (counting.hpp). */
+    for (i = 0; i < 40; ++i) {
+      EXPECT(simdbloom_counting_count_one(c, g_keys.le + 8 * i, 8, &count) == SIMDBLOOM_OK);
+      EXPECT(count == 1);
+      EXPECT(simdbloom_counting_contains_one(c, g_keys.le + 8 * i, 8, &flag) == SIMDBLOOM_OK);
+      EXPECT(flag == 1);
+    }
+    EXPECT_EINVAL(simdbloom_counting_contains_u64(c, g_keys.u64, N, g_out),
+                  "simdbloom_counting_contains_u64", "bytes");
+    /* Pre-hashed keys: the hashes of the plain filter to_filter gives (counting.hpp), which holds
+     * what the counting filter holds. */
     EXPECT(simdbloom_counting_to_filter(c, &plain) == SIMDBLOOM_OK);
     EXPECT(simdbloom_layout(plain) ==
            (layout == SIMDBLOOM_COUNTING_BLOCKED ? SIMDBLOOM_REGISTER64 : SIMDBLOOM_CLASSIC));
     EXPECT(simdbloom_inserted_count(plain) == simdbloom_counting_size(c));
+    EXPECT(simdbloom_get_key_type(plain, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_BYTES);
     EXPECT(simdbloom_contains_keys(plain, &recs, g_out, &result) == SIMDBLOOM_OK && result == N);
-    EXPECT(simdbloom_hash_keys(plain, &u32, hashes) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_hash_keys(plain, &recs, hashes) == SIMDBLOOM_OK);
     EXPECT(simdbloom_counting_count_keys(c, &pre, g_out, &result) == SIMDBLOOM_OK);
     EXPECT(all_equal(g_out, N, 1));
     simdbloom_free(plain);
+    /* Integers: u32 keys found by their values as u64 keys, and the other way round. */
+    EXPECT(simdbloom_counting_create(10 * N, 0.001, layout, 11, &ints) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_counting_insert_keys(ints, &u32, NULL, NULL) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_counting_get_key_type(ints, &type) == SIMDBLOOM_OK);
+    EXPECT(type == SIMDBLOOM_KEY_INT64);
+    EXPECT(simdbloom_counting_count_u64(ints, wide, N, g_out) == SIMDBLOOM_OK);
+    EXPECT(all_equal(g_out, N, 1));
+    EXPECT(simdbloom_counting_remove_u64(ints, wide, N, g_out2) == SIMDBLOOM_OK);
+    EXPECT(all_equal(g_out2, N, 1) && simdbloom_counting_size(ints) == 0);
+    EXPECT(simdbloom_counting_insert_u64(ints, wide, N) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_counting_count_keys(ints, &u32, g_out, &result) == SIMDBLOOM_OK);
+    EXPECT(all_equal(g_out, N, 1) && result == N);
+    EXPECT_EINVAL(simdbloom_counting_insert_one(ints, "hello", 5, NULL),
+                  "simdbloom_counting_insert_one", "int64");
+    simdbloom_counting_free(ints);
     /* One key: inserted twice, removed once. */
     EXPECT(simdbloom_counting_insert_one(c, "hello", 5, &flag) == SIMDBLOOM_OK && flag == 1);
     EXPECT(simdbloom_counting_insert_one(c, "hello", 5, NULL) == SIMDBLOOM_OK);
@@ -388,10 +424,26 @@ static void test_counting(int layout, const unsigned char* other, size_t other_s
                "simdbloom_counting_insert_keys", "read-only view");
   EXPECT_ERROR(simdbloom_counting_remove_keys(v, &u64, NULL, NULL), SIMDBLOOM_EREADONLY,
                "simdbloom_counting_remove_keys", "read-only view");
-  EXPECT_ERROR(simdbloom_counting_insert_one(v, "a", 1, NULL), SIMDBLOOM_EREADONLY,
-               "simdbloom_counting_insert_one", "read-only view");
-  EXPECT_ERROR(simdbloom_counting_remove_one(v, "a", 1, NULL), SIMDBLOOM_EREADONLY,
-               "simdbloom_counting_remove_one", "read-only view");
+  {
+    /* The one-key calls take byte strings: a view of a filter of byte strings. */
+    simdbloom_counting* strings = NULL;
+    simdbloom_counting* sv = NULL;
+    unsigned char* sb = NULL;
+    size_t sn = 0;
+    EXPECT(simdbloom_counting_with_counters(1024, 4, layout, 0, &strings) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_counting_insert_one(strings, "a", 1, NULL) == SIMDBLOOM_OK);
+    sn = simdbloom_counting_serialized_size(strings);
+    sb = aligned_buffer(sn);
+    EXPECT(sb != NULL && simdbloom_counting_serialize(strings, sb, sn) == SIMDBLOOM_OK);
+    EXPECT(sb != NULL && simdbloom_counting_view(sb, sn, 1, &sv) == SIMDBLOOM_OK);
+    EXPECT_ERROR(simdbloom_counting_insert_one(sv, "a", 1, NULL), SIMDBLOOM_EREADONLY,
+                 "simdbloom_counting_insert_one", "read-only view");
+    EXPECT_ERROR(simdbloom_counting_remove_one(sv, "a", 1, NULL), SIMDBLOOM_EREADONLY,
+                 "simdbloom_counting_remove_one", "read-only view");
+    simdbloom_counting_free(sv);
+    simdbloom_counting_free(strings);
+    free(sb);
+  }
   EXPECT_ERROR(simdbloom_counting_clear(v), SIMDBLOOM_EREADONLY, "simdbloom_counting_clear",
                "read-only view");
   EXPECT_ERROR(simdbloom_counting_merge(v, c), SIMDBLOOM_EREADONLY, "simdbloom_counting_merge",
@@ -571,6 +623,8 @@ static void test_scalable(const unsigned char* other, size_t other_size) {
   simdbloom_filter* stage = NULL;
   const simdbloom_keys recs = record_keys(&g_keys, N), a32 = arrow32_keys(&g_keys, N);
   const simdbloom_keys more = u64_keys(&g_more, N), more_le = le_keys(&g_more, N);
+  const simdbloom_keys u32 = shape(SIMDBLOOM_KEYS_U32, g_keys.u32, NULL, 0, 0, N);
+  static uint64_t wide[N];
   uint64_t result = 0, count = 0, capacity = 0, kept = 0;
   double fpp = 0;
   size_t i, size;
@@ -581,24 +635,42 @@ static void test_scalable(const unsigned char* other, size_t other_size) {
   EXPECT(simdbloom_scalable_create(200, 0.01, SIMDBLOOM_SPLIT_BLOCK256, 5,
                                    SIMDBLOOM_SCALABLE_GROWTH, SIMDBLOOM_SCALABLE_TIGHTENING,
                                    &s) == SIMDBLOOM_OK);
+  /* Integers (u64 calls, U64 and U32 arrays: one key by value), then a chain of byte strings. */
+  for (i = 0; i < N; ++i) wide[i] = g_keys.u32[i];
   EXPECT(simdbloom_scalable_insert_u64(s, g_keys.u64, N) == SIMDBLOOM_OK);
   memset(g_out2, 0xEE, N);
-  EXPECT(simdbloom_scalable_insert_keys(s, &recs, g_out2, &result) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_insert_keys(s, &u32, g_out2, &result) == SIMDBLOOM_OK);
   EXPECT(result == sum_bytes(g_out2, N) && result > N - N / 20);
   EXPECT(simdbloom_scalable_insert_keys(s, &more, NULL, NULL) == SIMDBLOOM_OK);
   EXPECT(simdbloom_scalable_stages(s) >= 4);
   EXPECT(simdbloom_scalable_contains_u64(s, g_keys.u64, N, g_out) == SIMDBLOOM_OK);
   EXPECT(all_equal(g_out, N, 1));
-  EXPECT(simdbloom_scalable_contains_keys(s, &a32, g_out, &result) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_contains_u64(s, wide, N, g_out) == SIMDBLOOM_OK);
+  EXPECT(all_equal(g_out, N, 1));
+  EXPECT(simdbloom_scalable_contains_keys(s, &more, g_out, &result) == SIMDBLOOM_OK);
   EXPECT(all_equal(g_out, N, 1) && result == N);
-  EXPECT(simdbloom_scalable_contains_keys(s, &more_le, g_out, &result) == SIMDBLOOM_OK);
+  EXPECT_EINVAL(simdbloom_scalable_contains_keys(s, &more_le, g_out, &result),
+                "simdbloom_scalable_contains_keys", "int64");
+  EXPECT_EINVAL(simdbloom_scalable_insert_one(s, "hello", 5, &flag),
+                "simdbloom_scalable_insert_one", "int64");
+  EXPECT(flag == 9);
+  EXPECT(simdbloom_scalable_create(200, 0.01, SIMDBLOOM_BLOCK512, 5, SIMDBLOOM_SCALABLE_GROWTH,
+                                   SIMDBLOOM_SCALABLE_TIGHTENING, &t) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_insert_keys(t, &recs, NULL, NULL) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_insert_keys(t, &more_le, NULL, NULL) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_stages(t) >= 4);
+  EXPECT(simdbloom_scalable_contains_keys(t, &a32, g_out, &result) == SIMDBLOOM_OK);
   EXPECT(all_equal(g_out, N, 1) && result == N);
   for (i = 0; i < 40; ++i) {
-    EXPECT(simdbloom_scalable_contains_one(s, g_keys.le + 8 * i, 8, &flag) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_scalable_contains_one(t, g_more.le + 8 * i, 8, &flag) == SIMDBLOOM_OK);
     EXPECT(flag == 1);
   }
-  EXPECT(simdbloom_scalable_insert_one(s, "hello", 5, &flag) == SIMDBLOOM_OK && flag == 1);
-  EXPECT(simdbloom_scalable_contains_one(s, "hello", 5, &flag) == SIMDBLOOM_OK && flag == 1);
+  EXPECT(simdbloom_scalable_insert_one(t, "hello", 5, &flag) == SIMDBLOOM_OK && flag == 1);
+  EXPECT(simdbloom_scalable_contains_one(t, "hello", 5, &flag) == SIMDBLOOM_OK && flag == 1);
+  EXPECT_EINVAL(simdbloom_scalable_contains_u64(t, g_keys.u64, N, g_out),
+                "simdbloom_scalable_contains_u64", "bytes");
+  simdbloom_scalable_free(t);
+  t = NULL;
 
   /* The chain's numbers. */
   EXPECT(simdbloom_scalable_layout(s) == SIMDBLOOM_SPLIT_BLOCK256);
@@ -751,30 +823,39 @@ static void test_spatial(const unsigned char* other, size_t other_size) {
   simdbloom_spatial* f = NULL;
   simdbloom_spatial_totals totals;
   simdbloom_spatial_area areas[3];
-  const simdbloom_keys some = u64_keys(&g_keys, 4);
+  const simdbloom_keys some = le_keys(&g_keys, 4);
   uint64_t raised = 0, labelled = 0;
   uint16_t label = 0;
   size_t i, exact = 0, size;
   unsigned char* bytes;
 
-  /* One area: every inserted key gets its label, in every spelling. */
+  /* One area: every inserted key gets its label, in every integer spelling; the keys' bytes are
+   * byte strings, refused by a filter of integers. */
   EXPECT(simdbloom_spatial_create(N, 0.01, 1, 3, &f) == SIMDBLOOM_OK);
   EXPECT(simdbloom_spatial_insert_u64(f, 1, g_keys.u64, N, &raised) == SIMDBLOOM_OK);
   EXPECT(raised > 0 && raised <= (uint64_t)N * simdbloom_spatial_num_hashes(f));
   EXPECT(simdbloom_spatial_classify_u64(f, g_keys.u64, N, labels) == SIMDBLOOM_OK);
   for (i = 0; i < N; ++i) EXPECT(labels[i] == 1);
   {
-    const simdbloom_keys le = le_keys(&g_keys, N);
+    const simdbloom_keys u64 = u64_keys(&g_keys, N), le = le_keys(&g_keys, N);
     memset(labels2, 0, sizeof(labels2));
-    EXPECT(simdbloom_spatial_classify_keys(f, &le, labels2, &labelled) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_spatial_classify_keys(f, &u64, labels2, &labelled) == SIMDBLOOM_OK);
     EXPECT(labelled == N && memcmp(labels, labels2, sizeof(labels)) == 0);
+    EXPECT_EINVAL(simdbloom_spatial_classify_keys(f, &le, labels2, &labelled),
+                  "simdbloom_spatial_classify_keys", "int64");
   }
-  EXPECT(simdbloom_spatial_classify_one(f, g_keys.le, 8, &label) == SIMDBLOOM_OK && label == 1);
+  EXPECT_EINVAL(simdbloom_spatial_classify_one(f, g_keys.le, 8, &label),
+                "simdbloom_spatial_classify_one", "int64");
+  EXPECT(label == 0);
   simdbloom_spatial_free(f);
 
-  /* Three areas: a key is never labelled below its area, nor 0; the top area's keys are exact. */
+  /* Three areas of byte strings: a key is never labelled below its area, nor 0; the top area's
+   * keys are exact. */
   EXPECT(simdbloom_spatial_create(N, 0.01, 3, 3, &f) == SIMDBLOOM_OK);
-  EXPECT(simdbloom_spatial_insert_u64(f, 1, g_keys.u64, A, NULL) == SIMDBLOOM_OK);
+  {
+    const simdbloom_keys first = record_keys(&g_keys, A);
+    EXPECT(simdbloom_spatial_insert_keys(f, 1, &first, NULL) == SIMDBLOOM_OK);
+  }
   {
     /* Keys [A, 2A) as Arrow strings: offsets A .. 2A into the same data. */
     const simdbloom_keys s2 =
@@ -787,8 +868,8 @@ static void test_spatial(const unsigned char* other, size_t other_size) {
   EXPECT(simdbloom_spatial_current_label(f) == 3);
   {
     const simdbloom_keys recs = record_keys(&g_keys, N);
-    const simdbloom_keys u64 = u64_keys(&g_keys, N);
-    EXPECT(simdbloom_spatial_classify_keys(f, &u64, labels, &labelled) == SIMDBLOOM_OK);
+    const simdbloom_keys a64 = arrow64_keys(&g_keys, N);
+    EXPECT(simdbloom_spatial_classify_keys(f, &a64, labels, &labelled) == SIMDBLOOM_OK);
     for (i = 0; i < A; ++i) {
       EXPECT(labels[i] >= 1 && labels[i] <= 3);
       exact += labels[i] == 1;
@@ -826,10 +907,14 @@ static void test_spatial(const unsigned char* other, size_t other_size) {
   EXPECT(simdbloom_spatial_predicted_fpp(f, N) > 0 && simdbloom_spatial_predicted_fpp(f, N) < 0.01);
 
   /* Labels: ascending, 1..num_areas; refused before anything changes. */
-  EXPECT_EINVAL(simdbloom_spatial_insert_u64(f, 2, g_keys.u64, 1, &raised),
-                "simdbloom_spatial_insert_u64", "label 2 after label 3");
-  EXPECT_EINVAL(simdbloom_spatial_insert_u64(f, 4, g_keys.u64, 1, &raised),
-                "simdbloom_spatial_insert_u64", "label 4 is outside 1..3");
+  EXPECT_EINVAL(simdbloom_spatial_insert_keys(f, 2, &some, &raised),
+                "simdbloom_spatial_insert_keys", "label 2 after label 3");
+  EXPECT_EINVAL(simdbloom_spatial_insert_keys(f, 4, &some, &raised),
+                "simdbloom_spatial_insert_keys", "label 4 is outside 1..3");
+  EXPECT_EINVAL(simdbloom_spatial_insert_u64(f, 3, g_keys.u64, 1, &raised),
+                "simdbloom_spatial_insert_u64", "bytes");
+  EXPECT_EINVAL(simdbloom_spatial_classify_u64(f, g_keys.u64, 1, labels),
+                "simdbloom_spatial_classify_u64", "bytes");
   EXPECT_EINVAL(simdbloom_spatial_insert_one(f, 0, "a", 1, &raised), "simdbloom_spatial_insert_one",
                 "label 0 is outside 1..65535");
   EXPECT_EINVAL(simdbloom_spatial_insert_one(f, 65536 + 3, "a", 1, &raised),
@@ -935,16 +1020,16 @@ static void test_shbf_a(const unsigned char* other, size_t other_size) {
   EXPECT(simdbloom_shbf_a_create(N, 0.01, 9, &f) == SIMDBLOOM_OK);
   EXPECT(simdbloom_shbf_a_insert_u64(f, g_keys.u64, A, SIMDBLOOM_SHBF_ONLY_FIRST) == SIMDBLOOM_OK);
   {
-    const simdbloom_keys both = le_keys(&g_keys, 2 * A); /* the u64 keys' bytes, from A */
-    simdbloom_keys from_a = both;
-    from_a.keys = g_keys.le + 8 * A;
-    from_a.count = A;
+    const simdbloom_keys from_a = shape(SIMDBLOOM_KEYS_U64, g_keys.u64 + A, NULL, 0, 0, A);
     EXPECT(simdbloom_shbf_a_insert_keys(f, &from_a, SIMDBLOOM_SHBF_BOTH) == SIMDBLOOM_OK);
   }
   for (i = 2 * A; i < 3 * A; ++i) {
-    EXPECT(simdbloom_shbf_a_insert_one(f, g_keys.le + 8 * i, 8, SIMDBLOOM_SHBF_ONLY_SECOND) ==
+    EXPECT(simdbloom_shbf_a_insert_u64(f, g_keys.u64 + i, 1, SIMDBLOOM_SHBF_ONLY_SECOND) ==
            SIMDBLOOM_OK);
   }
+  /* Byte strings on this filter of integers: refused, nothing inserted. */
+  EXPECT_EINVAL(simdbloom_shbf_a_insert_one(f, g_keys.le, 8, SIMDBLOOM_SHBF_BOTH),
+                "simdbloom_shbf_a_insert_one", "int64");
   EXPECT(simdbloom_shbf_a_items(f) == 3 * A);
   /* Every key's answer holds its membership; most are clear. */
   EXPECT(simdbloom_shbf_a_query_u64(f, g_keys.u64, 3 * A, g_out) == SIMDBLOOM_OK);
@@ -957,13 +1042,19 @@ static void test_shbf_a(const unsigned char* other, size_t other_size) {
   }
   EXPECT(clear > 3 * A - 3 * A / 20);
   {
-    const simdbloom_keys le = le_keys(&g_keys, 3 * A - 1); /* nothing written past the end */
+    const simdbloom_keys u64 = u64_keys(&g_keys, 3 * A - 1); /* nothing written past the end */
+    const simdbloom_keys le = le_keys(&g_keys, 3 * A - 1);
     memset(g_out2, 0xEE, N);
-    EXPECT(simdbloom_shbf_a_query_keys(f, &le, g_out2) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_shbf_a_query_keys(f, &u64, g_out2) == SIMDBLOOM_OK);
     EXPECT(memcmp(g_out, g_out2, 3 * A - 1) == 0 && g_out2[3 * A - 1] == 0xEE);
+    memset(g_out2, 0xEE, N);
+    EXPECT_EINVAL(simdbloom_shbf_a_query_keys(f, &le, g_out2), "simdbloom_shbf_a_query_keys",
+                  "int64");
+    EXPECT(all_equal(g_out2, N, 0xEE));
   }
-  EXPECT(simdbloom_shbf_a_query_one(f, g_keys.le + 8 * A, 8, &answer) == SIMDBLOOM_OK);
-  EXPECT(answer == g_out[A]);
+  EXPECT_EINVAL(simdbloom_shbf_a_query_one(f, g_keys.le + 8 * A, 8, &answer),
+                "simdbloom_shbf_a_query_one", "int64");
+  EXPECT(answer == 0);
   EXPECT(simdbloom_shbf_a_clear_answer_probability(f) > 0.9);
   EXPECT(simdbloom_shbf_a_clear_answer_probability(f) <= 1);
   EXPECT(simdbloom_shbf_a_paper_clear_answer_probability(f) > 0.9);
@@ -1086,10 +1177,7 @@ static void test_shbf_x(const unsigned char* other, size_t other_size) {
       EXPECT(simdbloom_shbf_x_insert_keys(f, &k, c) == SIMDBLOOM_OK);
     } else {
       for (i = 0; i < m; ++i) {
-        uint8_t le[8];
-        size_t j;
-        for (j = 0; j < 8; ++j) le[j] = (uint8_t)(group[i] >> (8 * j));
-        EXPECT(simdbloom_shbf_x_insert_one(f, le, 8, c) == SIMDBLOOM_OK);
+        EXPECT(simdbloom_shbf_x_insert_u64(f, group + i, 1, c) == SIMDBLOOM_OK);
       }
     }
   }
@@ -1102,12 +1190,16 @@ static void test_shbf_x(const unsigned char* other, size_t other_size) {
   }
   EXPECT(exact > N - N / 10);
   {
-    const simdbloom_keys le = le_keys(&g_keys, N);
-    EXPECT(simdbloom_shbf_x_count_keys(f, &le, counts2) == SIMDBLOOM_OK);
+    const simdbloom_keys u64 = u64_keys(&g_keys, N), le = le_keys(&g_keys, N);
+    EXPECT(simdbloom_shbf_x_count_keys(f, &u64, counts2) == SIMDBLOOM_OK);
     EXPECT(memcmp(counts, counts2, sizeof(counts)) == 0);
+    EXPECT_EINVAL(simdbloom_shbf_x_count_keys(f, &le, counts2), "simdbloom_shbf_x_count_keys",
+                  "int64");
   }
-  EXPECT(simdbloom_shbf_x_count_one(f, g_keys.le + 8 * 5, 8, &count) == SIMDBLOOM_OK);
-  EXPECT(count == counts[5]);
+  EXPECT_EINVAL(simdbloom_shbf_x_count_one(f, g_keys.le + 8 * 5, 8, &count),
+                "simdbloom_shbf_x_count_one", "int64");
+  EXPECT_EINVAL(simdbloom_shbf_x_insert_one(f, "a", 1, 1), "simdbloom_shbf_x_insert_one", "int64");
+  EXPECT(count == 0 && simdbloom_shbf_x_items(f) == N);
   EXPECT(simdbloom_shbf_x_correct_probability(f, 1, &p) == SIMDBLOOM_OK && p == 1.0);
   EXPECT(simdbloom_shbf_x_correct_probability(f, MAX, &p) == SIMDBLOOM_OK && p > 0.9 && p < 1);
   EXPECT(simdbloom_shbf_x_false_positive_probability(f) > 0);
@@ -1205,6 +1297,318 @@ static void test_shbf_x_errors(void) {
   simdbloom_shbf_x_free(NULL);
 }
 
+/* ---- Key types, in every kind ---- */
+
+/* Each kind's calls, typed for one test: insert and "is it there" (out[i] = 1 if key i may be
+ * present: a count, label or answer above 0) over u64 calls, simdbloom_keys and one byte key. */
+typedef struct {
+  const char* name;
+  void* (*make)(void);
+  simdbloom_status (*get)(const void*, simdbloom_key_type*);
+  simdbloom_status (*set)(void*, simdbloom_key_type);
+  simdbloom_status (*insert_u64)(void*, const uint64_t*, size_t);
+  simdbloom_status (*insert_keys)(void*, const simdbloom_keys*);
+  simdbloom_status (*insert_one)(void*, const void*, size_t);
+  simdbloom_status (*has_u64)(const void*, const uint64_t*, size_t, uint8_t*);
+  simdbloom_status (*has_keys)(const void*, const simdbloom_keys*, uint8_t*);
+  simdbloom_status (*has_one)(const void*, const void*, size_t, uint8_t*);
+  const Persistence* persistence;
+} KindCalls;
+
+static uint16_t g_labels[N];
+static uint32_t g_counts[N];
+static void nonzero16(const uint16_t* in, size_t n, uint8_t* out) {
+  size_t i;
+  for (i = 0; i < n; ++i) out[i] = in[i] != 0;
+}
+static void nonzero32(const uint32_t* in, size_t n, uint8_t* out) {
+  size_t i;
+  for (i = 0; i < n; ++i) out[i] = in[i] != 0;
+}
+
+#define KT_COMMON(kind)                                                         \
+  static simdbloom_status kind##_kt_get(const void* f, simdbloom_key_type* t) { \
+    return simdbloom_##kind##_get_key_type((const simdbloom_##kind*)f, t);      \
+  }                                                                             \
+  static simdbloom_status kind##_kt_set(void* f, simdbloom_key_type t) {        \
+    return simdbloom_##kind##_set_key_type((simdbloom_##kind*)f, t);            \
+  }
+KT_COMMON(counting)
+KT_COMMON(scalable)
+KT_COMMON(spatial)
+KT_COMMON(shbf_a)
+KT_COMMON(shbf_x)
+
+static void* counting_kt_make(void) {
+  simdbloom_counting* f = NULL;
+  EXPECT(simdbloom_counting_create(1000, 0.001, SIMDBLOOM_COUNTING_BLOCKED, 1, &f) == 0);
+  return f;
+}
+static simdbloom_status counting_kt_ins(void* f, const uint64_t* k, size_t n) {
+  return simdbloom_counting_insert_u64((simdbloom_counting*)f, k, n);
+}
+static simdbloom_status counting_kt_insk(void* f, const simdbloom_keys* k) {
+  return simdbloom_counting_insert_keys((simdbloom_counting*)f, k, NULL, NULL);
+}
+static simdbloom_status counting_kt_ins1(void* f, const void* k, size_t n) {
+  return simdbloom_counting_insert_one((simdbloom_counting*)f, k, n, NULL);
+}
+static simdbloom_status counting_kt_has(const void* f, const uint64_t* k, size_t n, uint8_t* o) {
+  return simdbloom_counting_contains_u64((const simdbloom_counting*)f, k, n, o);
+}
+static simdbloom_status counting_kt_hask(const void* f, const simdbloom_keys* k, uint8_t* o) {
+  return simdbloom_counting_contains_keys((const simdbloom_counting*)f, k, o, NULL);
+}
+static simdbloom_status counting_kt_has1(const void* f, const void* k, size_t n, uint8_t* o) {
+  return simdbloom_counting_contains_one((const simdbloom_counting*)f, k, n, o);
+}
+
+static void* scalable_kt_make(void) {
+  simdbloom_scalable* f = NULL;
+  EXPECT(simdbloom_scalable_create(1000, 0.001, SIMDBLOOM_SPLIT_BLOCK256, 1, 2.0, 0.85, &f) == 0);
+  return f;
+}
+static simdbloom_status scalable_kt_ins(void* f, const uint64_t* k, size_t n) {
+  return simdbloom_scalable_insert_u64((simdbloom_scalable*)f, k, n);
+}
+static simdbloom_status scalable_kt_insk(void* f, const simdbloom_keys* k) {
+  return simdbloom_scalable_insert_keys((simdbloom_scalable*)f, k, NULL, NULL);
+}
+static simdbloom_status scalable_kt_ins1(void* f, const void* k, size_t n) {
+  return simdbloom_scalable_insert_one((simdbloom_scalable*)f, k, n, NULL);
+}
+static simdbloom_status scalable_kt_has(const void* f, const uint64_t* k, size_t n, uint8_t* o) {
+  return simdbloom_scalable_contains_u64((const simdbloom_scalable*)f, k, n, o);
+}
+static simdbloom_status scalable_kt_hask(const void* f, const simdbloom_keys* k, uint8_t* o) {
+  return simdbloom_scalable_contains_keys((const simdbloom_scalable*)f, k, o, NULL);
+}
+static simdbloom_status scalable_kt_has1(const void* f, const void* k, size_t n, uint8_t* o) {
+  return simdbloom_scalable_contains_one((const simdbloom_scalable*)f, k, n, o);
+}
+
+static void* spatial_kt_make(void) {
+  simdbloom_spatial* f = NULL;
+  EXPECT(simdbloom_spatial_create(1000, 0.001, 2, 1, &f) == 0);
+  return f;
+}
+static simdbloom_status spatial_kt_ins(void* f, const uint64_t* k, size_t n) {
+  return simdbloom_spatial_insert_u64((simdbloom_spatial*)f, 1, k, n, NULL);
+}
+static simdbloom_status spatial_kt_insk(void* f, const simdbloom_keys* k) {
+  return simdbloom_spatial_insert_keys((simdbloom_spatial*)f, 1, k, NULL);
+}
+static simdbloom_status spatial_kt_ins1(void* f, const void* k, size_t n) {
+  return simdbloom_spatial_insert_one((simdbloom_spatial*)f, 1, k, n, NULL);
+}
+static simdbloom_status spatial_kt_has(const void* f, const uint64_t* k, size_t n, uint8_t* o) {
+  const simdbloom_status s =
+      simdbloom_spatial_classify_u64((const simdbloom_spatial*)f, k, n, g_labels);
+  if (s == SIMDBLOOM_OK) nonzero16(g_labels, n, o);
+  return s;
+}
+static simdbloom_status spatial_kt_hask(const void* f, const simdbloom_keys* k, uint8_t* o) {
+  const simdbloom_status s =
+      simdbloom_spatial_classify_keys((const simdbloom_spatial*)f, k, g_labels, NULL);
+  if (s == SIMDBLOOM_OK) nonzero16(g_labels, k->count, o);
+  return s;
+}
+static simdbloom_status spatial_kt_has1(const void* f, const void* k, size_t n, uint8_t* o) {
+  uint16_t label = 0;
+  const simdbloom_status s =
+      simdbloom_spatial_classify_one((const simdbloom_spatial*)f, k, n, &label);
+  if (s == SIMDBLOOM_OK) *o = label != 0;
+  return s;
+}
+
+static void* shbf_a_kt_make(void) {
+  simdbloom_shbf_a* f = NULL;
+  EXPECT(simdbloom_shbf_a_create(1000, 0.001, 1, &f) == 0);
+  return f;
+}
+static simdbloom_status shbf_a_kt_ins(void* f, const uint64_t* k, size_t n) {
+  return simdbloom_shbf_a_insert_u64((simdbloom_shbf_a*)f, k, n, SIMDBLOOM_SHBF_BOTH);
+}
+static simdbloom_status shbf_a_kt_insk(void* f, const simdbloom_keys* k) {
+  return simdbloom_shbf_a_insert_keys((simdbloom_shbf_a*)f, k, SIMDBLOOM_SHBF_BOTH);
+}
+static simdbloom_status shbf_a_kt_ins1(void* f, const void* k, size_t n) {
+  return simdbloom_shbf_a_insert_one((simdbloom_shbf_a*)f, k, n, SIMDBLOOM_SHBF_BOTH);
+}
+/* An answer's membership bits as 1 / 0. */
+static simdbloom_status any_bit(simdbloom_status s, size_t n, uint8_t* o) {
+  size_t i;
+  for (i = 0; s == SIMDBLOOM_OK && i < n; ++i) o[i] = o[i] != 0;
+  return s;
+}
+static simdbloom_status shbf_a_kt_has(const void* f, const uint64_t* k, size_t n, uint8_t* o) {
+  return any_bit(simdbloom_shbf_a_query_u64((const simdbloom_shbf_a*)f, k, n, o), n, o);
+}
+static simdbloom_status shbf_a_kt_hask(const void* f, const simdbloom_keys* k, uint8_t* o) {
+  return any_bit(simdbloom_shbf_a_query_keys((const simdbloom_shbf_a*)f, k, o), k->count, o);
+}
+static simdbloom_status shbf_a_kt_has1(const void* f, const void* k, size_t n, uint8_t* o) {
+  return any_bit(simdbloom_shbf_a_query_one((const simdbloom_shbf_a*)f, k, n, o), 1, o);
+}
+
+static void* shbf_x_kt_make(void) {
+  simdbloom_shbf_x* f = NULL;
+  EXPECT(simdbloom_shbf_x_create(1000, 0.001, 4, 1, &f) == 0);
+  return f;
+}
+static simdbloom_status shbf_x_kt_ins(void* f, const uint64_t* k, size_t n) {
+  return simdbloom_shbf_x_insert_u64((simdbloom_shbf_x*)f, k, n, 2);
+}
+static simdbloom_status shbf_x_kt_insk(void* f, const simdbloom_keys* k) {
+  return simdbloom_shbf_x_insert_keys((simdbloom_shbf_x*)f, k, 2);
+}
+static simdbloom_status shbf_x_kt_ins1(void* f, const void* k, size_t n) {
+  return simdbloom_shbf_x_insert_one((simdbloom_shbf_x*)f, k, n, 2);
+}
+static simdbloom_status shbf_x_kt_has(const void* f, const uint64_t* k, size_t n, uint8_t* o) {
+  const simdbloom_status s = simdbloom_shbf_x_count_u64((const simdbloom_shbf_x*)f, k, n, g_counts);
+  if (s == SIMDBLOOM_OK) nonzero32(g_counts, n, o);
+  return s;
+}
+static simdbloom_status shbf_x_kt_hask(const void* f, const simdbloom_keys* k, uint8_t* o) {
+  const simdbloom_status s = simdbloom_shbf_x_count_keys((const simdbloom_shbf_x*)f, k, g_counts);
+  if (s == SIMDBLOOM_OK) nonzero32(g_counts, k->count, o);
+  return s;
+}
+static simdbloom_status shbf_x_kt_has1(const void* f, const void* k, size_t n, uint8_t* o) {
+  uint32_t count = 0;
+  const simdbloom_status s = simdbloom_shbf_x_count_one((const simdbloom_shbf_x*)f, k, n, &count);
+  if (s == SIMDBLOOM_OK) *o = count != 0;
+  return s;
+}
+
+#define KIND_CALLS(kind)                                                                   \
+  {                                                                                        \
+#kind, kind##_kt_make, kind##_kt_get, kind##_kt_set, kind##_kt_ins, kind##_kt_insk,    \
+        kind##_kt_ins1, kind##_kt_has, kind##_kt_hask, kind##_kt_has1, &kind##_persistence \
+  }
+
+/* The key type of f after a round trip through its bytes (load_bytes). */
+static simdbloom_key_type reloaded_key_type(const KindCalls* k, const void* f, void** copy) {
+  const size_t n = k->persistence->serialized_size(f);
+  unsigned char* bytes = aligned_buffer(n);
+  simdbloom_key_type type = (simdbloom_key_type)99;
+  *copy = NULL;
+  EXPECT(bytes != NULL && k->persistence->serialize(f, bytes, n) == SIMDBLOOM_OK);
+  EXPECT(bytes != NULL && k->persistence->load_bytes(bytes, n, copy) == SIMDBLOOM_OK);
+  if (*copy != NULL) EXPECT(k->get(*copy, &type) == SIMDBLOOM_OK);
+  free(bytes);
+  return type;
+}
+
+/* The last error contains both parts. */
+static int names_both(const char* a, const char* b) {
+  const char* m = simdbloom_last_error();
+  const int ok = strstr(m, a) != NULL && strstr(m, b) != NULL;
+  if (!ok) fprintf(stderr, "  last error \"%s\", expected \"%s\" and \"%s\"\n", m, a, b);
+  return ok;
+}
+
+/* In every kind: an integer is its value (u32 and u64 calls of one value find each other), the
+ * key type after create, insert, save and load, declaring it, integers and byte strings refused
+ * by a filter of the other kind (naming both), and the range of a 4-byte filter. */
+static void test_key_types_of(const KindCalls* k) {
+  enum { M = 6 };
+  static const uint32_t v32[M] = {0, 1, 7, 0x7FFFFFFFu, 0xFFFFFFFFu, 123456789u};
+  uint64_t v64[M], big[2] = {5, (uint64_t)1 << 32};
+  const simdbloom_keys u32 = shape(SIMDBLOOM_KEYS_U32, v32, NULL, 0, 0, M);
+  simdbloom_keys u64;
+  simdbloom_key_type type = (simdbloom_key_type)99;
+  uint8_t out[M], one = 77;
+  void* f;
+  void* copy = NULL;
+  size_t i;
+  char fn[80];
+  for (i = 0; i < M; ++i) v64[i] = v32[i];
+  u64 = shape(SIMDBLOOM_KEYS_U64, v64, NULL, 0, 0, M);
+
+  /* 8-byte integers: the first integer insert decides; u32 inserts, u64 queries and back. */
+  f = k->make();
+  EXPECT(k->get(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_NONE);
+  EXPECT(k->insert_keys(f, &u32) == SIMDBLOOM_OK);
+  EXPECT(k->get(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT64);
+  memset(out, 0, M);
+  EXPECT(k->has_u64(f, v64, M, out) == SIMDBLOOM_OK && all_equal(out, M, 1));
+  memset(out, 0, M);
+  EXPECT(k->has_keys(f, &u64, out) == SIMDBLOOM_OK && all_equal(out, M, 1));
+  EXPECT(reloaded_key_type(k, f, &copy) == SIMDBLOOM_KEY_INT64);
+  memset(out, 0, M);
+  EXPECT(copy != NULL && k->has_u64(copy, v64, M, out) == SIMDBLOOM_OK && all_equal(out, M, 1));
+  k->persistence->free_fn(copy);
+  /* A byte string: refused, naming both. */
+  EXPECT(k->insert_one(f, "ab", 2) == SIMDBLOOM_EINVAL);
+  EXPECT(names_both("int64", "byte"));
+  EXPECT(k->has_one(f, "ab", 2, &one) == SIMDBLOOM_EINVAL && one == 77);
+  EXPECT(names_both("int64", "byte"));
+  /* Declaring: the type it holds again, not another one, nor none or a value of no type. */
+  EXPECT(k->set(f, SIMDBLOOM_KEY_INT64) == SIMDBLOOM_OK);
+  sprintf(fn, "simdbloom_%s_set_key_type", k->name);
+  EXPECT_EINVAL(k->set(f, SIMDBLOOM_KEY_BYTES), fn, "int64");
+  EXPECT(names_both("int64", "bytes"));
+  EXPECT_EINVAL(k->set(f, SIMDBLOOM_KEY_NONE), fn, "none");
+  EXPECT_EINVAL(k->set(f, SIMDBLOOM_KEY_LEGACY), fn, "legacy");
+  EXPECT_EINVAL(k->set(f, (simdbloom_key_type)99), fn, "key type 99");
+  EXPECT_EINVAL(k->set(NULL, SIMDBLOOM_KEY_INT64), fn, "filter is NULL");
+  sprintf(fn, "simdbloom_%s_get_key_type", k->name);
+  EXPECT_EINVAL(k->get(f, NULL), fn, "out is NULL");
+  EXPECT_EINVAL(k->get(NULL, &type), fn, "filter is NULL");
+  EXPECT(k->get(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT64);
+  k->persistence->free_fn(f);
+
+  /* 4-byte integers, declared: u64 inserts, u32 queries; 2^32 is refused by an insert (nothing
+   * inserted, the 5 before it neither) and absent for a query. */
+  f = k->make();
+  EXPECT(k->set(f, SIMDBLOOM_KEY_INT32) == SIMDBLOOM_OK);
+  EXPECT(k->get(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT32);
+  EXPECT(k->insert_u64(f, v64, M) == SIMDBLOOM_OK);
+  memset(out, 0, M);
+  EXPECT(k->has_keys(f, &u32, out) == SIMDBLOOM_OK && all_equal(out, M, 1));
+  EXPECT(k->insert_u64(f, big, 2) == SIMDBLOOM_EINVAL);
+  EXPECT(names_both("4294967296", "int32"));
+  memset(out, 9, M);
+  EXPECT(k->has_u64(f, big, 2, out) == SIMDBLOOM_OK && out[0] == 0 && out[1] == 0);
+  EXPECT(reloaded_key_type(k, f, &copy) == SIMDBLOOM_KEY_INT32);
+  memset(out, 0, M);
+  EXPECT(copy != NULL && k->has_u64(copy, v64, M, out) == SIMDBLOOM_OK && all_equal(out, M, 1));
+  k->persistence->free_fn(copy);
+  EXPECT(k->insert_one(f, "ab", 2) == SIMDBLOOM_EINVAL);
+  EXPECT(names_both("int32", "byte"));
+  k->persistence->free_fn(f);
+
+  /* Byte strings: the first byte-string insert decides; integers are refused, naming both. */
+  f = k->make();
+  EXPECT(k->insert_one(f, "ab", 2) == SIMDBLOOM_OK);
+  EXPECT(k->get(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_BYTES);
+  EXPECT(k->has_one(f, "ab", 2, &one) == SIMDBLOOM_OK && one == 1);
+  EXPECT(k->insert_u64(f, v64, M) == SIMDBLOOM_EINVAL);
+  EXPECT(names_both("uint64", "bytes"));
+  memset(out, 9, M);
+  EXPECT(k->has_keys(f, &u32, out) == SIMDBLOOM_EINVAL && all_equal(out, M, 9));
+  EXPECT(names_both("uint32", "bytes"));
+  EXPECT(reloaded_key_type(k, f, &copy) == SIMDBLOOM_KEY_BYTES);
+  k->persistence->free_fn(copy);
+  k->persistence->free_fn(f);
+
+  /* Declared before the first insert: a byte-string filter refuses integers from the start. */
+  f = k->make();
+  EXPECT(k->set(f, SIMDBLOOM_KEY_BYTES) == SIMDBLOOM_OK);
+  EXPECT(k->has_u64(f, v64, M, out) == SIMDBLOOM_EINVAL);
+  EXPECT(k->get(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_BYTES);
+  k->persistence->free_fn(f);
+}
+
+static void test_key_types(void) {
+  const KindCalls kinds[] = {KIND_CALLS(counting), KIND_CALLS(scalable), KIND_CALLS(spatial),
+                             KIND_CALLS(shbf_a), KIND_CALLS(shbf_x)};
+  size_t i;
+  for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) test_key_types_of(&kinds[i]);
+}
+
 int main(void) {
   simdbloom_filter* plain = NULL;
   size_t other_size = 0;
@@ -1229,6 +1633,7 @@ int main(void) {
   test_shbf_a_errors();
   test_shbf_x(other, other_size);
   test_shbf_x_errors();
+  test_key_types();
   free(other);
 
   if (failures == 0) printf("C API kinds: all checks passed\n");
