@@ -39,21 +39,30 @@ static void test_layout(int layout) {
   for (i = 0; i < N; ++i) hits += out[i];
   EXPECT(hits == N);
 
-  /* Byte strings, including an empty one (NULL pointer with length 0). */
+  /* Byte strings, including an empty one (NULL pointer with length 0), in a filter of their own:
+   * this one holds integers, and refuses them. */
   {
     const char* words[4] = {"hello", "parquet", "bloom", NULL};
     const void* ptrs[4];
     size_t lens[4];
     uint8_t found[4] = {0, 0, 0, 0};
+    simdbloom_filter* b = NULL;
+    simdbloom_key_type type = SIMDBLOOM_KEY_LEGACY;
     for (i = 0; i < 4; ++i) {
       ptrs[i] = words[i];
       lens[i] = words[i] ? strlen(words[i]) : 0;
     }
-    EXPECT(simdbloom_insert_bytes(f, ptrs, lens, 4) == SIMDBLOOM_OK);
-    EXPECT(simdbloom_contains_bytes(f, ptrs, lens, 4, found) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_get_key_type(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT64);
+    EXPECT_ERROR(simdbloom_insert_bytes(f, ptrs, lens, 4), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_bytes", "int64");
+    EXPECT(simdbloom_create(N, 0.01, layout, 0, &b) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_insert_bytes(b, ptrs, lens, 4) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_contains_bytes(b, ptrs, lens, 4, found) == SIMDBLOOM_OK);
     EXPECT(found[0] && found[1] && found[2] && found[3]);
+    EXPECT(simdbloom_get_key_type(b, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_BYTES);
     lens[3] = 5; /* NULL with a length: refused */
-    EXPECT(simdbloom_insert_bytes(f, ptrs, lens, 4) == SIMDBLOOM_EINVAL);
+    EXPECT(simdbloom_insert_bytes(b, ptrs, lens, 4) == SIMDBLOOM_EINVAL);
+    simdbloom_free(b);
   }
 
   /* Serialize, view (zero-copy, read-only), load a copy, save and load a file. */
@@ -133,10 +142,13 @@ static void test_shapes(int layout) {
   static int64_t offsets64[N + 1];
   uint64_t s = 7, count = 0, changed = 12345, hits = 0, hits2 = 0, selected = 0;
   size_t i, j, want = 0;
+  static uint64_t wide[N]; /* keys32 as u64 keys */
   simdbloom_filter* f = NULL;
+  simdbloom_filter* b = NULL; /* the byte shapes' filter */
   for (i = 0; i < N; ++i) {
     keys[i] = next(&s);
     keys32[i] = (uint32_t)next(&s);
+    wide[i] = keys32[i];
     for (j = 0; j < 8; ++j) le[8 * i + j] = (uint8_t)(keys[i] >> (8 * j)); /* little-endian */
     for (j = 0; j < 16; ++j) records[16 * i + j] = (uint8_t)next(&s);
     memcpy(packed + 13 * i, records + 16 * i, 13);
@@ -146,12 +158,14 @@ static void test_shapes(int layout) {
   offsets32[N] = 13 * N;
   offsets64[N] = 13 * N;
   EXPECT(simdbloom_create(2 * N, 0.01, layout, 42, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_create(2 * N, 0.01, layout, 42, &b) == SIMDBLOOM_OK);
   {
-    /* Inserted as u64, u32 and 13-byte records in 16-byte structs. */
+    /* Inserted as u64 and u32 (f), 13-byte records in 16-byte structs (b). */
     const simdbloom_keys u64 = {SIMDBLOOM_KEYS_U64, keys, NULL, 0, 0, N};
     const simdbloom_keys u32 = {SIMDBLOOM_KEYS_U32, keys32, NULL, 0, 0, N};
+    const simdbloom_keys u32_as_u64 = {SIMDBLOOM_KEYS_U64, wide, NULL, 0, 0, N};
     const simdbloom_keys recs = {SIMDBLOOM_KEYS_FIXED_WIDTH, records, NULL, 13, 16, N};
-    /* The same keys in other shapes. */
+    /* The same keys in other shapes: the u64 keys' bytes are byte strings, another kind of key. */
     const simdbloom_keys as_bytes = {SIMDBLOOM_KEYS_FIXED_WIDTH, le, NULL, 8, 8, N};
     const simdbloom_keys arrow32 = {SIMDBLOOM_KEYS_BINARY32, offsets32, packed, 0, 0, N};
     const simdbloom_keys arrow64 = {SIMDBLOOM_KEYS_BINARY64, offsets64, packed, 0, 0, N};
@@ -177,19 +191,29 @@ static void test_shapes(int layout) {
     EXPECT(count == 0 && changed == 0);
     EXPECT_ERROR(simdbloom_insert_keys_fresh(f, &u32, NULL, NULL), SIMDBLOOM_EINVAL,
                  "simdbloom_insert_keys_fresh", "fresh");
-    EXPECT(simdbloom_insert_keys(f, &recs, NULL) == SIMDBLOOM_OK);
-    EXPECT(simdbloom_inserted_count(f) == 5 * N);
+    EXPECT_ERROR(simdbloom_insert_keys(f, &recs, &changed), SIMDBLOOM_EINVAL,
+                 "simdbloom_insert_keys", "int64");
+    EXPECT(changed == 0 && simdbloom_inserted_count(f) == 4 * N);
+    EXPECT(simdbloom_insert_keys(b, &recs, NULL) == SIMDBLOOM_OK);
     EXPECT(simdbloom_insert_keys(f, &u32, NULL) == SIMDBLOOM_OK);
-    EXPECT(simdbloom_inserted_count(f) == 6 * N);
+    EXPECT(simdbloom_inserted_count(f) == 5 * N);
 
-    EXPECT(simdbloom_contains_keys(f, &as_bytes, out, &hits) == SIMDBLOOM_OK);
-    EXPECT(hits == N);
+    memset(out, 0xEE, sizeof out);
+    EXPECT_ERROR(simdbloom_contains_keys(f, &as_bytes, out, &hits), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "int64");
+    EXPECT(out[0] == 0xEE && out[N - 1] == 0xEE);
     EXPECT(simdbloom_contains_keys(f, &u32, out, &hits) == SIMDBLOOM_OK);
     EXPECT(hits == N);
-    EXPECT(simdbloom_contains_keys(f, &arrow32, out, &hits) == SIMDBLOOM_OK);
-    EXPECT(hits == N);
-    EXPECT(simdbloom_contains_keys(f, &arrow64, out, NULL) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_contains_keys(f, &u32_as_u64, out, &hits) == SIMDBLOOM_OK);
+    EXPECT(hits == N); /* a u32 key is its value */
+    EXPECT(simdbloom_contains_u64(f, wide, N, out) == SIMDBLOOM_OK);
     for (i = 0; i < N; ++i) EXPECT(out[i] == 1);
+    EXPECT(simdbloom_contains_keys(b, &arrow32, out, &hits) == SIMDBLOOM_OK);
+    EXPECT(hits == N);
+    EXPECT(simdbloom_contains_keys(b, &arrow64, out, NULL) == SIMDBLOOM_OK);
+    for (i = 0; i < N; ++i) EXPECT(out[i] == 1);
+    EXPECT_ERROR(simdbloom_contains_keys(b, &u32, out, &hits), SIMDBLOOM_EINVAL,
+                 "simdbloom_contains_keys", "bytes");
     EXPECT(simdbloom_hash_keys(f, &u64, hashes) == SIMDBLOOM_OK);
     EXPECT(simdbloom_contains_keys(f, &pre, out, &hits) == SIMDBLOOM_OK);
     EXPECT(hits == N);
@@ -232,7 +256,7 @@ static void test_shapes(int layout) {
       EXPECT(simdbloom_contains_keys(f, &bad, out, NULL) == SIMDBLOOM_EINVAL);
       EXPECT(simdbloom_contains_keys(f, &u64, NULL, NULL) == SIMDBLOOM_EINVAL);
       offsets32[5] = offsets32[4] - 1; /* decreasing offsets */
-      EXPECT(simdbloom_contains_keys(f, &arrow32, out, &hits) == SIMDBLOOM_EINVAL);
+      EXPECT(simdbloom_contains_keys(b, &arrow32, out, &hits) == SIMDBLOOM_EINVAL);
       offsets32[5] = 65;
       sel[0] = 2 * N; /* out of range: nothing written */
       sel[1] = 0;
@@ -241,6 +265,7 @@ static void test_shapes(int layout) {
       EXPECT(memcmp(out, out2, sizeof(out)) == 0);
     }
   }
+  simdbloom_free(b);
   simdbloom_free(f);
 }
 
@@ -794,10 +819,17 @@ static void test_hostile_keys(simdbloom_filter* f, size_t size) {
   k.count = 2;
   k.stride = 1;
   expect_keys_refused(f, size, &k, "keys->stride must be 0 for kind 4");
-  /* Offsets within the declared size are keys like any others. */
+  /* Offsets within the declared size are keys like any others: byte strings, which this filter
+   * of integers refuses, naming both. */
   k.stride = 0;
-  EXPECT(simdbloom_contains_keys(f, &k, out, &result) == SIMDBLOOM_OK);
-  EXPECT(result <= 2);
+  expect_keys_refused(f, size, &k, "int64");
+  {
+    simdbloom_filter* b = NULL;
+    EXPECT(simdbloom_with_bits(16384, 6, SIMDBLOOM_BLOCK512, 5, &b) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_contains_keys(b, &k, out, &result) == SIMDBLOOM_OK);
+    EXPECT(result == 0);
+    simdbloom_free(b);
+  }
   /* Offsets that run off the end of the address space themselves. */
   k.keys = last64();
   k.count = 16; /* 17 int32_t offsets: 68 bytes */
@@ -1070,6 +1102,135 @@ static void test_full_disk_save(void) {
   EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* Key types (simdbloom.h "Key types"): an integer is its value (u32 and u64 calls of one value find
+ * each other, and hash alike); what a filter holds after create, insert, declaring, serialize,
+ * view, save, load and map_file; integers and byte strings refused by a filter of the other kind,
+ * naming both; a 4-byte filter's range; merge of different key types. */
+static void test_key_types(int layout) {
+  enum { M = 6 };
+  static const uint32_t v32[M] = {0, 1, 7, 0x7FFFFFFFu, 0xFFFFFFFFu, 987654321u};
+  uint64_t v64[M], h32[M], h64[M], big[2] = {5, (uint64_t)1 << 32}, changed = 777;
+  const simdbloom_keys u32 = {SIMDBLOOM_KEYS_U32, v32, NULL, 0, 0, M};
+  simdbloom_keys u64 = {SIMDBLOOM_KEYS_U64, NULL, NULL, 0, 0, M};
+  const simdbloom_keys two = {SIMDBLOOM_KEYS_U64, big, NULL, 0, 0, 2};
+  const void* words[1] = {"ab"};
+  const size_t lens[1] = {2};
+  uint8_t out[M], bitmap[1] = {0xFF};
+  simdbloom_key_type type = (simdbloom_key_type)99;
+  simdbloom_filter* f = NULL;
+  simdbloom_filter* g = NULL;
+  simdbloom_filter* h = NULL;
+  void* buf = NULL;
+  size_t i, size;
+  char path[64];
+  for (i = 0; i < M; ++i) v64[i] = v32[i];
+  u64.keys = v64;
+
+  /* 8-byte integers, fixed by the first insert. */
+  EXPECT(simdbloom_create(1000, 0.01, layout, 3, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_NONE);
+  EXPECT(simdbloom_insert_keys(f, &u32, NULL) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT64);
+  memset(out, 0, M);
+  EXPECT(simdbloom_contains_u64(f, v64, M, out) == SIMDBLOOM_OK);
+  for (i = 0; i < M; ++i) EXPECT(out[i] == 1);
+  EXPECT(simdbloom_hash_keys(f, &u32, h32) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_hash_keys(f, &u64, h64) == SIMDBLOOM_OK);
+  EXPECT(memcmp(h32, h64, sizeof(h32)) == 0);
+  EXPECT_ERROR(simdbloom_insert_bytes(f, words, lens, 1), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "int64");
+  EXPECT(strstr(simdbloom_last_error(), "byte") != NULL);
+  EXPECT_ERROR(simdbloom_contains_bytes(f, words, lens, 1, out), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_bytes", "int64");
+  EXPECT(simdbloom_set_key_type(f, SIMDBLOOM_KEY_INT64) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_set_key_type(f, SIMDBLOOM_KEY_INT32), SIMDBLOOM_EINVAL,
+               "simdbloom_set_key_type", "holds int64 keys, not int32");
+  EXPECT_ERROR(simdbloom_set_key_type(f, SIMDBLOOM_KEY_NONE), SIMDBLOOM_EINVAL,
+               "simdbloom_set_key_type", "none");
+  EXPECT_ERROR(simdbloom_set_key_type(f, (simdbloom_key_type)-1), SIMDBLOOM_EINVAL,
+               "simdbloom_set_key_type", "key type -1 is not a SIMDBLOOM_KEY_*");
+  EXPECT_ERROR(simdbloom_set_key_type(NULL, SIMDBLOOM_KEY_INT64), SIMDBLOOM_EINVAL,
+               "simdbloom_set_key_type", "filter is NULL");
+  EXPECT_ERROR(simdbloom_get_key_type(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_get_key_type",
+               "out is NULL");
+  EXPECT_ERROR(simdbloom_get_key_type(NULL, &type), SIMDBLOOM_EINVAL, "simdbloom_get_key_type",
+               "filter is NULL");
+
+  /* 4-byte integers, declared: 2^32 does not fit. */
+  EXPECT(simdbloom_create(1000, 0.01, layout, 3, &g) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_set_key_type(g, SIMDBLOOM_KEY_INT32) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_insert_u64(g, v64, M) == SIMDBLOOM_OK);
+  memset(out, 0, M);
+  EXPECT(simdbloom_contains_keys(g, &u32, out, NULL) == SIMDBLOOM_OK);
+  for (i = 0; i < M; ++i) EXPECT(out[i] == 1);
+  EXPECT_ERROR(simdbloom_insert_keys(g, &two, &changed), SIMDBLOOM_EINVAL, "simdbloom_insert_keys",
+               "4294967296");
+  EXPECT(strstr(simdbloom_last_error(), "int32") != NULL && changed == 777);
+  EXPECT_ERROR(simdbloom_insert_u64(g, big + 1, 1), SIMDBLOOM_EINVAL, "simdbloom_insert_u64",
+               "int32");
+  memset(out, 9, M);
+  EXPECT(simdbloom_contains_u64(g, big, 2, out) == SIMDBLOOM_OK);
+  EXPECT(out[0] == 0 && out[1] == 0); /* 5 was refused with 2^32; 2^32 is absent */
+  EXPECT(simdbloom_contains_bitmap(g, &two, bitmap, &changed) == SIMDBLOOM_OK);
+  EXPECT(bitmap[0] == 0 && changed == 0);
+  EXPECT_ERROR(simdbloom_insert_bytes(g, words, lens, 1), SIMDBLOOM_EINVAL,
+               "simdbloom_insert_bytes", "int32");
+  /* Merge and intersect need equal key types; a filter of none takes the other's. */
+  EXPECT(simdbloom_compatible(f, g) == 0);
+  EXPECT_ERROR(simdbloom_merge(f, g), SIMDBLOOM_EINCOMPATIBLE, "simdbloom_merge", "int64");
+  EXPECT(strstr(simdbloom_last_error(), "int32") != NULL);
+  EXPECT_ERROR(simdbloom_intersect(g, f), SIMDBLOOM_EINCOMPATIBLE, "simdbloom_intersect",
+               "key type");
+  EXPECT(simdbloom_create(1000, 0.01, layout, 3, &h) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_compatible(h, g) == 1);
+  EXPECT(simdbloom_merge(h, g) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT32);
+  simdbloom_free(h);
+  h = NULL;
+
+  /* The file keeps it: serialize, load_bytes, view, save, load, map_file. */
+  size = simdbloom_serialized_size(g);
+  EXPECT(posix_memalign(&buf, 64, size) == 0);
+  EXPECT(simdbloom_serialize(g, buf, size) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_load_bytes(buf, size, &h) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT32);
+  memset(out, 0, M);
+  EXPECT(simdbloom_contains_u64(h, v64, M, out) == SIMDBLOOM_OK);
+  for (i = 0; i < M; ++i) EXPECT(out[i] == 1);
+  simdbloom_free(h);
+  EXPECT(simdbloom_view(buf, size, 1, &h) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT32);
+  simdbloom_free(h);
+  sprintf(path, "simdbloom_c_key_type_%d.bin", layout);
+  EXPECT(simdbloom_save(f, path) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_load(path, &h) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT64);
+  memset(out, 0, M);
+  EXPECT(simdbloom_contains_keys(h, &u32, out, NULL) == SIMDBLOOM_OK);
+  for (i = 0; i < M; ++i) EXPECT(out[i] == 1);
+  simdbloom_free(h);
+  EXPECT(simdbloom_map_file(path, 1, &h) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT64);
+  simdbloom_free(h);
+  remove(path);
+  free(buf);
+  simdbloom_free(g);
+  simdbloom_free(f);
+
+  /* Byte strings, declared before any insert: integers refused, naming both. */
+  EXPECT(simdbloom_create(1000, 0.01, layout, 3, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_set_key_type(f, SIMDBLOOM_KEY_BYTES) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_insert_u64(f, v64, M), SIMDBLOOM_EINVAL, "simdbloom_insert_u64", "bytes");
+  EXPECT(strstr(simdbloom_last_error(), "uint64") != NULL);
+  memset(out, 9, M);
+  EXPECT_ERROR(simdbloom_contains_keys(f, &u32, out, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_contains_keys", "bytes");
+  EXPECT(out[0] == 9);
+  EXPECT(simdbloom_insert_bytes(f, words, lens, 1) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(f, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_BYTES);
+  simdbloom_free(f);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -1088,6 +1249,11 @@ int main(void) {
   test_shapes(SIMDBLOOM_SPLIT_BLOCK256);
   test_shapes(SIMDBLOOM_CLASSIC);
   test_shapes(SIMDBLOOM_SHIFTING);
+  test_key_types(SIMDBLOOM_BLOCK512);
+  test_key_types(SIMDBLOOM_REGISTER64);
+  test_key_types(SIMDBLOOM_SPLIT_BLOCK256);
+  test_key_types(SIMDBLOOM_CLASSIC);
+  test_key_types(SIMDBLOOM_SHIFTING);
   test_validation();
   test_io();
   test_failed_save();
