@@ -135,25 +135,29 @@ whatever the files' size) probed with B's. Every common key is printed; others a
     {"info",
      R"(usage: simdbloom info [--json] FILTER
 Describes a stored filter of any kind (plain, scalable, counting, spatial, shbf_a, shbf_x: told by
-the file's magic): its geometry (layout, bits or counters or cells, k, bytes, seed), its keys,
-fill and expected false-positive rate, and each stage of a chain or area of a spatial filter.
+the file's magic): its key type (bytes, int64, int32, legacy), its geometry (layout, bits or
+counters or cells, k, bytes, seed), its keys, fill and expected false-positive rate, and each
+stage of a chain or area of a spatial filter.
 --json prints only the description as one JSON object, on stdout.
 )",
      "  simdbloom info --json blocklist.sbf\n"},
     {"merge",
      R"(usage: simdbloom merge -o OUT A B
-Saves the union of filters A and B (plain: same layout, size, k and seed; two mergeable chains;
-counting: same geometry, counters added, capped at 15) to OUT atomically. OUT may be A or B: both
-are read before OUT is replaced. Spatial and shifting set filters cannot be merged (exit 2).
+Saves the union of filters A and B (plain: same layout, size, k, seed and key type; two mergeable
+chains; counting: same geometry, counters added, capped at 15) to OUT atomically. OUT may be A or
+B: both are read before OUT is replaced. Spatial and shifting set filters, and filters of
+different key types, cannot be merged (exit 2).
   -o, --output OUT    the merged filter (required)
 )",
      "  simdbloom merge monday.sbf tuesday.sbf -o week.sbf\n"},
     {"parquet",
      R"(usage: simdbloom parquet FILE --column NAME VALUE...
 Probes the Bloom filter of column NAME (a.b.c for nested columns) in each row group of the Parquet
-FILE for each VALUE (converted to the column's physical type); prints
-ROW_GROUP<TAB>VALUE<TAB>maybe|no. A row group without a filter answers maybe (noted on stderr).
-A malformed file is a failure (exit 1); an unknown column or a bad value a usage error (2).
+FILE for each VALUE: of an INT32 or INT64 column a decimal integer, probed by value (negative
+values after --); of a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY column its bytes (other types are
+refused); prints ROW_GROUP<TAB>VALUE<TAB>maybe|no. A row group without a filter answers maybe
+(noted on stderr). A malformed file is a failure (exit 1); an unknown column, a column of another
+type or a bad value a usage error (2).
       --column NAME   the column (required)
 )",
      "  simdbloom parquet events.parquet --column user_id 42 4711\n"},

@@ -243,6 +243,27 @@ uint64_t KeySet::InsertNew(const std::vector<std::string_view>& lines, uint8_t* 
   return count;
 }
 
+KeyType KeySet::key_type() const {
+  return chain_ ? chain_->key_type() : counting_ ? counting_->key_type() : plain_->key_type();
+}
+
+void KeySet::set_key_type(KeyType type) {
+  if (chain_) {
+    chain_->set_key_type(type);
+  } else if (counting_) {
+    counting_->set_key_type(type);
+  } else {
+    plain_->set_key_type(type);
+  }
+}
+
+void CheckTakesLines(const std::string& cmd, const std::string& path, KeyType type) {
+  if (type != KeyType::kInt64 && type != KeyType::kInt32) return;
+  throw CliError(kExitUsage, cmd + ": " + path + " holds " + key_type_name(type) +
+                                 " keys (integers); lines of text are bytes keys, which it "
+                                 "cannot answer (simdbloom build makes filters of bytes keys)");
+}
+
 size_t KeySet::size_bytes() const {
   return chain_ ? chain_->size_bytes() : counting_ ? counting_->size_bytes() : plain_->size_bytes();
 }
@@ -384,7 +405,22 @@ std::string AreaLabelText(const SpatialFilter& f, uint16_t label) {
   return name.empty() ? std::to_string(label) : std::string(name);
 }
 
+KeyType StoredFilter::key_type() const {
+  if (set) return set->key_type();
+  if (spatial) return spatial->key_type();
+  return shbf_a ? shbf_a->key_type() : shbf_x->key_type();
+}
+
 std::string StoredFilter::Describe() const {
+  // "kind: ...", then the key type, then the kind's own lines.
+  std::string s = DescribeKind();
+  const size_t eol = s.find('\n');
+  s.insert(eol == std::string::npos ? s.size() : eol + 1,
+           std::string("key type: ") + key_type_name(key_type()) + "\n");
+  return s;
+}
+
+std::string StoredFilter::DescribeKind() const {
   if (set) return set->Describe();
   if (spatial) {
     const SpatialFilter& f = *spatial;
@@ -431,8 +467,9 @@ std::string StoredFilter::Describe() const {
 }
 
 void StoredFilter::Info(Json& j) const {
+  const char* key_type = key_type_name(this->key_type());
   if (set) {
-    j.Obj("filter", set->Geometry());
+    j.Obj("filter", set->Geometry()).Str("key_type", key_type);
     set->Stats(j);
     return;
   }
@@ -455,6 +492,7 @@ void StoredFilter::Info(Json& j) const {
       areas.push_back(area);
     }
     j.Obj("filter", SpatialGeometry(f))
+        .Str("key_type", key_type)
         .Int("seed", f.seed())
         .Int("members", st.members)
         .Int("highest_label", f.current_label())
@@ -472,7 +510,7 @@ void StoredFilter::Info(Json& j) const {
       .Int("k", 8)
       .Int("bytes", bits / 8);
   if (shbf_x) g.Int("max_count", shbf_x->max_count());
-  j.Obj("filter", g);
+  j.Obj("filter", g).Str("key_type", key_type);
   if (shbf_a) {
     j.Int("seed", shbf_a->seed())
         .Int("inserted", shbf_a->items())

@@ -66,6 +66,11 @@ class KeySet {
   // out[i] = 1 if key i may be present; returns the count.
   uint64_t Contains(const Keys& keys, uint8_t* out, unsigned threads) const;
 
+  // What the filter holds (KeyType): bytes for every filter simdbloom build makes.
+  KeyType key_type() const;
+  // Declares it (the library's set_key_type: for a filter of none or legacy).
+  void set_key_type(KeyType type);
+
   size_t size_bytes() const;
   // From the bits (a counting filter: the bits of its plain filter, one pass over the counters).
   double expected_fpp() const;
@@ -103,10 +108,21 @@ struct StoredFilter {
   // naming the file: missing, not a simdbloom filter, truncated or corrupt; exit 2 for "-".
   static StoredFilter Load(const std::string& path);
 
+  // What the filter holds (KeyType).
+  KeyType key_type() const;
+
   // info: a description, one "name: value" per line, and info --json's object (after "file").
   std::string Describe() const;
   void Info(Json& j) const;
+
+ private:
+  std::string DescribeKind() const;
 };
+
+// The commands read keys as lines of text: byte strings. A filter of integer keys (int64, int32:
+// made by the library or read from Parquet) cannot answer them: a usage error (exit 2), one line
+// naming both key types: "CMD: PATH holds int64 keys; lines of text are bytes keys ...".
+void CheckTakesLines(const std::string& cmd, const std::string& path, KeyType type);
 
 // The one-line refusal of a command for a filter file of a kind it does not handle (exit 2):
 // "CMD: PATH is a KIND filter; WHAT".

@@ -163,14 +163,16 @@ auto Construct(const std::string& cmd, Make&& make) -> decltype(make()) {
 KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::string>& files,
                const Common& c, double fpp, Layout layout, Sized& s) {
   if (ExpectedKeys(cmd, o, files, c, s)) {
-    return Construct(cmd,
-                     [&] { return KeySet(Filter::create(s.n, fpp, layout, o.Exact("seed", 0))); });
+    return Construct(cmd, [&] {
+      return KeySet(Filter::create(s.n, fpp, layout, o.Exact("seed", 0), KeyType::kBytes));
+    });
   }
   s.n = ScalableInitial();
   s.how = "scalable";
   ScalableOptions options;
   options.layout = layout;
   options.seed = o.Exact("seed", 0);
+  options.key_type = KeyType::kBytes;  // lines of text
   try {
     KeySet set(ScalableFilter::create(s.n, fpp, options));
     char rate[32];
@@ -303,7 +305,8 @@ bool ParallelInsert(const std::vector<std::string>& files, const Common& c, Prog
   }
   std::vector<Filter> copies;
   for (unsigned i = 1; i < c.threads; ++i) {
-    copies.push_back(Filter::with_bits(f.bit_count(), f.num_hashes(), f.layout(), f.seed()));
+    copies.push_back(
+        Filter::with_bits(f.bit_count(), f.num_hashes(), f.layout(), f.seed(), f.key_type()));
   }
   ForEachRange(files, c, progress, pass, [&](unsigned i, const std::vector<std::string_view>& l) {
     (i == 0 ? f : copies[i - 1]).insert(Keys(l.data(), l.size()));
@@ -398,7 +401,7 @@ void BuildSpatial(const Options& o, const Common& c, const std::vector<std::stri
   }
   SpatialFilter f = Construct("build", [&] {
     return SpatialFilter::create(sized.n, fpp, static_cast<uint32_t>(files.size()),
-                                 o.Exact("seed", 0));
+                                 o.Exact("seed", 0), KeyType::kBytes);
   });
   for (size_t i = 0; i < files.size(); ++i) {
     f.set_area_name(static_cast<uint16_t>(i + 1), AreaNameOf(files[i]));
@@ -473,8 +476,9 @@ int Build(const std::vector<std::string>& args) {
                      "build --counting: input is a pipe: give -n N (a counting filter does not "
                      "grow)");
     }
-    made.emplace(Construct(
-        "build", [&] { return CountingFilter::create(sized.n, fpp, layout, o.Exact("seed", 0)); }));
+    made.emplace(Construct("build", [&] {
+      return CountingFilter::create(sized.n, fpp, layout, o.Exact("seed", 0), KeyType::kBytes);
+    }));
   } else {
     const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
     made.emplace(MakeSet("build", o, files, c, fpp, layout, sized));
@@ -522,6 +526,7 @@ int Query(const std::vector<std::string>& args) {
   if (o.positional().empty()) throw CliError(kExitUsage, "query: FILTER is required");
   const auto start = std::chrono::steady_clock::now();
   const KeySet set = KeySet::Load(o.positional()[0], "query");
+  CheckTakesLines("query", o.positional()[0], set.key_type());
   const auto files =
       FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
   const bool absent = o.Has("absent"), count_only = o.Has("count");
@@ -679,6 +684,7 @@ int Remove(const std::vector<std::string>& args) {
     RefuseKind("remove", path, stored.kind,
                "only a counting filter can delete keys (simdbloom build --counting)");
   }
+  CheckTakesLines("remove", path, stored.key_type());
   KeySet& set = *stored.set;
   CountingFilter& f = set.counts();
   Progress progress(c.progress, "remove", TotalBytes(files));
@@ -720,6 +726,7 @@ int Classify(const std::vector<std::string>& args) {
                "classify reads spatial filters (simdbloom build --areas); simdbloom query probes "
                "sets of keys");
   }
+  CheckTakesLines("classify", path, stored.key_type());
   const SpatialFilter& f = *stored.spatial;
   const auto files =
       FilesOrStdin(std::vector<std::string>(o.positional().begin() + 1, o.positional().end()));
@@ -824,6 +831,20 @@ const char* NoMerge(FileKind kind) {
   }
 }
 
+// Key types must agree for a merge: a filter of none takes the other's; a file written before key
+// types (legacy) holds lines, as every filter this command builds, and is declared bytes to merge
+// with one of bytes. Anything else is a usage error (exit 2) naming both key types.
+void MergeKeyTypes(const std::string& a, KeySet& sa, const std::string& b, KeySet& sb) {
+  const KeyType ta = sa.key_type(), tb = sb.key_type();
+  if (ta == tb || ta == KeyType::kNone || tb == KeyType::kNone) return;
+  if (ta == KeyType::kLegacy && tb == KeyType::kBytes) return sa.set_key_type(KeyType::kBytes);
+  if (tb == KeyType::kLegacy && ta == KeyType::kBytes) return sb.set_key_type(KeyType::kBytes);
+  throw CliError(kExitUsage, "merge: " + a + " holds " + key_type_name(ta) + " keys, " + b + " " +
+                                 key_type_name(tb) +
+                                 " keys: filters of different key types "
+                                 "cannot be merged");
+}
+
 int Merge(const std::vector<std::string>& args) {
   const Options o("merge", args, Specs({{"output", 'o', true}}));
   const Common c = ReadCommon(o, "merge");
@@ -837,15 +858,16 @@ int Merge(const std::vector<std::string>& args) {
   CheckWritableDestination(o.Str("output", ""));
   StoredFilter fa = StoredFilter::Load(a);
   if (NoMerge(fa.kind) != nullptr) RefuseKind("merge", a, fa.kind, NoMerge(fa.kind));
-  const StoredFilter fb = StoredFilter::Load(b);
+  StoredFilter fb = StoredFilter::Load(b);
   if (NoMerge(fb.kind) != nullptr) RefuseKind("merge", b, fb.kind, NoMerge(fb.kind));
   KeySet& sa = *fa.set;
-  const KeySet& sb = *fb.set;
+  KeySet& sb = *fb.set;
   if (sa.kind() != sb.kind()) {
     throw CliError(kExitFailure, a + " and " + b + " cannot be merged: " + a + " is a " +
                                      KindName(sa.kind()) + " filter, " + b + " a " +
                                      KindName(sb.kind()) + " filter");
   }
+  MergeKeyTypes(a, sa, b, sb);
   try {
     if (sa.scalable()) {
       sa.chain().merge(sb.chain());
@@ -928,11 +950,12 @@ int ParquetProbe(const std::vector<std::string>& args) {
       }
       if (chunk == nullptr) continue;
       found = true;
-      std::vector<std::string> bytes;
+      std::vector<ParquetValue> keys;  // by the column's type: integers or byte strings
       try {
-        for (const auto& v : values) bytes.push_back(ParquetValueBytes(chunk->type, v));
+        for (const auto& v : values) keys.push_back(ParseParquetValue(chunk->type, v));
       } catch (const ParquetError& e) {
-        throw CliError(kExitUsage, path + ": " + e.what());  // the value, not the file
+        // The value or the column's type, not the file.
+        throw CliError(kExitUsage, path + ": column " + column + ": " + e.what());
       }
       std::unique_ptr<Filter> filter;
       if (chunk->bloom_offset >= 0) {
@@ -948,7 +971,7 @@ int ParquetProbe(const std::vector<std::string>& args) {
                     " has no Bloom filter (every value may be present)");
       }
       for (size_t i = 0; i < values.size(); ++i) {
-        const bool hit = filter == nullptr || filter->contains(std::string_view(bytes[i]));
+        const bool hit = filter == nullptr || ParquetContains(*filter, keys[i]);
         ++probes;
         (hit ? maybe : no) += 1;
         if (!c.quiet) {

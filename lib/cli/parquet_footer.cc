@@ -344,56 +344,62 @@ Filter ReadBloomFilter(const ParquetSource& file, const ParquetColumnChunk& chun
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(total));
   file.Read(offset, bytes.size(), bytes.data());
-  return Filter::from_parquet(bytes.data(), bytes.size());
+  return Filter::from_parquet(bytes.data(), bytes.size(), nullptr, ParquetKeyType(chunk.type));
 }
 
-std::string ParquetValueBytes(ParquetType type, const std::string& value) {
-  std::string out;
-  auto put = [&out](uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  };
-  auto bad = [&](const char* what) { return ParquetError("value '" + value + "' is not " + what); };
+KeyType ParquetKeyType(ParquetType type) {
   switch (type) {
     case ParquetType::kInt32:
-    case ParquetType::kInt64: {
-      errno = 0;
-      char* end = nullptr;
-      const long long v = std::strtoll(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || errno == ERANGE) throw bad("an integer");
-      if (type == ParquetType::kInt32) {
-        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-          throw bad("a 32-bit integer");
-        }
-        put(static_cast<uint32_t>(static_cast<int32_t>(v)), 4);
-      } else {
-        put(static_cast<uint64_t>(v), 8);
-      }
-      return out;
-    }
-    case ParquetType::kFloat:
-    case ParquetType::kDouble: {
-      char* end = nullptr;
-      const double d = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0') throw bad("a number");
-      if (type == ParquetType::kFloat) {
-        const float f = static_cast<float>(d);
-        uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        put(bits, 4);
-      } else {
-        uint64_t bits;
-        std::memcpy(&bits, &d, 8);
-        put(bits, 8);
-      }
-      return out;
-    }
+      return KeyType::kInt32;
+    case ParquetType::kInt64:
+      return KeyType::kInt64;
     case ParquetType::kByteArray:
     case ParquetType::kFixedLenByteArray:
-      return value;
+      return KeyType::kBytes;
     default:
-      throw ParquetError(std::string("columns of type ") + ParquetTypeName(type) +
-                         " have no Bloom filter to probe");
+      throw ParquetError(std::string("the column's type is ") + ParquetTypeName(type) +
+                         ": simdbloom probes columns of INT32, INT64, BYTE_ARRAY and "
+                         "FIXED_LEN_BYTE_ARRAY");
   }
+}
+
+ParquetValue ParseParquetValue(ParquetType type, const std::string& value) {
+  ParquetValue v;
+  if (ParquetKeyType(type) == KeyType::kBytes) {
+    v.bytes = value;
+    return v;
+  }
+  // A decimal integer: [+-]digits, nothing else (no spaces, no 0x, no exponent).
+  const char* p = value.c_str();
+  const bool sign = *p == '-' || *p == '+';
+  v.negative = *p == '-';
+  const char* digits = p + (sign ? 1 : 0);
+  bool ok = *digits != '\0';
+  for (const char* c = digits; ok && *c != '\0'; ++c) ok = *c >= '0' && *c <= '9';
+  if (ok) {
+    errno = 0;
+    if (v.negative) {
+      const long long x = std::strtoll(p, nullptr, 10);
+      ok = errno != ERANGE;
+      v.bits = static_cast<uint64_t>(static_cast<int64_t>(x));
+    } else {
+      const unsigned long long x = std::strtoull(digits, nullptr, 10);
+      ok = errno != ERANGE;
+      v.bits = static_cast<uint64_t>(x);
+    }
+  }
+  if (!ok) {
+    throw ParquetError("value '" + value + "' is not an integer (-9223372036854775808 .. " +
+                       "18446744073709551615), and the column is " + ParquetTypeName(type));
+  }
+  v.integer = true;
+  return v;
+}
+
+bool ParquetContains(const Filter& filter, const ParquetValue& value) {
+  if (!value.integer) return filter.contains(std::string_view(value.bytes));
+  return value.negative ? filter.contains(static_cast<int64_t>(value.bits))
+                        : filter.contains(value.bits);
 }
 
 }  // namespace cli

@@ -16,6 +16,7 @@
 
 namespace simdbloom {
 class Filter;
+enum class KeyType : uint8_t;
 namespace cli {
 
 class ParquetError : public std::runtime_error {
@@ -72,16 +73,32 @@ ParquetFooter ParseFileMetaData(const uint8_t* data, size_t size);
 // above 256 MiB are refused. Throws ParquetError.
 ParquetFooter ReadFooter(const ParquetSource& file);
 
+// What the Bloom filter of a column of `type` holds (the library's KeyType, FORMAT.md "Keys"):
+// INT32 -> kInt32, INT64 -> kInt64, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY -> kBytes. Throws
+// ParquetError naming the type for any other (BOOLEAN, INT96, FLOAT, DOUBLE: not probed).
+KeyType ParquetKeyType(ParquetType type);
+
 // Reads the Bloom filter of `chunk` (which must have one): its BloomFilterHeader, then the
-// bitset, every offset and length checked against the file. Throws ParquetError, and
-// simdbloom::Error(kFormat) from Filter::from_parquet for a malformed filter header.
+// bitset, every offset and length checked against the file; the filter holds the column's key
+// type (ParquetKeyType). Throws ParquetError, and simdbloom::Error(kFormat) from
+// Filter::from_parquet for a malformed filter header.
 Filter ReadBloomFilter(const ParquetSource& file, const ParquetColumnChunk& chunk);
 
-// The bytes Parquet hashes for `value` (text from the command line) in a column of `type`:
-// the PLAIN encoding (INT32/INT64: little-endian two's complement, FLOAT/DOUBLE: IEEE 754
-// little-endian, BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY: the bytes themselves). Throws ParquetError for
-// a value that does not parse as the type, or a type Parquet has no Bloom filter for.
-std::string ParquetValueBytes(ParquetType type, const std::string& value);
+// A value to probe a column of `type` with, from the command line: for INT32 and INT64 a decimal
+// integer (an optional sign, digits; -2^63 .. 2^64 - 1), probed by value as the library's
+// integers (an INT32 column's filter answers a value outside -2^31 .. 2^32 - 1 absent); for
+// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY the text's bytes. Throws ParquetError for a value that is
+// not an integer of an integer column, and as ParquetKeyType for other types.
+struct ParquetValue {
+  bool integer = false;
+  bool negative = false;  // integer: `bits` is an int64_t's (else a uint64_t's)
+  uint64_t bits = 0;
+  std::string bytes;  // not integer
+};
+ParquetValue ParseParquetValue(ParquetType type, const std::string& value);
+
+// Whether the filter may hold the value. Throws the library's KeyTypeError if they differ in kind.
+bool ParquetContains(const Filter& filter, const ParquetValue& value);
 
 }  // namespace cli
 }  // namespace simdbloom

@@ -40,13 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (chunk.bloom_offset < 0) continue;
         try {
           const simdbloom::Filter f = ReadBloomFilter(file, chunk);
-          std::string v;
-          try {
-            v = ParquetValueBytes(chunk.type, "12");
-          } catch (const ParquetError&) {
-            v = "12";
-          }
-          (void)f.contains(std::string_view(v));
+          // A value of the column's type (the filter holds it: ParquetKeyType).
+          (void)ParquetContains(f, ParseParquetValue(chunk.type, "12"));
         } catch (const ParquetError&) {
         } catch (const simdbloom::Error&) {
         }
