@@ -2,13 +2,14 @@
 """Tests of the `simdbloom` command, driven as a subprocess (ctest: cli.<name>).
 
     /usr/bin/python3 cli_test.py NAME --bin PATH --work DIR [--data DIR] [--build DIR]
-        [--emulator=CMD|ARG|...]
+        [--lib libsimdbloom.so] [--emulator=CMD|ARG|...]
 
 Every answer is computed here from the generated inputs: the exact set membership for
 intersect/dedup/query (no false negatives allowed), and false positives bounded by the binomial
 bound of the filter's fpp (mean + 5 standard deviations, fixed seeds). Standard library only.
 """
 import argparse
+import ctypes
 import json
 import math
 import os
@@ -401,7 +402,7 @@ def test_merge():
 
 
 def probe(path, column, values, expect=0):
-    out, err = run(["parquet", path, "--column", column] + values, expect=expect)
+    out, err = run(["parquet", path, "--column", column, "--"] + values, expect=expect)
     return [tuple(l.split("\t")) for l in lines_of(out)], err
 
 
@@ -454,6 +455,7 @@ def test_parquet():
     # An INT64 value that does not parse, a missing column.
     _, err = probe(os.path.join(data, "multi_rowgroup.parquet"), "id", ["abc"], expect=2)
     check("abc" in err, "bad INT64 value: %r" % err)
+    parquet_key_types()
     _, err = probe(os.path.join(data, "multi_rowgroup.parquet"), "nope", ["x"], expect=2)
     check("url" in err and "id" in err and "note" in err, "lists the columns: %r" % err)
     # --json summary
@@ -463,6 +465,64 @@ def test_parquet():
     s = summary(err)
     check(s["row_groups"] == 3 and s["maybe"] >= 1 and s["maybe"] + s["no"] == 3, "json %s" % s)
     hostile_parquet()
+
+
+def parquet_key_types():
+    """A column's filter holds the column's physical type (issue 39): INT32 4-byte integers,
+    INT64 8-byte integers, BYTE_ARRAY byte strings; the values of an integer column are decimal
+    integers, probed by value (so 42 in an INT32 column is found; -1 and 4294967295 are one
+    4-byte key; a value beyond 32 bits is "no"), a value that is not one is exit 2 naming the
+    column and its type; the text "42" in a BYTE_ARRAY column is the string. Other types
+    (DOUBLE) are refused with exit 2."""
+    T = parquet_writer
+    rnd = random.Random(39)
+    small = [-2147483648, -1, 0, 42, 2147483647] + [rnd.randrange(-2 ** 31, 2 ** 31)
+                                                    for _ in range(195)]
+    big = [-2 ** 63, -1, 0, 42, 2 ** 63 - 1] + [rnd.randrange(-2 ** 63, 2 ** 63)
+                                                for _ in range(195)]
+    text = [b"42", b"-1", b"hello"] + [b"t%d" % i for i in range(197)]
+    reals = [0.5 * i for i in range(200)]
+    columns = [("i32", T.INT32), ("i64", T.INT64), ("s", T.BYTE_ARRAY), ("d", T.DOUBLE)]
+    path = w("key_types.parquet")
+    with open(path, "wb") as f:
+        f.write(T.write_parquet(columns, [[small, big, text, reals]], {"i32", "i64", "s", "d"},
+                                filter_bytes=4096))
+
+    def answers(column, values, expect=0):
+        rows, err = probe(path, column, values, expect=expect)
+        return {v: a for _, v, a in rows}, err
+
+    got, err = answers("i32", ["42", "-1", "4294967295", "-2147483648", "+2147483647", "0"])
+    check(set(got.values()) == {"maybe"} and err == "", "INT32 values present: %s %r" % (got, err))
+    absent = [str(v) for v in range(1000, 1400)]
+    got, _ = answers("i32", absent + ["4294967296", "-2147483649", "18446744073709551615",
+                                      "-9223372036854775808"])
+    check(got["4294967296"] == got["-2147483649"] == "no" and
+          got["18446744073709551615"] == got["-9223372036854775808"] == "no",
+          "beyond 32 bits: absent from an INT32 column: %s" % got)
+    check(sum(a == "maybe" for a in got.values()) <= fp_bound(len(got), 0.01),
+          "INT32 absent values: %d maybe" % sum(a == "maybe" for a in got.values()))
+    got, _ = answers("i64", ["-9223372036854775808", "-1", "18446744073709551615", "42",
+                             "9223372036854775807"])
+    check(set(got.values()) == {"maybe"}, "INT64 values present: %s" % got)
+    got, _ = answers("i64", absent)
+    check(sum(a == "maybe" for a in got.values()) <= fp_bound(len(got), 0.01), "INT64 absent")
+    # Strings are strings: "42" and "-1" are in column s as text; "hello" too; 42 as an integer
+    # key is another key, and "+42" another string.
+    got, _ = answers("s", ["42", "-1", "hello"])
+    check(set(got.values()) == {"maybe"}, "BYTE_ARRAY strings present: %s" % got)
+    got, _ = answers("s", ["x%d" % i for i in range(400)] + ["+42", "042"])
+    check(sum(a == "maybe" for a in got.values()) <= fp_bound(len(got), 0.01), "strings absent")
+    # Not an integer for an integer column: exit 2, one line naming the value, column, type.
+    for column, kind in [("i32", "INT32"), ("i64", "INT64")]:
+        for bad in ["hello", "4.5", "1e3", "", " 42", "0x10", "-", "18446744073709551616",
+                    "-9223372036854775809"]:
+            out, err = run(["parquet", path, "--column", column, "--", "42", bad], expect=2)
+            check(out == b"", "nothing on stdout for a bad value")
+            one_line(err, "'%s'" % bad, column, kind, "not an integer")
+    # A DOUBLE column: refused, naming its type and the types probed.
+    _, err = run(["parquet", path, "--column", "d", "0.5"], expect=2)
+    one_line(err, "DOUBLE", "INT32", "BYTE_ARRAY")
 
 
 def hostile_parquet():
@@ -963,8 +1023,9 @@ def test_counting():
     check(abs(float(d["approximate count"]) - len(keys)) < 0.05 * len(keys),
           "approximate count of distinct keys: %s" % d)
     j = summary(run(["info", "--json", w("c.sbc")])[0])
-    check(set(j) == {"file", "filter", "seed", "present", "saturated", "fill",
+    check(set(j) == {"file", "filter", "key_type", "seed", "present", "saturated", "fill",
                      "approximate_count", "expected_fpp"} and j["filter"] == g and
+          j["key_type"] == "bytes" and
           j["present"] == len(inserted) and 0 < j["expected_fpp"] < 0.002,
           "counting info --json: %s" % j)
 
@@ -1334,6 +1395,183 @@ def test_kinds():
 
 
 # ---------------------------------------------------------------------------------------------
+# Key types (issue 39): a filter holds integers (int64, int32) or byte strings (bytes); lines of
+# text are byte strings.
+def c_api():
+    """The library's C API through ctypes (--lib), or None where there is none (no shared
+    library, or a binary for another machine run under an emulator)."""
+    if not ARGS.lib or ARGS.emulator or not os.path.exists(ARGS.lib):
+        return None
+    lib = ctypes.CDLL(ARGS.lib)
+    u64, p, pp = ctypes.c_uint64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
+    keys, size, d, i, u32 = ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, ctypes.c_double, \
+        ctypes.c_int, ctypes.c_uint32
+    sigs = {
+        "simdbloom_create": [u64, d, i, u64, pp],
+        "simdbloom_with_bits": [u64, u32, i, u64, pp],
+        "simdbloom_insert_bytes": [p, ctypes.POINTER(ctypes.c_char_p),
+                                   ctypes.POINTER(ctypes.c_size_t), size],
+        "simdbloom_set_key_type": [p, i],
+        "simdbloom_insert_u64": [p, keys, size],
+        "simdbloom_counting_create": [u64, d, i, u64, pp],
+        "simdbloom_counting_insert_u64": [p, keys, size],
+        "simdbloom_scalable_create": [u64, d, i, u64, d, d, pp],
+        "simdbloom_scalable_insert_u64": [p, keys, size],
+        "simdbloom_spatial_create": [u64, d, u32, u64, pp],
+        "simdbloom_spatial_insert_u64": [p, u32, keys, size, p],
+        "simdbloom_shbf_a_create": [u64, d, u64, pp],
+        "simdbloom_shbf_a_insert_u64": [p, keys, size, i],
+        "simdbloom_shbf_x_create": [u64, d, u32, u64, pp],
+        "simdbloom_shbf_x_insert_u64": [p, keys, size, u32],
+    }
+    for name, args in sigs.items():
+        getattr(lib, name).argtypes = args
+        getattr(lib, name).restype = ctypes.c_int
+    for kind in ["", "counting_", "scalable_", "spatial_", "shbf_a_", "shbf_x_"]:
+        getattr(lib, "simdbloom_%ssave" % kind).argtypes = [p, ctypes.c_char_p]
+        getattr(lib, "simdbloom_%sfree" % kind).argtypes = [p]
+        getattr(lib, "simdbloom_%sfree" % kind).restype = None
+    lib.simdbloom_last_error.restype = ctypes.c_char_p
+    return lib
+
+
+def integer_files(values):
+    """Filter files of every kind holding the integers `values`, made through the C API: name ->
+    (path, kind, key type). {} without the C API."""
+    lib = c_api()
+    if lib is None:
+        print("note: no libsimdbloom.so to make filters of integers with: those checks are skipped")
+        return {}
+    keys = (ctypes.c_uint64 * len(values))(*values)
+    n = len(values)
+
+    def made(status, what):
+        check(status == 0, "%s: %s" % (what, lib.simdbloom_last_error()))
+
+    files = {}
+
+    def save(name, kind, key_type, create, insert):
+        h = ctypes.c_void_p()
+        made(create(ctypes.byref(h)), name + " create")
+        if key_type == "int32":
+            made(lib.simdbloom_set_key_type(h, 2), name + " set_key_type")
+        made(insert(h), name + " insert")
+        path = w(name)
+        prefix = "" if kind == "plain" else kind + "_"
+        made(getattr(lib, "simdbloom_%ssave" % prefix)(h, path.encode()), name + " save")
+        getattr(lib, "simdbloom_%sfree" % prefix)(h)
+        files[name] = (path, kind, key_type)
+
+    save("int64.sbf", "plain", "int64", lambda o: lib.simdbloom_create(n, 0.01, 1, 7, o),
+         lambda h: lib.simdbloom_insert_u64(h, keys, n))
+    save("int32.sbf", "plain", "int32", lambda o: lib.simdbloom_create(n, 0.01, 1, 7, o),
+         lambda h: lib.simdbloom_insert_u64(h, keys, n))
+    save("int64.sbc", "counting", "int64",
+         lambda o: lib.simdbloom_counting_create(n, 0.01, 1, 7, o),
+         lambda h: lib.simdbloom_counting_insert_u64(h, keys, n))
+    save("int64.chain", "scalable", "int64",
+         lambda o: lib.simdbloom_scalable_create(n, 0.01, 1, 7, 2.0, 0.85, o),
+         lambda h: lib.simdbloom_scalable_insert_u64(h, keys, n))
+    save("int64.sbs", "spatial", "int64", lambda o: lib.simdbloom_spatial_create(n, 0.01, 2, 7, o),
+         lambda h: lib.simdbloom_spatial_insert_u64(h, 1, keys, n, None))
+    save("int64.shbfa", "shbf_a", "int64", lambda o: lib.simdbloom_shbf_a_create(n, 0.01, 7, o),
+         lambda h: lib.simdbloom_shbf_a_insert_u64(h, keys, n, 2))
+    save("int64.shbfx", "shbf_x", "int64",
+         lambda o: lib.simdbloom_shbf_x_create(n, 0.01, 4, 7, o),
+         lambda h: lib.simdbloom_shbf_x_insert_u64(h, keys, n, 1))
+    return files
+
+
+def key_type_of(path):
+    """The key type `info` shows, in text (the line after "kind: ") and in JSON."""
+    text, err = run(["info", path])
+    check(err == "", "info %s: nothing on stderr: %r" % (path, err))
+    lines = lines_of(text)
+    check(lines[1].startswith("kind: ") and lines[2].startswith("key type: "),
+          "info %s: the key type follows the kind: %r" % (path, lines[:3]))
+    j = summary(run(["info", "--json", path])[0])
+    check(j["key_type"] == lines[2][len("key type: "):], "info --json %s: %s" % (path, j))
+    return j["key_type"]
+
+
+def test_key_types():
+    """info shows the key type of every kind of filter (text and JSON): bytes for what build
+    makes (from lines, also from no line at all), int64 and int32 for filters of integers, legacy
+    for files saved before key types. The commands that read lines (query, remove, classify)
+    refuse a filter of integers with exit 2 and one line naming both key types; merge refuses
+    different key types the same way, and merges a legacy file with a bytes one."""
+    rnd = random.Random(39)
+    keys = urls(rnd, 2000, "kt")
+    write_lines(w("k.txt"), keys)
+    write_lines(w("k2.txt"), keys[:500])
+    write_lines(w("none.txt"), [])
+    env = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="500")
+    run(["build", "-o", w("plain.sbf"), w("k.txt")])
+    run(["build", "-o", w("empty.sbf"), w("none.txt")])
+    run(["build", "-o", w("chain.sbf")], input_bytes=open(w("k.txt"), "rb").read(), env=env)
+    run(["build", "--counting", "-o", w("count.sbc"), w("k.txt")])
+    run(["build", "--areas", "-o", w("areas.sbs"), w("k.txt"), w("k2.txt")])
+    for name in ["plain.sbf", "empty.sbf", "chain.sbf", "count.sbc", "areas.sbs"]:
+        check(key_type_of(w(name)) == "bytes", "%s holds bytes" % name)
+    # The shifting set filters of the fuzz corpus were saved before key types.
+    corpus = os.path.join(HERE, "..", "fuzz", "corpus")
+    for name in ["shbf_a.bin", "shbf_x.bin"]:
+        check(key_type_of(os.path.join(corpus, name)) == "legacy", "%s is legacy" % name)
+    # A plain file of before (tests/data/golden: block512, 1024 bits, k 6, seed 3): legacy; it
+    # answers lines (its bytes hash as they did).
+    legacy = os.path.join(HERE, "..", "data", "golden", "block512.bin")
+    check(key_type_of(legacy) == "legacy", "a file of before is legacy")
+    run(["query", "--count", legacy, w("k.txt")], expect=1)
+
+    ints = integer_files(list(range(1000)) + [2 ** 32 - 1])
+    if ints:
+        # merge: the legacy file with a bytes filter of its geometry gives bytes, holding both.
+        lib = c_api()
+        h = ctypes.c_void_p()
+        check(lib.simdbloom_with_bits(1024, 6, 1, 3, ctypes.byref(h)) == 0, "with_bits")
+        words = [b"more-%d" % i for i in range(20)]
+        ptrs = (ctypes.c_char_p * len(words))(*words)
+        lens = (ctypes.c_size_t * len(words))(*[len(x) for x in words])
+        check(lib.simdbloom_insert_bytes(h, ptrs, lens, len(words)) == 0, "insert_bytes")
+        check(lib.simdbloom_save(h, w("b.sbf").encode()) == 0, "save")
+        lib.simdbloom_free(h)
+        write_lines(w("more.txt"), [x.decode() for x in words])
+        for pair in [(legacy, w("b.sbf")), (w("b.sbf"), legacy)]:
+            run(["merge", pair[0], pair[1], "-o", w("ab.sbf")])
+            check(key_type_of(w("ab.sbf")) == "bytes", "merged with a legacy file: bytes")
+            out, _ = run(["query", "--count", w("ab.sbf"), w("more.txt")])
+            check(out == b"20\n", "the merge holds the bytes filter's keys: %r" % out)
+    for name, (path, kind, key_type) in ints.items():
+        text, _ = run(["info", path])
+        check(lines_of(text)[1] == "kind: " + kind, "info %s: %r" % (name, text[:60]))
+        check(key_type_of(path) == key_type, "%s holds %s" % (name, key_type))
+    if not ints:
+        return
+    # Lines of text against filters of integers: exit 2, one line naming both key types.
+    write_lines(w("numbers.txt"), [str(i) for i in range(10)])
+    for name, cmd in [("int64.sbf", "query"), ("int32.sbf", "query"), ("int64.chain", "query"),
+                      ("int64.sbc", "query"), ("int64.sbc", "remove"), ("int64.sbs", "classify")]:
+        path, _, key_type = ints[name]
+        before = open(path, "rb").read()
+        args = [cmd, path, w("numbers.txt")] + (["-o", w("out.sbc")] if cmd == "remove" else [])
+        out, err = run(args, expect=2)
+        one_line(err, cmd, path, key_type, "bytes")
+        check(out == b"", "%s %s: nothing on stdout: %r" % (cmd, name, out))
+        check(open(path, "rb").read() == before, "%s %s: the filter is unchanged" % (cmd, name))
+    check(not os.path.exists(w("out.sbc")), "remove wrote nothing")
+    # merge: int64 with bytes, either way round; int64 with int32.
+    for a, b in [(ints["int64.sbf"][0], w("plain.sbf")), (w("plain.sbf"), ints["int64.sbf"][0]),
+                 (ints["int64.sbf"][0], ints["int32.sbf"][0]),
+                 (ints["int64.sbc"][0], w("count.sbc"))]:
+        _, err = run(["merge", a, b, "-o", w("m.sbf")], expect=2)
+        one_line(err, "different key types", key_type_of(a), key_type_of(b))
+        check(not os.path.exists(w("m.sbf")), "merge of different key types wrote nothing")
+    # Filters of one key type merge.
+    run(["merge", ints["int64.sbf"][0], ints["int64.sbf"][0], "-o", w("m.sbf")])
+    check(key_type_of(w("m.sbf")) == "int64", "int64 merged with int64")
+
+
+# ---------------------------------------------------------------------------------------------
 # The conventions of the Unix tools (issue 31, item 4).
 COMMANDS = {
     # command: options its --help must name (beyond the common ones)
@@ -1547,9 +1785,9 @@ def test_json():
     check(out == b"" and err.count("\n") == 1 and summary(err)["matches"] >= 600,
           "intersect -q --json: %r %r" % (out, err))
     # info --json: only the JSON object, on stdout, with only a stored filter's fields.
-    plain_fields = {"file", "filter", "seed", "inserted", "fill", "approximate_count",
+    plain_fields = {"file", "filter", "key_type", "seed", "inserted", "fill", "approximate_count",
                     "expected_fpp"}
-    chain_fields = {"file", "filter", "seed", "fpp", "growth", "tightening", "count",
+    chain_fields = {"file", "filter", "key_type", "seed", "fpp", "growth", "tightening", "count",
                     "bits_per_key", "approximate_count", "expected_fpp"}
     env = dict(os.environ, SIMDBLOOM_CLI_SCALABLE_INITIAL="1000")
     run(["build", "-o", w("chain.sbf")], input_bytes=open(w("b.txt"), "rb").read(), env=env)
@@ -1860,6 +2098,7 @@ def main():
     ap.add_argument("--data", default=os.path.join(HERE, "..", "data", "parquet"))
     ap.add_argument("--build", default="")
     ap.add_argument("--cmake", default="cmake")
+    ap.add_argument("--lib", default="", help="libsimdbloom.so: filters of integers (key_types)")
     ap.add_argument("--emulator", default="", help="command prefix, '|'-separated")
     ARGS = ap.parse_args()
     ARGS.emulator = [a for a in ARGS.emulator.split("|") if a]

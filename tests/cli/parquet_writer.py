@@ -133,7 +133,7 @@ def encode_value(ftype, value):
 
 
 # Parquet physical types
-BYTE_ARRAY, INT64, INT32 = 6, 2, 1
+BYTE_ARRAY, INT64, INT32, DOUBLE = 6, 2, 1, 5
 
 
 def plain(ptype, values):
@@ -143,6 +143,8 @@ def plain(ptype, values):
         return b"".join(struct.pack("<q", v) for v in values)
     if ptype == INT32:
         return b"".join(struct.pack("<i", v) for v in values)
+    if ptype == DOUBLE:
+        return b"".join(struct.pack("<d", v) for v in values)
     raise ValueError(ptype)
 
 
