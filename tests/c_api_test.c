@@ -1217,6 +1217,20 @@ static void test_key_types(int layout) {
   simdbloom_free(g);
   simdbloom_free(f);
 
+  /* A view of a filter of none may be declared (no bit changes); inserts stay refused. */
+  EXPECT(simdbloom_create(1000, 0.01, layout, 3, &g) == SIMDBLOOM_OK);
+  size = simdbloom_serialized_size(g);
+  EXPECT(posix_memalign(&buf, 64, size) == 0);
+  EXPECT(simdbloom_serialize(g, buf, size) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_view(buf, size, 1, &h) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_NONE);
+  EXPECT(simdbloom_set_key_type(h, SIMDBLOOM_KEY_INT32) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_get_key_type(h, &type) == SIMDBLOOM_OK && type == SIMDBLOOM_KEY_INT32);
+  EXPECT(simdbloom_insert_u64(h, v64, M) == SIMDBLOOM_EREADONLY);
+  simdbloom_free(h);
+  simdbloom_free(g);
+  free(buf);
+
   /* Byte strings, declared before any insert: integers refused, naming both. */
   EXPECT(simdbloom_create(1000, 0.01, layout, 3, &f) == SIMDBLOOM_OK);
   EXPECT(simdbloom_set_key_type(f, SIMDBLOOM_KEY_BYTES) == SIMDBLOOM_OK);
