@@ -837,12 +837,15 @@ const char* NoMerge(FileKind kind) {
 void MergeKeyTypes(const std::string& a, KeySet& sa, const std::string& b, KeySet& sb) {
   const KeyType ta = sa.key_type(), tb = sb.key_type();
   if (ta == tb || ta == KeyType::kNone || tb == KeyType::kNone) return;
-  if (ta == KeyType::kLegacy && tb == KeyType::kBytes) return sa.set_key_type(KeyType::kBytes);
-  if (tb == KeyType::kLegacy && ta == KeyType::kBytes) return sb.set_key_type(KeyType::kBytes);
-  throw CliError(kExitUsage, "merge: " + a + " holds " + key_type_name(ta) + " keys, " + b + " " +
-                                 key_type_name(tb) +
-                                 " keys: filters of different key types "
-                                 "cannot be merged");
+  if (ta == KeyType::kLegacy && tb == KeyType::kBytes) {
+    sa.set_key_type(KeyType::kBytes);
+  } else if (tb == KeyType::kLegacy && ta == KeyType::kBytes) {
+    sb.set_key_type(KeyType::kBytes);
+  } else {
+    const std::string what =
+        a + " holds " + key_type_name(ta) + " keys, " + b + " " + key_type_name(tb) + " keys";
+    throw CliError(kExitUsage, "merge: " + what + ": filters of different key types do not merge");
+  }
 }
 
 int Merge(const std::vector<std::string>& args) {
