@@ -1402,7 +1402,15 @@ def c_api():
     library, or a binary for another machine run under an emulator)."""
     if not ARGS.lib or ARGS.emulator or not os.path.exists(ARGS.lib):
         return None
-    lib = ctypes.CDLL(ARGS.lib)
+    # A sanitized library cannot be loaded into this (uninstrumented) interpreter.
+    ldd = subprocess.run(["ldd", ARGS.lib], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if re.search(rb"lib[atm]san|libubsan", ldd.stdout):
+        return None
+    try:
+        lib = ctypes.CDLL(ARGS.lib)
+    except OSError as e:
+        print("note: cannot load %s: %s" % (ARGS.lib, e))
+        return None
     u64, p, pp = ctypes.c_uint64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
     keys, size, d, i, u32 = ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, ctypes.c_double, \
         ctypes.c_int, ctypes.c_uint32
