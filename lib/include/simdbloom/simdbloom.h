@@ -49,7 +49,7 @@ typedef int simdbloom_status;
 #define SIMDBLOOM_ENOMEM 3          /* out of memory */
 #define SIMDBLOOM_EFORMAT 4         /* bytes are not a valid filter (truncated, corrupt, hostile) */
 #define SIMDBLOOM_EIO 5             /* a file could not be opened, read or written */
-#define SIMDBLOOM_EINCOMPATIBLE 6   /* filters differ in layout, size, k or seed */
+#define SIMDBLOOM_EINCOMPATIBLE 6   /* filters differ in layout, size, k, seed or key type */
 #define SIMDBLOOM_EREADONLY 7       /* mutation of a view */
 #define SIMDBLOOM_EINTERNAL 99      /* an unexpected failure inside the library */
 
@@ -80,9 +80,10 @@ simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint
 /* Frees a filter (NULL is ignored). A view does not free the bytes it views. */
 void simdbloom_free(simdbloom_filter* filter);
 
-/* Bulk u64 keys; out[i] = 1 if keys[i] may be present, else 0. EINVAL: filter NULL, keys (or
- * out) NULL with n > 0, keys (or out) plus n entries past the end of the address space.
- * EREADONLY: insert into a view. */
+/* Bulk u64 keys (integers: "Key types" below); out[i] = 1 if keys[i] may be present, else 0.
+ * EINVAL: filter NULL, keys (or out) NULL with n > 0, keys (or out) plus n entries past the end
+ * of the address space, a filter of byte strings, an insert of a key of 2^32 or more into a
+ * filter of 4-byte integers. EREADONLY: insert into a view. */
 simdbloom_status simdbloom_insert_u64(simdbloom_filter* filter, const uint64_t* keys, size_t n);
 simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const uint64_t* keys,
                                         size_t n, uint8_t* out);
@@ -92,8 +93,9 @@ simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const ui
  * length is 0). Every key is checked before any is inserted or tested. EINVAL: filter NULL, keys,
  * lengths (or out) NULL with n > 0, keys[i] NULL with lengths[i] > 0, keys[i] + lengths[i] past
  * the end of the address space or lengths[i] above PTRDIFF_MAX (e.g. lengths[i] = SIZE_MAX, a
- * "-1" length). That keys[i] holds lengths[i] readable bytes cannot be checked. EREADONLY: insert
- * into a view. Processed in tiles of 256 keys; no allocation. */
+ * "-1" length), a filter of integers ("Key types" below). That keys[i] holds lengths[i] readable
+ * bytes cannot be checked. EREADONLY: insert into a view. Processed in tiles of 256 keys; no
+ * allocation. */
 simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* keys,
                                         const size_t* lengths, size_t n);
 simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* keys,
@@ -230,7 +232,8 @@ uint64_t simdbloom_inserted_count(const simdbloom_filter* filter);
 double simdbloom_expected_fpp(const simdbloom_filter* filter);
 
 /* Set operations (Filter::merge / intersect / compatible). EINVAL: filter or other NULL.
- * EINCOMPATIBLE: they differ in layout, size, k or seed. EREADONLY: filter is a view.
+ * EINCOMPATIBLE: they differ in layout, size, k, seed or key type (one of none takes the
+ * other's). EREADONLY: filter is a view.
  * compatible returns 1 or 0; 0 (and sets simdbloom_last_error()) if a or b is NULL. */
 simdbloom_status simdbloom_merge(simdbloom_filter* filter, const simdbloom_filter* other);
 simdbloom_status simdbloom_intersect(simdbloom_filter* filter, const simdbloom_filter* other);
