@@ -1606,7 +1606,29 @@ static void test_key_types(void) {
   const KindCalls kinds[] = {KIND_CALLS(counting), KIND_CALLS(scalable), KIND_CALLS(spatial),
                              KIND_CALLS(shbf_a), KIND_CALLS(shbf_x)};
   size_t i;
+  simdbloom_counting *c1 = NULL, *c2 = NULL;
+  simdbloom_scalable *s1 = NULL, *s2 = NULL;
+  const uint64_t one = 1;
   for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) test_key_types_of(&kinds[i]);
+  /* Merge needs equal key types: integers and byte strings do not merge. */
+  c1 = (simdbloom_counting*)counting_kt_make();
+  c2 = (simdbloom_counting*)counting_kt_make();
+  EXPECT(simdbloom_counting_insert_u64(c1, &one, 1) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_counting_insert_one(c2, "a", 1, NULL) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_counting_compatible(c1, c2) == 0);
+  EXPECT_ERROR(simdbloom_counting_merge(c1, c2), SIMDBLOOM_EINCOMPATIBLE,
+               "simdbloom_counting_merge", "key type");
+  s1 = (simdbloom_scalable*)scalable_kt_make();
+  s2 = (simdbloom_scalable*)scalable_kt_make();
+  EXPECT(simdbloom_scalable_insert_u64(s1, &one, 1) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_insert_one(s2, "a", 1, NULL) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_scalable_can_merge(s1, s2) == 0);
+  EXPECT_ERROR(simdbloom_scalable_merge(s1, s2), SIMDBLOOM_EINCOMPATIBLE,
+               "simdbloom_scalable_merge", "key type");
+  simdbloom_counting_free(c1);
+  simdbloom_counting_free(c2);
+  simdbloom_scalable_free(s1);
+  simdbloom_scalable_free(s2);
 }
 
 int main(void) {

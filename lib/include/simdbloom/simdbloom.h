@@ -373,9 +373,10 @@ simdbloom_status simdbloom_counting_count_keys(const simdbloom_counting* filter,
 simdbloom_status simdbloom_counting_to_filter(const simdbloom_counting* filter,
                                               simdbloom_filter** out);
 /* CountingFilter::merge: adds other's counters (each sum capped at 15) and size. EINVAL: filter
- * or other NULL. EINCOMPATIBLE: they differ in layout, counters, k or seed (named). EREADONLY:
- * filter is a view. O(size_bytes), no allocation. compatible (CountingFilter::compatible)
- * returns 1 or 0; 0 (and sets simdbloom_last_error()) if a or b is NULL. */
+ * or other NULL. EINCOMPATIBLE: they differ in layout, counters, k, seed or key type (named).
+ * EREADONLY: filter is a view. O(size_bytes), no allocation. compatible
+ * (CountingFilter::compatible) returns 1 or 0; 0 (and sets simdbloom_last_error()) if a or b is
+ * NULL. */
 simdbloom_status simdbloom_counting_merge(simdbloom_counting* filter,
                                           const simdbloom_counting* other);
 int simdbloom_counting_compatible(const simdbloom_counting* a, const simdbloom_counting* b);
