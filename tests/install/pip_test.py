@@ -104,8 +104,9 @@ def main():
     check = (
         "import json, sys, importlib.metadata as md, numpy as np, simdbloom\n"
         "f = simdbloom.Filter.create(1000, 0.01)\n"
-        "f.insert(np.arange(100, dtype=np.uint64)); f.insert('key')\n"
-        "assert 'key' in f and f.contains(np.arange(100, dtype=np.uint64)).all()\n"
+        "f.insert(np.arange(100, dtype=np.uint64))\n"
+        "w = simdbloom.Filter.create(1000, 0.01); w.insert('key')\n"
+        "assert 'key' in w and f.contains(np.arange(100, dtype=np.int32)).all()\n"
         "meta = md.metadata('simdbloom')\n"
         "print(json.dumps({'file': simdbloom.__file__, 'version': simdbloom.__version__,\n"
         "  'dist': md.version('simdbloom'), 'license': meta['License'],\n"
