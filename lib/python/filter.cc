@@ -137,6 +137,29 @@ independent filters.)doc");
       py::arg("key_type") = py::none(),
       "An empty filter of at least `bits` bits (whole blocks) and `num_hashes` probes per key. "
       "Cost: one zeroed allocation.");
+  cls.def_static(
+      "from_parquet",
+      [](py::buffer data, py::object key_type) {
+        const BufferBytes b = BytesOf(data);
+        const KeyType t = KeyTypeArg(key_type);
+        return Wrap(WithoutGil([&] { return Filter::from_parquet(b.data, b.size, nullptr, t); }));
+      },
+      py::arg("data"), py::arg("key_type") = py::none(),
+      "A split_block256 filter from a Parquet column's Bloom filter bytes (a Thrift-compact "
+      "BloomFilterHeader, then the bitset; any contiguous buffer). `key_type`: what the column "
+      "holds, which Parquet's bytes do not say: 'int32' for INT32 columns, 'int64' for INT64, "
+      "'bytes' for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (then 42 and '42' probe as the column "
+      "stores them). Raises simdbloom.Error (format) for anything else. O(size): one copy, GIL "
+      "released.");
+  cls.def(
+      "to_parquet",
+      [](const G& self) {
+        const std::vector<uint8_t> bytes =
+            Reading(self, [](const Filter& f) { return f.to_parquet(); });
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      },
+      "The Parquet form (BloomFilterHeader + bitset) of a split_block256 filter with seed 0, as "
+      "a Parquet writer stores it; simdbloom.Error (incompatible) for other filters. O(size).");
   BindMembership(cls);
   BindCommon(cls);
   BindMap(cls);

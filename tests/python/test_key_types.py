@@ -7,6 +7,7 @@ byte strings never mixed (TypeError naming both); memoryview is a byte string; t
 declared once and kept by every saved form; the issue's reproducers."""
 
 import copy
+import os
 import pickle
 
 import numpy as np
@@ -335,3 +336,48 @@ def test_hash_and_hashes_follow_the_key_type():
     # Pre-hashed probes stand for the keys of the filter's key type.
     g.insert(np.arange(100, dtype=np.uint8))
     assert g.contains(g.hashes(np.arange(100, dtype=np.int64)), prehashed=True).all()
+
+
+# ---- Parquet: a split_block256 filter carries its column's type ----
+
+PARQUET_MR = os.path.join(os.path.dirname(__file__), "..", "data", "parquet",
+                          "bloom_filter.xxhash.bin")
+
+
+def test_parquet_bytes_column_probed_with_str_and_bytes():
+    # Written by parquet-mr: "hello", "parquet", "bloom", "filter" as BYTE_ARRAY values.
+    with open(PARQUET_MR, "rb") as fh:
+        data = fh.read()
+    f = simdbloom.Filter.from_parquet(data, key_type="bytes")
+    assert f.key_type == "bytes" and f.layout == simdbloom.Layout.split_block256
+    for word in ["hello", "parquet", "bloom", "filter"]:
+        assert word in f and word.encode() in f
+    with pytest.raises(TypeError, match="bytes"):
+        42 in f
+    assert f.to_parquet() == data
+    assert simdbloom.Filter.from_parquet(data).key_type is None  # the caller did not say
+
+
+@pytest.mark.parametrize("column,values", [
+    ("int32", [-2**31, -1, 0, 42, 2**31 - 1]),
+    ("int64", [-2**63, -1, 0, 42, 2**40, 2**63 - 1]),
+])
+def test_parquet_integer_columns_probed_with_python_ints(column, values):
+    # A Parquet writer hashes an INT32 value's 4 bytes and an INT64 value's 8 (XXH64, seed 0): a
+    # filter declared so, exported and read back as its column type, finds the Python ints.
+    w = simdbloom.Filter(1000, 0.01, layout="split_block256", key_type=column)
+    w.insert(np.array(values, dtype=np.int32 if column == "int32" else np.int64))
+    data = w.to_parquet()
+    f = simdbloom.Filter.from_parquet(data, key_type=column)
+    assert f.key_type == column
+    for v in values:
+        assert v in f
+        assert f.contains(np.array([v], dtype=np.int64)).all()
+    if column == "int32":
+        assert 2**32 not in f  # beyond the column's values: absent, not its low 32 bits
+        assert 0xFFFFFFFF in f  # -1's 32-bit pattern
+        # The same bits read as an 8-byte column answer for other keys: the type matters.
+        g = simdbloom.Filter.from_parquet(data, key_type="int64")
+        assert not all(v in g for v in values)
+    with pytest.raises(TypeError, match=column):
+        "42" in f
