@@ -261,18 +261,27 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
   // Preferred: an unnamed file (O_TMPFILE) that gets a name only once it is complete, so a kill
   // at any moment leaves nothing behind. /proc/self/fd names it for linkat without privileges.
   std::string temp;  // a named temporary, while one exists
+  bool claimed = false;  // temp is in the signal handler's slot (ClaimPending)
   Fd fd(::access("/proc/self/fd", X_OK) == 0
             ? ::openat(dirfd.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode)
             : -1);
   const bool unnamed = fd.get() >= 0;
   if (!unnamed) {
     // The file system has no O_TMPFILE: a named temporary beside the target, removed on error.
+    // The name is claimed for the signal handler before the file exists, so no moment has the
+    // file but not the claim (a signal there left it behind).
     for (int tries = 0; tries < 100 && fd.get() < 0; ++tries) {
       temp = TempName(base);
+      claimed = ClaimPending(dirfd.get(), temp);
       fd.Reset(::openat(dirfd.get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode));
-      if (fd.get() < 0 && errno != EEXIST) {
-        temp.clear();
-        IoError(who, "cannot create", path, errno);
+      if (fd.get() < 0) {
+        const int err = errno;
+        if (claimed) ReleasePending();
+        claimed = false;
+        if (err != EEXIST) {
+          temp.clear();
+          IoError(who, "cannot create", path, err);
+        }
       }
     }
     if (fd.get() < 0) {
@@ -289,8 +298,7 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
       if (!name->empty()) ::unlinkat(dir, name->c_str(), 0);
       if (claimed) ReleasePending();
     }
-  } cleanup{dirfd.get(), &temp};
-  if (!temp.empty()) cleanup.claimed = ClaimPending(dirfd.get(), temp);
+  } cleanup{dirfd.get(), &temp, claimed};
 
   if (exists) {
     // The old file's owner and group where the caller may set them (root, or its own group);
@@ -314,12 +322,15 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
     // window where a kill leaves a file behind: between two system calls).
     for (int tries = 0; tries < 100; ++tries) {
       const std::string name = TempName(base);
+      const bool named_claimed = ClaimPending(dirfd.get(), name);  // before the name exists
       if (::linkat(AT_FDCWD, proc, dirfd.get(), name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
         temp = name;
-        cleanup.claimed = ClaimPending(dirfd.get(), temp);
+        cleanup.claimed = named_claimed;
         break;
       }
-      if (errno != EEXIST) IoError(who, "cannot create", path, errno);
+      const int err = errno;
+      if (named_claimed) ReleasePending();
+      if (err != EEXIST) IoError(who, "cannot create", path, err);
     }
     if (temp.empty()) IoError(who, "cannot create", path, EEXIST);
   }
