@@ -189,10 +189,6 @@ void Filter::clear() {
   inserted_ = 0;
 }
 
-uint64_t Filter::hash_bytes(std::string_view key) const noexcept {
-  return scalar::HashBytes(detail::InfoOf(detail::IdOf(layout_)).xxh64, key.data(), key.size(),
-                           seed_);
-}
 
 bool detail::InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
                                  uint64_t h) noexcept {

@@ -626,6 +626,36 @@ void RefuseIntKey(const char* who, KeyType type, uint64_t bits, bool is_signed) 
                      key_type_name(type) + " keys");
 }
 
+KeyHash HashKeyOutOfLine(KeyType type, uint64_t bits_or_size, const char* data, uint32_t meta,
+                         uint64_t seed, bool xxh64) noexcept {
+  auto bytes = [&](const void* p, size_t n) {
+    return KeyHash{xxh64 ? XXH64(p, n, seed) : XXH3_64bits_withSeed(p, n, seed), true};
+  };
+  if (data != nullptr || meta == 0) {  // a byte string (an empty one may have a null data)
+    if (!TakesBytes(type)) return KeyHash{0, false};
+    return bytes(data, static_cast<size_t>(bits_or_size));
+  }
+  const size_t width = meta & 0xFF;
+  const bool is_signed = (meta >> 8) != 0;
+  uint8_t le[8];
+  for (int i = 0; i < 8; ++i) le[i] = static_cast<uint8_t>(bits_or_size >> (8 * i));
+  switch (type) {
+    case KeyType::kLegacy:  // the caller's width, as before key types
+      return bytes(le, width);
+    case KeyType::kInt32: {
+      const bool fits = is_signed ? static_cast<int64_t>(bits_or_size) >= -(int64_t{1} << 31) &&
+                                        static_cast<int64_t>(bits_or_size) < (int64_t{1} << 32)
+                                  : bits_or_size < (uint64_t{1} << 32);
+      if (!fits) return KeyHash{0, false};
+      return bytes(le, 4);
+    }
+    case KeyType::kBytes:
+      return KeyHash{0, false};
+    default:  // kInt64, kNone
+      return bytes(le, 8);
+  }
+}
+
 void RefuseBytesKey(const char* who, KeyType type) {
   throw KeyTypeError(std::string(who) + ": a byte-string key on a filter of " +
                      key_type_name(type) + " keys");

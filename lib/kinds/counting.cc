@@ -191,9 +191,6 @@ void CountingFilter::CheckWritable(const char* who) const {
   }
 }
 
-uint64_t CountingFilter::hash_bytes(std::string_view key) const noexcept {
-  return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
-}
 
 // ---- Single keys ----
 // kBlocked: the key's 4 counter words and its 64-bit mask; each word's 16 mask bits spread to one

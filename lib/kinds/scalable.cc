@@ -295,10 +295,6 @@ void ScalableFilter::set_key_type(KeyType type) {
   SyncStages();
 }
 
-uint64_t ScalableFilter::hash_bytes(std::string_view key) const noexcept {
-  return scalar::HashBytes(detail::InfoOf(detail::IdOf(layout_)).xxh64, key.data(), key.size(),
-                           seed_);
-}
 
 // ---- Insert ----
 

@@ -320,9 +320,6 @@ bool SpatialFilter::has_area_names() const noexcept {
   return false;
 }
 
-uint64_t SpatialFilter::hash_bytes(std::string_view key) const noexcept {
-  return scalar::HashBytesXxh3(key.data(), key.size(), seed_);
-}
 
 // ---- Insert and classify ----
 

@@ -118,7 +118,7 @@ class CountingFilter {
   bool insert(Key key) {
     KeyType type;
     const bool fresh = insert_hash(
-        keys_.ForInsert("insert", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &type));
+        keys_.ForInsert("insert", key, seed_, detail::Xxh3Bitflip(seed_), false, &type));
     keys_.Set(type);  // after the insert: a refused one changes nothing
     return fresh;
   }
@@ -126,7 +126,7 @@ class CountingFilter {
   // filter: nothing changed). See "Removing" above. Throws Error(kReadOnly) on a view.
   bool remove(Key key) {
     uint64_t h;
-    if (!keys_.ForQuery("remove", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
+    if (!keys_.ForQuery("remove", key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
       return false;
     }
     return remove_hash(h);
@@ -147,7 +147,7 @@ class CountingFilter {
   template <class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE uint32_t count(Key key) const {
     uint64_t h;
-    if (!keys_.ForQuery("count", *this, key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
+    if (!keys_.ForQuery("count", key, seed_, detail::Xxh3Bitflip(seed_), false, &h)) {
       return 0;
     }
     return CountOne<OneKey>(h, "count");
@@ -163,7 +163,7 @@ class CountingFilter {
   // Filter::hash of the plain filter to_filter() returns. O(1) (strings O(size)). Throws as
   // Filter::hash.
   uint64_t hash(Key key) const {
-    return keys_.ForHash("hash", *this, key, seed_, detail::Xxh3Bitflip(seed_), false);
+    return keys_.ForHash("hash", key, seed_, detail::Xxh3Bitflip(seed_), false);
   }
   // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
   KeyType key_type() const noexcept { return keys_.type(); }
@@ -260,9 +260,6 @@ class CountingFilter {
  private:
   CountingFilter(CountingLayout layout, uint64_t num_blocks, uint32_t k, uint64_t seed,
                  KeyType key_type, Filter store);
-  friend class detail::KeyTyping;  // hash_bytes
-  // The XXH3 of a byte string with this filter's seed (no key-type check).
-  uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckWritable(const char* who) const;
   [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
   // count(key) of hash h: inline (OneKey's vectors) in the blocked layout where OneKey has them,

@@ -83,7 +83,7 @@ class ScalableFilter {
   template <class OneKey = detail::OneKey>
   bool insert(Key key) {
     KeyType type;
-    const uint64_t h = keys_.ForInsert("ScalableFilter::insert", *this, key, seed_,
+    const uint64_t h = keys_.ForInsert("ScalableFilter::insert", key, seed_,
                                        detail::Xxh3Bitflip(seed_), xxh64(), &type);
     const bool fresh = insert_hash<OneKey>(h);
     if (type != keys_.type()) {  // after the insert: a refused one changes nothing
@@ -97,8 +97,8 @@ class ScalableFilter {
   template <class OneKey = detail::OneKey>
   bool contains(Key key) const {
     uint64_t h;
-    if (!keys_.ForQuery("ScalableFilter::contains", *this, key, seed_, detail::Xxh3Bitflip(seed_),
-                        xxh64(), &h)) {
+    if (!keys_.ForQuery("ScalableFilter::contains", key, seed_, detail::Xxh3Bitflip(seed_), xxh64(),
+                        &h)) {
       return false;
     }
     return contains_hash<OneKey>(h);
@@ -123,8 +123,7 @@ class ScalableFilter {
   // The hash every stage computes for `key`: equal to Filter::hash of a filter of the same
   // layout, seed and key type. O(1) (strings O(size)), no allocation. Throws as Filter::hash.
   uint64_t hash(Key key) const {
-    return keys_.ForHash("ScalableFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_),
-                         xxh64());
+    return keys_.ForHash("ScalableFilter::hash", key, seed_, detail::Xxh3Bitflip(seed_), xxh64());
   }
   // What the chain holds (KeyType, as Filter::key_type); every stage has it. O(1).
   KeyType key_type() const noexcept { return keys_.type(); }
@@ -270,12 +269,10 @@ class ScalableFilter {
  private:
   ScalableFilter() = default;
   friend struct ScalableAccess;
-  friend class detail::KeyTyping;  // hash_bytes
   void AddStage();
   // Gives every stage the chain's key type.
   void SyncStages() noexcept;
   bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
-  uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckUsable(const char* who) const;
   uint64_t InsertImpl(const Keys& keys, uint8_t* fresh);
   // Queries the keys whose indices are entries[0 .. m) (< keys.size()), or, with entries null,

@@ -61,9 +61,8 @@ class ShiftingBlocks {
   uint64_t flip() const noexcept { return Xxh3Bitflip(seed_); }
   // The hash of a key for hash(): by the key type, throwing where it has none.
   uint64_t HashFor(const char* who, Key key) const {
-    return typing_.ForHash(who, *this, key, seed_, flip(), false);
+    return typing_.ForHash(who, key, seed_, flip(), false);
   }
-  uint64_t hash_bytes(std::string_view key) const noexcept { return hash(key); }
 
  private:
   KeyTyping typing_;
@@ -122,8 +121,8 @@ class ShiftingAssociation {
   // ShBF_A has no update). O(1): one cache line.
   void insert(Key key, uint8_t membership) {
     KeyType type;
-    insert_hash(blocks_.typing().ForInsert("ShiftingAssociation::insert", blocks_, key,
-                                           blocks_.seed(), blocks_.flip(), false, &type),
+    insert_hash(blocks_.typing().ForInsert("ShiftingAssociation::insert", key, blocks_.seed(),
+                                           blocks_.flip(), false, &type),
                 membership);
     blocks_.typing().Set(type);  // after the insert: a refused one changes nothing
   }
@@ -138,7 +137,7 @@ class ShiftingAssociation {
   // The candidate bits of a key (see above). O(1): one cache line, 8 rotates; no allocation.
   uint8_t query(Key key) const {
     uint64_t h;
-    if (!blocks_.typing().ForQuery("ShiftingAssociation::query", blocks_, key, blocks_.seed(),
+    if (!blocks_.typing().ForQuery("ShiftingAssociation::query", key, blocks_.seed(),
                                    blocks_.flip(), false, &h)) {
       return 0;
     }
@@ -225,8 +224,8 @@ class ShiftingMultiplicity {
   // inserted once, with its final count. O(1).
   void insert(Key key, uint32_t count) {
     KeyType type;
-    insert_hash(blocks_.typing().ForInsert("ShiftingMultiplicity::insert", blocks_, key,
-                                           blocks_.seed(), blocks_.flip(), false, &type),
+    insert_hash(blocks_.typing().ForInsert("ShiftingMultiplicity::insert", key, blocks_.seed(),
+                                           blocks_.flip(), false, &type),
                 count);
     blocks_.typing().Set(type);  // after the insert: a refused one changes nothing
   }
@@ -237,7 +236,7 @@ class ShiftingMultiplicity {
   // The smallest candidate count, 0 if none. O(1): one cache line; no allocation.
   uint32_t count(Key key) const {
     uint64_t h;
-    if (!blocks_.typing().ForQuery("ShiftingMultiplicity::count", blocks_, key, blocks_.seed(),
+    if (!blocks_.typing().ForQuery("ShiftingMultiplicity::count", key, blocks_.seed(),
                                    blocks_.flip(), false, &h)) {
       return 0;
     }

@@ -390,7 +390,7 @@ class Filter {
     }
     if (words_ == nullptr) RefuseQuery("contains");
     uint64_t h;
-    if (!keys_.ForQuery("contains", *this, key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
+    if (!keys_.ForQuery("contains", key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
     return contains_hash<OneKey>(h);
   }
 
@@ -401,7 +401,7 @@ class Filter {
     uint64_t h;
     if (key.is_integer() && (fast_ & kFastQuery)) {
       prefetch_hash(detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_));
-    } else if (keys_.TryHash(*this, key, seed_, xxh3_bitflip_, xxh64(), &h)) {
+    } else if (keys_.TryHash(key, seed_, xxh3_bitflip_, xxh64(), &h)) {
       prefetch_hash(h);
     }
   }
@@ -473,7 +473,7 @@ class Filter {
   // key of the other kind than key_type(), Error(kInvalidArgument) for an integer out of a kInt32
   // filter's range (it has no hash there).
   SIMDBLOOM_INLINE uint64_t hash(Key key) const {
-    return keys_.ForHash("hash", *this, key, seed_, xxh3_bitflip_, xxh64());
+    return keys_.ForHash("hash", key, seed_, xxh3_bitflip_, xxh64());
   }
 
   // What the filter holds (KeyType): declared at create(), or set by its first insert; saved in
@@ -486,17 +486,14 @@ class Filter {
   void set_key_type(KeyType type);
 
  private:
-  friend class detail::KeyTyping;  // hash_bytes
   // The hash of a key for an insert, and the key type after it: the slow path of insert(key).
   SIMDBLOOM_INLINE uint64_t key_hash_for_insert(const char* who, Key key, KeyType* type) {
     if (!owned_ || words_ == nullptr) RefuseInsert(who);
-    return keys_.ForInsert(who, *this, key, seed_, xxh3_bitflip_, xxh64(), type);
+    return keys_.ForInsert(who, key, seed_, xxh3_bitflip_, xxh64(), type);
   }
   // A kNone filter's first insert fixes its key type (out of line: once per filter).
   void SetKeyTypeOnInsert(KeyType type) noexcept;
   bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
-  // The layout's hash of a byte string (no key-type check).
-  uint64_t hash_bytes(std::string_view key) const noexcept;
   // Which inline fast paths hold: block512 with an 8-byte integer hash (kInt64; queries kNone
   // too), bits present (insert: owned). Recomputed whenever one of those changes.
   static constexpr uint8_t kFastQuery = 1, kFastInsert = 2;

@@ -125,7 +125,7 @@ class SpatialFilter {
   uint64_t insert(uint16_t label, Key key) {
     KeyType type;
     const uint64_t raised =
-        insert_hash(label, keys_.ForInsert("SpatialFilter::insert", *this, key, seed_,
+        insert_hash(label, keys_.ForInsert("SpatialFilter::insert", key, seed_,
                                            detail::Xxh3Bitflip(seed_), false, &type));
     keys_.Set(type);  // after the insert: a refused one changes nothing
     return raised;
@@ -153,7 +153,7 @@ class SpatialFilter {
   template <class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE uint16_t classify(Key key) const {
     uint64_t h;
-    const bool hashed = keys_.ForQuery("SpatialFilter::classify", *this, key, seed_,
+    const bool hashed = keys_.ForQuery("SpatialFilter::classify", key, seed_,
                                        detail::Xxh3Bitflip(seed_), false, &h);
     if (cells_ == nullptr) RefuseQuery("classify");
     if (!hashed) return 0;
@@ -172,8 +172,7 @@ class SpatialFilter {
   // filter's seed, as Filter's block512): pass such values as Prehashed keys to hash once.
   // By key_type(), as Filter::hash (and throwing as it does).
   uint64_t hash(Key key) const {
-    return keys_.ForHash("SpatialFilter::hash", *this, key, seed_, detail::Xxh3Bitflip(seed_),
-                         false);
+    return keys_.ForHash("SpatialFilter::hash", key, seed_, detail::Xxh3Bitflip(seed_), false);
   }
   // What the filter holds (KeyType, as Filter::key_type); saved in its file. O(1).
   KeyType key_type() const noexcept { return keys_.type(); }
@@ -245,8 +244,6 @@ class SpatialFilter {
 
  private:
   SpatialFilter(uint64_t num_blocks, uint32_t k, uint32_t num_areas, uint64_t seed);
-  friend class detail::KeyTyping;  // hash_bytes
-  uint64_t hash_bytes(std::string_view key) const noexcept;
   void CheckLabel(const char* who, uint16_t label) const;
   [[noreturn]] SIMDBLOOM_COLD void RefuseQuery(const char* who) const;
   void Release() noexcept;

@@ -170,10 +170,22 @@ constexpr bool TakesBytes(KeyType type) noexcept {
 [[noreturn]] SIMDBLOOM_COLD void RefuseIntKey(const char* who, KeyType type, uint64_t bits,
                                               bool is_signed);
 [[noreturn]] SIMDBLOOM_COLD void RefuseBytesKey(const char* who, KeyType type);
+// The hash of what the inline paths leave out (lib/core/key_source.cc): byte strings (XXH64 if
+// `xxh64`, else XXH3, with `seed`) on filters that take them, integers of int32 filters (their 4
+// bytes) and of legacy filters (their type's width: 8, 4 or 2 bytes); `ok` false for a key of the
+// other kind than `type` and for an integer out of a kInt32 filter's range. The key comes as
+// scalars (an integer: its bits, `data` null, `meta` = width | signed << 8; a byte string: its
+// size and data) and the result in two registers, so that the inline callers keep nothing on the
+// stack for it. Pure, no allocation.
+struct KeyHash {
+  uint64_t h;
+  bool ok;
+};
+SIMDBLOOM_PURE KeyHash HashKeyOutOfLine(KeyType type, uint64_t bits_or_size, const char* data,
+                                        uint32_t meta, uint64_t seed, bool xxh64) noexcept;
 
 // What a filter holds, and the rules of lib/FORMAT.md "Keys" for its single-key calls: every
-// class keeps one (the bulk calls apply the same rules in lib/core/key_source.cc). `F` is the
-// class (its hash_bytes for legacy 2-byte keys), `flip` its seed's Xxh3Bitflip, `xxh64` its hash.
+// class keeps one (the bulk calls apply the same rules in lib/core/key_source.cc).
 class KeyTyping {
  public:
   constexpr KeyTyping() noexcept = default;
@@ -187,97 +199,67 @@ class KeyTyping {
   void Combine(const char* who, KeyType other);
   void Set(KeyType type) noexcept { type_ = type; }
 
+  // The arguments below: the filter's `seed`, `flip` = Xxh3Bitflip(seed) and whether it hashes
+  // with XXH64 (else XXH3). Integer keys of int64 (and none) filters, the default, are hashed
+  // inline; byte strings, int32 and legacy filters' integers out of line (HashKeyOutOfLine), which
+  // keeps the callers' loops as short as before key types.
+
   // The hash of `key` for an insert, and in *type the key type the filter has once the insert is
   // done (a kNone filter becomes kInt64 for an integer, kBytes for a byte string): the caller
   // commits it (Set) after the insert succeeded, so a refused insert changes nothing. An integer
   // out of a kInt32 filter's range, or a key of the other kind, throws naming `who`.
-  template <class F>
-  SIMDBLOOM_INLINE uint64_t ForInsert(const char* who, const F& filter, Key key, uint64_t seed,
-                                      uint64_t flip, bool xxh64, KeyType* type) const {
+  SIMDBLOOM_INLINE uint64_t ForInsert(const char* who, Key key, uint64_t seed, uint64_t flip,
+                                      bool xxh64, KeyType* type) const {
     KeyType t = type_;
     if (t == KeyType::kNone) t = key.is_integer() ? KeyType::kInt64 : KeyType::kBytes;
     *type = t;
-    if (!key.is_integer()) {
-      if (!TakesBytes(t)) RefuseBytesKey(who, t);
-      return filter.hash_bytes(key.bytes());
-    }
     uint64_t h;
-    if (!HashInt(t, filter, key, seed, flip, xxh64, &h)) {
-      RefuseIntKey(who, t, key.bits(), key.is_signed());
-    }
+    if (!Hash(t, key, seed, flip, xxh64, &h)) Refuse(who, t, key);
     return h;
   }
   // For a query: true with *h set, or false when the key is surely absent (out of a kInt32
   // filter's range); a key of the other kind throws naming `who`.
-  template <class F>
-  SIMDBLOOM_INLINE bool ForQuery(const char* who, const F& filter, Key key, uint64_t seed,
-                                 uint64_t flip, bool xxh64, uint64_t* h) const {
-    if (TryHash(filter, key, seed, flip, xxh64, h)) return true;
-    if (!key.is_integer()) RefuseBytesKey(who, type_);
-    if (type_ == KeyType::kBytes) RefuseIntKey(who, type_, key.bits(), key.is_signed());
+  SIMDBLOOM_INLINE bool ForQuery(const char* who, Key key, uint64_t seed, uint64_t flip, bool xxh64,
+                                 uint64_t* h) const {
+    if (Hash(type_, key, seed, flip, xxh64, h)) return true;
+    if (!key.is_integer() || type_ == KeyType::kBytes) Refuse(who, type_, key);
     return false;
   }
   // *h = the key's hash for this key type; false if it has none (a key of the other kind, an
   // integer out of a kInt32 filter's range). Never throws.
-  template <class F>
-  SIMDBLOOM_INLINE bool TryHash(const F& filter, Key key, uint64_t seed, uint64_t flip, bool xxh64,
+  SIMDBLOOM_INLINE bool TryHash(Key key, uint64_t seed, uint64_t flip, bool xxh64,
                                 uint64_t* h) const noexcept {
-    if (key.is_integer()) return HashInt(type_, filter, key, seed, flip, xxh64, h);
-    if (!TakesBytes(type_)) return false;
-    *h = filter.hash_bytes(key.bytes());
-    return true;
+    return Hash(type_, key, seed, flip, xxh64, h);
   }
   // For hash(): as ForQuery, but a key with no hash (out of a kInt32 filter's range) throws.
-  template <class F>
-  SIMDBLOOM_INLINE uint64_t ForHash(const char* who, const F& filter, Key key, uint64_t seed,
-                                    uint64_t flip, bool xxh64) const {
+  SIMDBLOOM_INLINE uint64_t ForHash(const char* who, Key key, uint64_t seed, uint64_t flip,
+                                    bool xxh64) const {
     uint64_t h;
-    if (!ForQuery(who, filter, key, seed, flip, xxh64, &h)) {
-      RefuseIntKey(who, type_, key.bits(), key.is_signed());
-    }
+    if (!Hash(type_, key, seed, flip, xxh64, &h)) Refuse(who, type_, key);
     return h;
   }
 
  private:
-  // The hash of an integer key of a pre-key-type (kLegacy) filter: XXH3 (XXH64 where xxh64) of the
-  // key's 8 or 4 little-endian bytes; 2-byte keys as their 2 little-endian bytes, through
-  // filter.hash_bytes(std::string_view) (the kind's byte-string hash). `xxh3_bitflip` =
-  // Xxh3Bitflip(seed) (a filter caches it: 6 of the path's ~20 instructions).
-  template <class F>
-  static SIMDBLOOM_INLINE uint64_t HashLegacyIntKey(const F& filter, Key key, uint64_t seed,
-                                                    uint64_t xxh3_bitflip, bool xxh64) noexcept {
-    if (key.width() == 8) {
-      return xxh64 ? Xxh64U64(key.bits(), seed) : Xxh3U64Flip(key.bits(), xxh3_bitflip);
+  // *h = the hash of `key` for key type `type`; false if it has none (a key of the other kind, an
+  // integer out of a kInt32 filter's range).
+  static SIMDBLOOM_INLINE bool Hash(KeyType type, Key key, uint64_t seed, uint64_t flip, bool xxh64,
+                                    uint64_t* h) noexcept {
+    if (key.is_integer() && (type == KeyType::kInt64 || type == KeyType::kNone)) {
+      *h = xxh64 ? Xxh64U64(key.bits(), seed) : Xxh3U64Flip(key.bits(), flip);
+      return true;
     }
-    if (key.width() == 4) {
-      const auto k = static_cast<uint32_t>(key.bits());
-      return xxh64 ? Xxh64U32(k, seed) : Xxh3U32Flip(k, xxh3_bitflip);
-    }
-    const char bytes[2] = {static_cast<char>(key.bits() & 0xff),
-                           static_cast<char>((key.bits() >> 8) & 0xff)};
-    return filter.hash_bytes(std::string_view(bytes, 2));
+    const KeyHash r =
+        key.is_integer()
+            ? HashKeyOutOfLine(type, key.bits(), nullptr,
+                               static_cast<uint32_t>(key.width() | (key.is_signed() ? 256 : 0)),
+                               seed, xxh64)
+            : HashKeyOutOfLine(type, key.bytes().size(), key.bytes().data(), 0, seed, xxh64);
+    *h = r.h;
+    return r.ok;
   }
-  // *h = an integer key's hash for this key type; false if it has none (kBytes, or out of kInt32's
-  // range).
-  template <class F>
-  static SIMDBLOOM_INLINE bool HashInt(KeyType type, const F& filter, Key key, uint64_t seed,
-                                       uint64_t flip, bool xxh64, uint64_t* h) noexcept {
-    switch (type) {
-      case KeyType::kInt32: {
-        if (!key.fits_int32()) return false;
-        const auto k = static_cast<uint32_t>(key.bits());
-        *h = xxh64 ? Xxh64U32(k, seed) : Xxh3U32Flip(k, flip);
-        return true;
-      }
-      case KeyType::kLegacy:
-        *h = HashLegacyIntKey(filter, key, seed, flip, xxh64);
-        return true;
-      case KeyType::kBytes:
-        return false;
-      default:  // kInt64, kNone
-        *h = xxh64 ? Xxh64U64(key.bits(), seed) : Xxh3U64Flip(key.bits(), flip);
-        return true;
-    }
+  [[noreturn]] static SIMDBLOOM_INLINE void Refuse(const char* who, KeyType type, Key key) {
+    if (key.is_integer()) RefuseIntKey(who, type, key.bits(), key.is_signed());
+    RefuseBytesKey(who, type);
   }
   KeyType type_ = KeyType::kNone;
 };
