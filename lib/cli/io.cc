@@ -315,9 +315,12 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
   size_t start = pos_;  // pos_ when this call began (bytes_done_ counts from it)
   size_t line = pos_;   // start of the current line
   size_t chunk = pos_;  // next byte to look at
-  // Lines starting at or after `stop` (an index into data_) belong to the next range.
+  // Lines starting at or after `stop` (an index into data_) belong to the next range. A window
+  // mapped past the limit (the line after the range's last one is longer than the window) has
+  // no line of the range left: 0, not a wrapped difference.
   auto stop_index = [&] {
-    return limit_ == UINT64_MAX ? SIZE_MAX : static_cast<size_t>(limit_ - map_off_);
+    if (limit_ == UINT64_MAX) return SIZE_MAX;
+    return limit_ <= map_off_ ? size_t{0} : static_cast<size_t>(limit_ - map_off_);
   };
   size_t stop = stop_index();
   bool full = false;
@@ -353,7 +356,11 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
       chunk = line;
       continue;
     }
-    if (n > 0) break;  // hand these out before the buffer moves
+    if (n > 0) break;    // hand these out before the buffer moves
+    if (line >= stop) {  // the next line belongs to the next range: do not map it
+      done_ = true;
+      break;
+    }
     const size_t scanned = end_ - pos_;
     const bool more = Fill();  // [pos_, end_) is the same partial line, maybe moved
     data = data_;

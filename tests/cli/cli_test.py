@@ -852,6 +852,52 @@ def test_inputs():
         check("--seed" in err, "bad seed %r: %r" % (bad, err))
 
 
+def threads_same_answers(path, n_lines, env=None, threads=range(1, 9)):
+    """build, query -c and query -c --absent of `path` on every thread count in `threads`: the
+    exact number of lines, and the filter byte for byte the one of one thread (issue 45, item 1:
+    a range whose next line is longer than the read window counted that line and every later one
+    again)."""
+    want = None
+    for t in threads:
+        t = str(t)
+        _, err = run(["build", "-n", "1000", "-t", t, "--json", "-o", w("t.sbf"), path], env=env)
+        check(summary(err)["keys"] == n_lines, "%s -t %s: build counted %s keys, expected %d"
+              % (path, t, summary(err)["keys"], n_lines))
+        data = open(w("t.sbf"), "rb").read()
+        if want is None:
+            want = data
+        check(data == want, "%s -t %s: the filter differs from -t 1's" % (path, t))
+        out, _ = run(["query", "-c", "-t", t, w("t.sbf"), path], env=env)
+        check(out == b"%d\n" % n_lines, "%s -t %s: query -c says %r, expected %d"
+              % (path, t, out, n_lines))
+        out, _ = run(["query", "-c", "--absent", "-t", t, w("t.sbf"), path], expect=1, env=env)
+        check(out == b"0\n", "%s -t %s: query -c --absent says %r" % (path, t, out))
+    out, _ = run(["info", "--json", w("t.sbf")])
+    check(summary(out)["inserted"] == n_lines, "inserted: %s" % summary(out)["inserted"])
+
+
+def hostile_threads_long_lines():
+    """Issue 45, item 1: lines longer than the read window at every range boundary."""
+    # The issue's file: "a", an 8 MB line, a 5 MB line, 100,000 short lines (4 MiB windows).
+    with open(w("long.txt"), "wb") as f:
+        f.write(b"a\n" + b"x" * (8 << 20) + b"\n" + b"y" * (5 << 20) + b"\n")
+        f.write(b"".join(b"%d\n" % i for i in range(100000)))
+    threads_same_answers(w("long.txt"), 100003)
+    os.remove(w("long.txt"))
+    # Generated files, 256-byte windows: runs of lines from 0 to 2000 bytes, so that every range
+    # boundary of -t 1..8 falls inside or just before lines longer than the window.
+    env = dict(os.environ, SIMDBLOOM_CLI_BLOCK_BYTES="256")
+    rnd = random.Random(45)
+    for trial in range(6):
+        lines = []
+        for _ in range(rnd.randrange(20, 120)):
+            size = rnd.choice([0, 1, 5, 63, 64, 255, 256, 257, 700, 2000])
+            lines.append(("%d-" % len(lines)).encode() + b"z" * size)
+        with open(w("gen.txt"), "wb") as f:
+            f.write(b"\n".join(lines) + (b"\n" if trial % 2 else b""))
+        threads_same_answers(w("gen.txt"), len(lines), env=env)
+
+
 def test_hostile():
     """The hostile-input campaign: garbage, NUL bytes, empty and unterminated files, a 100 MB
     line, directories, FIFOs, /proc files, missing paths and absurd option values. Each case
@@ -863,6 +909,8 @@ def test_hostile():
         check(err.count("\n") == 1 and err.startswith("simdbloom: "), "one line: %r" % err)
         for n in needles:
             check(n in err, "%r names %r" % (err, n))
+
+    hostile_threads_long_lines()
 
     def exact_lines(path):
         data = open(path, "rb").read()
