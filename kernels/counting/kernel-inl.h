@@ -129,13 +129,18 @@ struct CountingBlocked {
         total += any_zero;
       } else {
         static_assert(kOp == detail::Op::kRemove, "counting ops");
+        uint8_t flag = 0;
         if (!any_zero) {
+          V step_any = hn::Zero(d);  // the counters decremented: none when all are saturated
           for (size_t c = 0; c < chunks; ++c) {
             const V old = hn::LoadU(d, p + c * N);
-            hn::StoreU(hn::Sub(old, hn::AndNot(Full(d, old), Ones(d, mask, c))), d, p + c * N);
+            const V step = hn::AndNot(Full(d, old), Ones(d, mask, c));
+            hn::StoreU(hn::Sub(old, step), d, p + c * N);
+            step_any = hn::Or(step_any, step);
           }
+          flag = AllZero(d, step_any) ? 2 : 1;
         }
-        if (hits != nullptr) hits[j] = !any_zero;
+        if (hits != nullptr) hits[j] = flag;
         total += !any_zero;
       }
     }
@@ -252,8 +257,12 @@ struct CountingClassic {
             }
           }
         }
+        // remove: 2 when every counter was saturated (nothing decremented).
         const bool flag = kOp == detail::Op::kInsert ? least == 0 : apply;
-        if (hits != nullptr) hits[j] = flag;
+        if (hits != nullptr) {
+          hits[j] = static_cast<uint8_t>(
+              kOp == detail::Op::kRemove && least == detail::CountingSpec::kMaxCount ? 2 : flag);
+        }
         total += flag;
       }
     }

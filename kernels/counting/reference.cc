@@ -29,10 +29,10 @@ template <CountingId kId>
 uint64_t Remove(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* removed) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool r =
+    const uint8_t r =
         scalar::CountingRemove(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed));
     if (removed != nullptr) removed[i] = r;
-    total += r;
+    total += r != 0;
   }
   return total;
 }

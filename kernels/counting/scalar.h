@@ -60,19 +60,24 @@ inline bool CountingInsert(detail::CountingId id, uint64_t* counters, const deta
   return fresh;
 }
 
-// Decrements each counter below 15 if none is 0 (true); else changes nothing (false).
-inline bool CountingRemove(detail::CountingId id, uint64_t* counters, const detail::Params& p,
-                           uint64_t h) {
+// Decrements each counter below 15 if none is 0: 1, or 2 when every counter was at 15 (saturated:
+// none changed); else changes nothing: 0.
+inline uint8_t CountingRemove(detail::CountingId id, uint64_t* counters, const detail::Params& p,
+                              uint64_t h) {
   uint64_t pos[32];
   const uint32_t n = CountingPositions(id, p, h, pos);
   for (uint32_t i = 0; i < n; ++i) {
-    if (GetCounter(counters, pos[i]) == 0) return false;
+    if (GetCounter(counters, pos[i]) == 0) return 0;
   }
+  bool saturated = true;
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t c = GetCounter(counters, pos[i]);
-    if (c < detail::CountingSpec::kMaxCount) SetCounter(counters, pos[i], c - 1);
+    if (c < detail::CountingSpec::kMaxCount) {
+      SetCounter(counters, pos[i], c - 1);
+      saturated = false;
+    }
   }
-  return true;
+  return saturated ? 2 : 1;
 }
 
 // The smallest counter of the key (0 = absent).

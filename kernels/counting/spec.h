@@ -55,7 +55,8 @@ struct CountingKernels {
   uint64_t (*insert)(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* fresh);
   // If every one of a key's counters is > 0, subtracts 1 from each distinct one below 15 (the key
   // is removed); else changes nothing (the key is rejected: it was never inserted). Returns the
-  // keys removed; removed[i] (if not null) = 1 if key i was removed, 0 if rejected.
+  // keys removed; removed[i] (if not null) = 1 if key i was removed, 2 if it was removed but every
+  // one of its counters was at 15 (saturated: none changed), 0 if rejected.
   uint64_t (*remove)(uint64_t* counters, Params p, const KeySource& keys, size_t n,
                      uint8_t* removed);
   // Every counter of the key > 0; `out` as LayoutKernels::contains. Returns the hits.

@@ -91,13 +91,15 @@ counting), in input order; --absent prints those that are surely not in it. Exit
 )",
      "  printf '%s\\n' \"$url\" | simdbloom query -q blocklist.sbf && echo blocked\n"},
     {"remove",
-     R"(usage: simdbloom remove [-o OUT] [-z] FILTER [FILE...]
+     R"(usage: simdbloom remove [-o OUT] [--force] [-z] FILTER [FILE...]
 Deletes the keys of FILEs (stdin without FILE) from the counting filter FILTER (build
 --counting) and saves it atomically over FILTER, or to OUT. Each line removes one copy: a key
-inserted twice and removed once is still present. A key not in the filter changes nothing (how
-many is said on stderr). Remove only keys that were inserted: removing an absent key that the
-filter answers "maybe" for (a false positive) may delete other keys.
+inserted twice and removed once is still present. A key surely not in the filter proves that the
+input holds keys never inserted, whose false positives would delete inserted keys: then nothing
+is saved and the exit status is 1, unless --force (which says how many removals may have been
+false positives).
   -o, --output OUT    write the filter to OUT instead of replacing FILTER
+      --force         remove the keys found even when some keys are not in the filter
   -z, --null          keys end at NUL, not newline
 )",
      "  simdbloom remove sessions.sbc expired.txt\n"},

@@ -250,9 +250,10 @@ bool CountingFilter::remove_hash(uint64_t h) {
     }
   } else {
     removed = scalar::CountingRemove(CountingId::kClassic, Counters(),
-                                     ParamsOf(num_blocks_, k_, seed_), h);
+                                     ParamsOf(num_blocks_, k_, seed_), h) != 0;
   }
-  present_ -= removed;
+  // A saturated key may be removed more often than it was inserted: size() stops at 0.
+  present_ -= removed && present_ > 0 ? 1 : 0;
   return removed;
 }
 
@@ -371,7 +372,7 @@ uint64_t CountingFilter::remove(const Keys& keys, uint8_t* removed) {
   detail::KeyPlan plan;
   const uint64_t r = Update(*this, Counters(), "CountingFilter::remove", "removed bytes", keys,
                             removed, detail::Active().For(IdOf(layout_)).remove, &plan);
-  present_ -= r;
+  present_ -= std::min(present_, r);  // never below 0 (saturated keys removed too often)
   return r;
 }
 

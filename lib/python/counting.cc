@@ -161,8 +161,10 @@ Each bit of a Bloom filter becomes a 4-bit saturating counter, so keys can be re
 upper bound of the times it is present, 0..15). Otherwise a Filter: add, update, `in`, insert,
 contains, select, ...; merge (|, |=: counters add, capped at 15), issubset (counter by counter),
 to_filter() (the plain filter of the same keys, a quarter of the memory). len() is the number of
-inserts minus successful removes (exact, kept by the filter). Remove only keys you inserted: a
-false positive removed decrements other keys' counters.
+inserts minus successful removes (kept by the filter, never below 0). Remove only keys you
+inserted: a false positive removed decrements other keys' counters; a batch remove returns how
+many keys it removed, so len(batch) minus that were surely absent, evidence of keys never inserted
+among them. A key whose counters are all saturated (count 15) is removed without changing them.
 
 Thread-safety as Filter: queries run concurrently, mutations alone; the GIL is released by bulk
 calls, merges, scans and I/O.)doc");
@@ -210,9 +212,13 @@ pandas nullable batch is skipped. Cost: as insert (O(k) per key, GIL released fo
       .def(
           "remove_flags",
           [](G& self, py::handle keys, bool prehashed) {
-            return MutateFlags(
-                self, keys, prehashed, false,
-                [](CountingFilter& f, const Keys& k, uint8_t* removed) { f.remove(k, removed); });
+            return MutateFlags(self, keys, prehashed, false,
+                               [](CountingFilter& f, const Keys& k, uint8_t* removed) {
+                                 f.remove(k, removed);
+                                 // 2 (removed, every counter saturated) is True: a numpy bool holds
+                                 // 0 or 1.
+                                 for (size_t i = 0; i < k.size(); ++i) removed[i] = removed[i] != 0;
+                               });
           },
           py::arg("keys"), py::arg("prehashed") = false,
           "Removes a batch; a bool array, True where the key was removed (in key order: a key "

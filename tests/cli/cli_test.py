@@ -898,6 +898,44 @@ def hostile_threads_long_lines():
         threads_same_answers(w("gen.txt"), len(lines), env=env)
 
 
+def hostile_remove():
+    """Issue 45, items 3 and 2: remove of keys never inserted changes nothing by default; a key
+    removed more often than its saturated counters allow never wraps the count."""
+    write_lines(w("ins.txt"), ["in-%d" % i for i in range(10000)])
+    write_lines(w("other.txt"), ["out-%d" % i for i in range(190000)])
+    run(["build", "--counting", "-n", "10000", "-o", w("c.sbc"), w("ins.txt")])
+    before = open(w("c.sbc"), "rb").read()
+    _, err = run(["remove", w("c.sbc"), w("other.txt")], expect=1)
+    m = re.match(r"simdbloom: remove: (\d+) of 190000 keys were not in the filter: the input holds "
+                 r"keys never inserted, and removing their false positives would delete inserted "
+                 r"keys; (.*) is unchanged \(--force removes the others anyway\)\n$", err)
+    check(m is not None and m.group(2) == w("c.sbc") and 185000 < int(m.group(1)) < 190000,
+          "remove of keys never inserted: %r" % err)
+    check(open(w("c.sbc"), "rb").read() == before, "a refused remove leaves the file unchanged")
+    out, _ = run(["query", "-c", w("c.sbc"), w("ins.txt")])
+    check(out == b"10000\n", "every inserted key still found: %r" % out)
+    # --force removes the false positives too (said on stderr), and inserted keys may be lost.
+    _, err = run(["remove", "--force", "--json", w("c.sbc"), w("other.txt")])
+    s = summary(err)
+    check(s["not_found"] == int(m.group(1)) and s["removed"] == 190000 - s["not_found"] and
+          s["present"] == 10000 - s["removed"] and s["saturated"] == 0, "--force summary: %s" % s)
+    check("may have been false positives" in err.split("\n")[0], "--force note: %r" % err)
+    # A key inserted 15 times (its counters saturate), removed 16 times: every removal is
+    # reported saturated, present stops at 0 (it wrapped to 2^64 - 1).
+    write_lines(w("k15.txt"), ["k"] * 15)
+    write_lines(w("k16.txt"), ["k"] * 16)
+    run(["build", "--counting", "-q", "-n", "10", "-o", w("k.sbc"), w("k15.txt")])
+    _, err = run(["remove", "--json", w("k.sbc"), w("k16.txt")])
+    s = summary(err)
+    check(s["removed"] == 16 and s["not_found"] == 0 and s["saturated"] == 16 and
+          s["present"] == 0, "saturated remove summary: %s" % s)
+    check(err.split("\n")[0] == "simdbloom: 16 removals found every counter of their key "
+          "saturated (15): not undone exactly, those keys may still answer present",
+          "saturated note: %r" % err)
+    out, _ = run(["info", "--json", w("k.sbc")])
+    check(summary(out)["present"] == 0, "present after 16 removes: %s" % summary(out))
+
+
 def test_hostile():
     """The hostile-input campaign: garbage, NUL bytes, empty and unterminated files, a 100 MB
     line, directories, FIFOs, /proc files, missing paths and absurd option values. Each case
@@ -911,6 +949,7 @@ def test_hostile():
             check(n in err, "%r names %r" % (err, n))
 
     hostile_threads_long_lines()
+    hostile_remove()
 
     def exact_lines(path):
         data = open(path, "rb").read()
@@ -1078,7 +1117,8 @@ def test_counting():
           "counting info --json: %s" % j)
 
     # remove: some keys lose every copy, some one copy; keys the filter surely does not hold
-    # (query --absent says so) are rejected and change nothing.
+    # (query --absent says so) are rejected and change nothing; by default (issue 45, item 3) they
+    # make the whole remove change nothing (exit 1), --force removes the others.
     removed = {}
     for k in keys[:3000]:
         removed[k] = counts[k] if rnd.random() < 0.5 else 1
@@ -1088,14 +1128,24 @@ def test_counting():
     rnd.shuffle(rm_lines)
     write_lines(w("rm.txt"), rm_lines)
     before = open(w("c.sbc"), "rb").read()
-    out, err = run(["remove", "-o", w("left.sbc"), w("c.sbc"), w("rm.txt"), "--json"])
+    out, err = run(["remove", "-o", w("left.sbc"), w("c.sbc"), w("rm.txt"), "--json"], expect=1)
+    check(out == b"" and err == "simdbloom: remove: 500 of %d keys were not in the filter: the "
+          "input holds keys never inserted, and removing their false positives would delete "
+          "inserted keys; %s is unchanged (--force removes the others anyway)\n"
+          % (len(rm_lines), w("c.sbc")), "remove refused: %r" % err)
+    check(not os.path.exists(w("left.sbc")), "a refused remove writes no OUT")
+    out, err = run(["remove", "--force", "-o", w("left.sbc"), w("c.sbc"), w("rm.txt"),
+                    "--json"])
     s = summary(err)
     left = {k: c - removed.get(k, 0) for k, c in counts.items()}
     remaining = sum(left.values())
     check(out == b"" and s["command"] == "remove" and s["keys"] == len(rm_lines) and
           s["removed"] == len(rm_lines) - 500 and s["not_found"] == 500 and
-          s["present"] == remaining, "remove summary: %s" % s)
-    check("500 of %d keys were not in the filter" % len(rm_lines) in err, "note: %r" % err)
+          s["saturated"] == 0 and s["present"] == remaining, "remove summary: %s" % s)
+    check(re.match(r"simdbloom: 500 of %d keys were not in the filter: nothing removed for them; "
+                   r"--force: about \d+ of the %d removals may have been false positives of keys "
+                   r"never inserted, each decrementing other keys' counters\n\{"
+                   % (len(rm_lines), len(rm_lines) - 500), err), "note: %r" % err)
     check(open(w("c.sbc"), "rb").read() == before, "remove -o OUT leaves FILTER as it was")
     still = [k for k in keys if left[k] > 0]
     gone = [k for k in keys if left[k] == 0]
@@ -1114,7 +1164,11 @@ def test_counting():
           "remove gives the bytes of the filter built from the keys left")
     # In place (atomically, as build saves), from stdin, and with -z.
     shutil.copy(w("c.sbc"), w("inplace.sbc"))
-    run(["remove", "-q", w("inplace.sbc")], input_bytes=open(w("rm.txt"), "rb").read())
+    run(["remove", "-q", w("inplace.sbc")], input_bytes=open(w("rm.txt"), "rb").read(),
+        expect=1)
+    check(open(w("inplace.sbc"), "rb").read() == before, "a refused remove leaves FILTER as it was")
+    run(["remove", "-q", "--force", w("inplace.sbc")],
+        input_bytes=open(w("rm.txt"), "rb").read())
     check(open(w("inplace.sbc"), "rb").read() == open(w("direct.sbc"), "rb").read(),
           "remove in place from stdin")
     check(not [x for x in os.listdir(ARGS.work) if ".tmp." in x], "no temporary left")
@@ -1633,7 +1687,7 @@ COMMANDS = {
     # command: options its --help must name (beyond the common ones)
     "build": ["--output", "-n", "--fpp", "--layout", "--seed", "--counting", "--areas", "--null"],
     "query": ["--absent", "--count", "--null"],
-    "remove": ["--output", "--null"],
+    "remove": ["--output", "--force", "--null"],
     "classify": ["--labels", "--null"],
     "dedup": ["-n", "--fpp", "--null"],
     "intersect": ["-n", "--fpp", "--null"],

@@ -692,3 +692,31 @@ def test_type_stubs_name_every_method():
         for dunder in ("__contains__", "__len__", "__or__", "__ior__", "__and__", "__le__"):
             if dunder in vars(obj):
                 assert dunder in stubbed, (name, dunder)
+
+
+def test_hostile_inputs_counting_remove(tmp_path):
+    """Issue 45, items 2 and 3: a saturated key removed more often than inserted never wraps
+    len(); a batch remove returns how many keys it removed, the rest were surely absent."""
+    for layout in ("blocked", "classic"):
+        c = simdbloom.CountingFilter(100, 0.01, layout)
+        for _ in range(15):
+            c.add("k")
+        assert [c.remove("k") for _ in range(16)] == [True] * 16
+        assert len(c) == 0  # was OverflowError (2**64 - 1)
+        assert c.count("k") == 15
+        c.save(str(tmp_path / "k.sbc"))
+        assert len(simdbloom.CountingFilter.load(str(tmp_path / "k.sbc"))) == 0
+        c.update([7] * 15)
+        flags = c.remove_flags(np.full(16, 7, dtype=np.uint64))
+        assert flags.dtype == np.bool_ and flags.view(np.uint8).tolist() == [1] * 16
+        assert len(c) == 0
+        # 1000 keys in, 19000 others removed: exactly the keys answered "maybe", one by one.
+        c = simdbloom.CountingFilter(1000, 0.01, layout)
+        c.insert(np.arange(1000, dtype=np.uint64))
+        others = np.arange(10**6, 10**6 + 19000, dtype=np.uint64)
+        one_by_one = simdbloom.CountingFilter.from_bytes(c.to_bytes())
+        maybe = sum(one_by_one.remove(int(k)) for k in others)
+        removed = c.remove(others)
+        assert removed == maybe and 0 < removed < 950
+        assert len(c) == 1000 - removed
+        assert c.to_bytes() == one_by_one.to_bytes()

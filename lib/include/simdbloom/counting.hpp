@@ -27,7 +27,13 @@
 // inserted): the call reports it (false, or 0 in removed[i]) and changes nothing at all. Removing a
 // key that was never inserted but whose counters are all > 0 (a false positive) cannot be
 // detected: it decrements other keys' counters and may turn them into false negatives. Remove only
-// keys you inserted.
+// keys you inserted. A bulk remove tells how many keys were surely absent (keys.size() minus its
+// result): any such key is evidence that the keys hold some never inserted, whose false positives
+// the call removed too; a caller that must lose nothing checks that first (contains(), or remove
+// from a copy and keep it only when none was absent; `simdbloom remove` refuses then).
+// Saturated keys: a key whose every counter is at 15 is removed without changing any counter
+// (removed[i] = 2 in the bulk call): its count is unknown ("15 or more"), so the removal is not
+// undone exactly and the key still answers present. size() never goes below 0.
 //
 // Thread-safety as in simdbloom.hpp: const calls may run concurrently; a non-const call needs
 // exclusive access. There is no concurrent insert for counting filters.
@@ -177,9 +183,10 @@ class CountingFilter {
   // k (kClassic). Errors as Filter's bulk calls, detected before anything is written.
   // insert: returns how many keys found a counter at 0; fresh[i] = 1 for those (if not null).
   uint64_t insert(const Keys& keys, uint8_t* fresh = nullptr);
-  // remove: returns how many keys were removed; keys.size() minus that were rejected (a counter
-  // was 0; nothing changed for them). removed[i] = 1 if key i was removed, 0 if rejected (if not
-  // null).
+  // remove: returns how many keys were removed; keys.size() minus that were surely absent (a
+  // counter was 0; nothing changed for them; see "Removing" above). removed[i] (if not null) = 1 if
+  // key i was removed, 2 if removed but every counter of it was saturated (none changed), 0 if it
+  // was absent.
   uint64_t remove(const Keys& keys, uint8_t* removed = nullptr);
   // out[i] = 1 if key i may be present; returns the number of 1s.
   uint64_t contains(const Keys& keys, uint8_t* out) const;
@@ -205,7 +212,7 @@ class CountingFilter {
   uint64_t counter_count() const noexcept;
   uint32_t num_hashes() const noexcept { return k_; }
   uint64_t seed() const noexcept { return seed_; }
-  // Inserts minus successful removes so far (saved with the filter). Informational.
+  // Inserts minus successful removes so far, never below 0 (saved with the filter). Informational.
   uint64_t size() const noexcept { return present_; }
   // The counter array: counter_count() / 2 bytes, counter i = nibble i (FORMAT.md).
   const uint8_t* data() const noexcept;

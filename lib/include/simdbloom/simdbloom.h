@@ -326,8 +326,11 @@ simdbloom_status simdbloom_counting_set_key_type(simdbloom_counting* filter,
 
 /* One key (CountingFilter::insert / remove / contains / count). *fresh (if not NULL) = 1 if one
  * of the key's counters was 0 (surely new), else 0. *removed (if not NULL) = 1 if the key was
- * removed, 0 if one of its counters was 0: nothing changed, and the status is still OK. Remove
- * only keys you inserted (counting.hpp, "Removing"). contains: *out = 1 if the key may be
+ * removed, 2 if removed but every counter of it was saturated at 15 (none changed: not undone
+ * exactly), 0 if one of its counters was 0: nothing changed, and the status is still OK. Remove
+ * only keys you inserted: a key found absent is evidence that the keys hold some never inserted,
+ * whose false positives delete other keys (counting.hpp, "Removing"); size never goes below 0.
+ * contains: *out = 1 if the key may be
  * present; count: *out = its smallest counter, 0..15 (15: 15 or more). EINVAL also: out NULL.
  * EREADONLY: insert or remove on a view. O(k + length), no allocation. */
 simdbloom_status simdbloom_counting_insert_one(simdbloom_counting* filter, const void* key,
@@ -339,10 +342,10 @@ simdbloom_status simdbloom_counting_contains_one(const simdbloom_counting* filte
 simdbloom_status simdbloom_counting_count_one(const simdbloom_counting* filter, const void* key,
                                               size_t length, uint32_t* out);
 /* Bulk u64 keys (CountingFilter's bulk calls over Keys): removed[i] (if not NULL) = 1 if key i
- * was removed, 0 if it was rejected; out[i] = 1 if key i may be present (contains), its
- * smallest counter 0..15 (count). EREADONLY: insert or remove on a view, even with n = 0. Cost:
- * O(n k) on the active SIMD target, one cache line per key (blocked) or k (classic); no
- * allocation. */
+ * was removed, 2 if removed saturated (as *removed above), 0 if it was surely absent; out[i] = 1 if
+ * key i may be present (contains), its smallest counter 0..15 (count). EREADONLY: insert or remove
+ * on a view, even with n = 0. Cost: O(n k) on the active SIMD target, one cache line per key
+ * (blocked) or k (classic); no allocation. */
 simdbloom_status simdbloom_counting_insert_u64(simdbloom_counting* filter, const uint64_t* keys,
                                                size_t n);
 simdbloom_status simdbloom_counting_remove_u64(simdbloom_counting* filter, const uint64_t* keys,
@@ -353,8 +356,9 @@ simdbloom_status simdbloom_counting_count_u64(const simdbloom_counting* filter,
                                               const uint64_t* keys, size_t n, uint8_t* out);
 /* The same over simdbloom_keys. insert: fresh[i] (if not NULL) as *fresh above, *changed (if not
  * NULL) = how many keys found a counter at 0. remove: removed[i] (if not NULL), *count (if not
- * NULL) = how many were removed. contains: *hits (if not NULL) = the number of 1s in out. count:
- * *sum (if not NULL) = the sum of out. Costs and errors as the u64 forms. */
+ * NULL) = how many were removed (the others were surely absent). contains: *hits (if not NULL) =
+ * the number of 1s in out. count: *sum (if not NULL) = the sum of out. Costs and errors as the u64
+ * forms. */
 simdbloom_status simdbloom_counting_insert_keys(simdbloom_counting* filter,
                                                 const simdbloom_keys* keys, uint8_t* fresh,
                                                 uint64_t* changed);
