@@ -4,9 +4,11 @@
 // threads (simdbloom::Threads) give the single-threaded bytes and results. Run natively and under
 // ThreadSanitizer (cmake/tsan.sh).
 #include <doctest/doctest.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -217,6 +219,43 @@ TEST_CASE("concurrency: parallel bulk calls equal sequential ones") {
       CHECK(std::memcmp(s1.data(), s2.data(), s1.size_bytes()) == 0);
     }
   });
+}
+
+// Issue 45, item 8: Threads{T} is clamped before anything is allocated, so a huge T costs what
+// the threads used cost (Threads{2^28} took 4.2 GB, Threads{UINT_MAX} threw bad_alloc).
+TEST_CASE("concurrency: a huge Threads count allocates nothing per thread asked for") {
+  Filter f = Filter::create(300000, 0.01);
+  const std::vector<uint64_t> keys = test::RandomKeys(200000, 45);
+  f.insert(Keys(keys.data(), 100000));
+  struct rusage before;
+  getrusage(RUSAGE_SELF, &before);
+  for (size_t n : {size_t{100}, keys.size()}) {
+    CAPTURE(n);
+    const Keys some(keys.data(), n);
+    std::vector<uint8_t> want(n), out(n), bits((n + 7) / 8), want_bits((n + 7) / 8);
+    std::vector<uint32_t> sel(n), want_sel(n);
+    const uint64_t hits = f.contains(some, want.data());
+    CHECK(f.contains_bitmap(some, want_bits.data()) == hits);
+    CHECK(f.select(some, want_sel.data()) == hits);
+    for (unsigned t : {1u << 28, UINT_MAX, 0u}) {
+      CAPTURE(t);
+      CHECK(f.contains(some, out.data(), Threads{t}) == hits);
+      CHECK(out == want);
+      CHECK(f.contains_bitmap(some, bits.data(), Threads{t}) == hits);
+      CHECK(bits == want_bits);
+      CHECK(f.select(some, sel.data(), Threads{t}) == hits);
+      CHECK(std::equal(sel.begin(), sel.begin() + static_cast<std::ptrdiff_t>(hits),
+                       want_sel.begin()));
+      Filter g = Filter::with_bits(f.bit_count(), f.num_hashes(), f.layout(), f.seed());
+      Filter h = g;
+      g.insert(some, Threads{t});
+      h.insert(some);
+      CHECK(std::memcmp(g.data(), h.data(), g.size_bytes()) == 0);
+    }
+  }
+  struct rusage after;
+  getrusage(RUSAGE_SELF, &after);
+  CHECK(after.ru_maxrss - before.ru_maxrss < 64 * 1024);  // KiB: far below a GB
 }
 
 // Errors surface before any thread starts, and from the calling thread.

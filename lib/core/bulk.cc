@@ -85,9 +85,14 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
 // Below this many keys per thread, starting a thread costs more than it saves.
 constexpr size_t kMinKeysPerThread = 32768;
 
-// How many parts RunParallel splits n keys into for `threads`.
+// At most this many threads for one call (the command's --threads limit): more never helps, and
+// a call's memory (a count and a start per part) stays bounded whatever Threads{T} asks.
+constexpr size_t kMaxThreads = 256;
+
+// How many parts RunParallel splits n keys into for `threads`: at most one per kMinKeysPerThread
+// keys and kMaxThreads. Callers size per-part state by it, never by `threads`.
 size_t PartsFor(unsigned threads, size_t n) {
-  const size_t t = std::max<size_t>(1, threads);
+  const size_t t = std::min<size_t>(kMaxThreads, std::max<size_t>(1, threads));
   return std::min(t, std::max<size_t>(1, n / kMinKeysPerThread));
 }
 
@@ -337,7 +342,9 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
   ValidateKeys(who, keys);  // errors before threads start
   CheckResult(who, result, out, keys.size());
   const KeyPlan plan = PlanKeys(who, f.key_type(), keys, false);
-  std::vector<uint64_t> counts(std::max<unsigned>(1, threads), 0);
+  // Per-part state for the parts RunParallel makes, not for every thread asked for.
+  threads = static_cast<unsigned>(PartsFor(threads, keys.size()));
+  std::vector<uint64_t> counts(threads, 0);
   std::vector<size_t> begins(counts.size(), 0);
   // Bitmap parts start on whole bytes.
   const size_t align = result == ResultKind::kBitmap ? 8 : 1;

@@ -720,3 +720,29 @@ def test_hostile_inputs_counting_remove(tmp_path):
         assert removed == maybe and 0 < removed < 950
         assert len(c) == 1000 - removed
         assert c.to_bytes() == one_by_one.to_bytes()
+
+
+def test_hostile_inputs_huge_threads():
+    """Issue 45, item 8: threads=2**31 (the process was killed) or 2**32 - 1 costs what the
+    threads used cost: the same answers as one thread, in seconds, memory far below a GB."""
+    import resource
+    import time
+    f = simdbloom.Filter(300000, 0.01)
+    keys = np.arange(200000, dtype=np.uint64)
+    f.insert(keys[:100000])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.monotonic()
+    for n in (100, 200000):
+        some = keys[:n]
+        want = f.contains(some)
+        for t in (2**31, 2**32 - 1):
+            assert np.array_equal(f.contains(some, threads=t), want)
+            assert np.array_equal(f.contains_bitmap(some, threads=t), f.contains_bitmap(some))
+            assert np.array_equal(f.select(some, threads=t), f.select(some))
+            g = simdbloom.Filter.with_bits(f.bit_count, f.num_hashes, f.layout, f.seed)
+            h = g.copy()
+            g.insert(some, threads=t)
+            h.insert(some)
+            assert g.to_bytes() == h.to_bytes()
+    assert time.monotonic() - start < 10
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 * 1024  # KiB

@@ -271,7 +271,8 @@ class Keys {
 // it returns, plus the calling thread), each on a contiguous share of the keys. No pool is kept;
 // a caller that wants one calls the single-threaded forms from its own threads. 0 and 1 mean the
 // calling thread alone. Batches of fewer than 32768 keys per thread use fewer threads (starting a
-// thread costs about 10-20 us).
+// thread costs about 10-20 us), and no call uses more than 256: the count is clamped before
+// anything is allocated, so any `count` (UINT_MAX too) costs what the threads used cost.
 struct Threads {
   unsigned count = 1;
 };
