@@ -6,11 +6,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "kernels/scalar/hash.h"
 #include "kernels/shifting_sets/spec.h"
 #include "lib/core/key_source.h"
+#include "lib/formats/file_io.h"
 #include "simdbloom/shifting.hpp"
 #include "tests/test_util.h"
 
@@ -423,6 +426,34 @@ TEST_CASE("shifting_sets: save/load round-trips; damaged or foreign bytes are fo
   const std::string sa = a.save(), sm = m.save();
   CHECK_THROWS_AS(ShiftingMultiplicity::load(sa.data(), sa.size()), Error);
   CHECK_THROWS_AS(ShiftingAssociation::load(sm.data(), sm.size()), Error);
+  // From a stream (issue 45, item 9): the same filter; bytes past the payload, a truncated
+  // payload and a header claiming 2^32 - 1 blocks are format errors, nothing allocated for them.
+  {
+    std::istringstream in(sa);
+    CHECK(ShiftingAssociation::load(in).save() == sa);
+    std::istringstream in_m(sm);
+    CHECK(ShiftingMultiplicity::load(in_m).save() == sm);
+  }
+  const auto format_error = [](const std::string& bytes, const std::string& what) {
+    std::istringstream in(bytes);
+    try {
+      ShiftingAssociation::load(in);
+      FAIL("loaded");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kFormat);
+      CHECK(std::string(e.what()) ==
+            "ShiftingAssociation::load: not a valid simdbloom shifting-set file: " + what);
+    }
+  };
+  format_error(sa + std::string(1, '\0'), "bytes past the payload");
+  const std::string payload = std::to_string(sa.size() - 64);
+  format_error(sa.substr(0, sa.size() - 1), "truncated payload (" + std::to_string(sa.size() - 65) +
+                                                " of " + payload + " bytes)");
+  std::string lying = sa;
+  detail::PutU64(reinterpret_cast<uint8_t*>(&lying[24]), (uint64_t{1} << 32) - 1);
+  detail::PutU64(reinterpret_cast<uint8_t*>(&lying[56]),
+                 scalar::Checksum(reinterpret_cast<const uint8_t*>(lying.data()), 56));
+  format_error(lying, "truncated payload (" + payload + " of 274877906880 bytes)");
 }
 
 }  // namespace

@@ -439,8 +439,8 @@ namespace {
 // header that does not parse is returned alone for load() to name the fault, and the payload is
 // read through ReadPayload, so memory follows the bytes present and their checksum, never the
 // claim (a sparse or endless file costs at most one piece).
-std::string ReadWhole(const std::string& path, const std::string& who) {
-  return LoadFile(path, who, [&](std::istream& in) {
+std::string ReadSetStream(std::istream& in, const std::string& who) {
+  {
     std::string bytes(kHeader, '\0');
     in.read(&bytes[0], kHeader);
     bytes.resize(static_cast<size_t>(in.gcount()));
@@ -466,7 +466,10 @@ std::string ReadWhole(const std::string& path, const std::string& who) {
                   who + ": not a valid simdbloom shifting-set file: bytes past the payload");
     }
     return bytes;
-  });
+  }
+}
+std::string ReadWhole(const std::string& path, const std::string& who) {
+  return LoadFile(path, who, [&](std::istream& in) { return ReadSetStream(in, who); });
 }
 
 // save() into a file (atomically) and load() of a file's bytes: the same for both set filters.
@@ -485,6 +488,14 @@ F LoadSetFile(const std::string& path, const char* who) {
 
 void ShiftingAssociation::save_file(const std::string& path) const {
   detail::SaveSetFile(*this, path, "ShiftingAssociation::save_file");
+}
+ShiftingAssociation ShiftingAssociation::load(std::istream& in) {
+  const std::string bytes = detail::ReadSetStream(in, "ShiftingAssociation::load");
+  return load(bytes.data(), bytes.size());
+}
+ShiftingMultiplicity ShiftingMultiplicity::load(std::istream& in) {
+  const std::string bytes = detail::ReadSetStream(in, "ShiftingMultiplicity::load");
+  return load(bytes.data(), bytes.size());
 }
 ShiftingAssociation ShiftingAssociation::load_file(const std::string& path) {
   return detail::LoadSetFile<ShiftingAssociation>(path, "ShiftingAssociation::load_file");

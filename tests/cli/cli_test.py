@@ -936,6 +936,104 @@ def hostile_remove():
     check(summary(out)["present"] == 0, "present after 16 removes: %s" % summary(out))
 
 
+# XXH3-64 (seed 0) of 17..128 bytes, as the file headers' checksums (bytes 0..55) use it: the
+# default secret's first 128 bytes (xxhash.h, XXH3_kSecret).
+_XXH3_SECRET = bytes.fromhex(
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
+    "cb79e64eccc0e578825ad07dccff7221b8084674f743248ee03590e6813a264c"
+    "3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
+    "a8fa763fe39c343ff9dcbbc7c70b4f1d8a51e04bcdb45931c89f7ec9d9787364")
+
+
+def xxh3_64(data):
+    n, m = len(data), (1 << 64) - 1
+    assert 17 <= n <= 128
+
+    def mix16(i, s):
+        lo = int.from_bytes(data[i:i + 8], "little") ^ int.from_bytes(_XXH3_SECRET[s:s + 8],
+                                                                     "little")
+        hi = int.from_bytes(data[i + 8:i + 16], "little") ^ int.from_bytes(
+            _XXH3_SECRET[s + 8:s + 16], "little")
+        prod = lo * hi
+        return (prod ^ (prod >> 64)) & m
+
+    acc = (n * 0x9E3779B185EBCA87) & m
+    pairs = [(0, n - 16)]
+    if n > 32:
+        pairs.append((16, n - 32))
+    if n > 64:
+        pairs.append((32, n - 48))
+    if n > 96:
+        pairs.append((48, n - 64))
+    for j, (a, b) in enumerate(pairs):
+        acc = (acc + mix16(a, 32 * j) + mix16(b, 32 * j + 16)) & m
+    acc ^= acc >> 37
+    acc = (acc * 0x165667919E3779F9) & m
+    return acc ^ (acc >> 32)
+
+
+def rss_of(args, stdin=None, timeout=20):
+    """Runs the command with `stdin`; returns (exit status, peak RSS in bytes, stderr text), the
+    peak polled from /proc as rss_run does. Fails if it runs past `timeout` seconds."""
+    p = subprocess.Popen(ARGS.emulator + [ARGS.bin] + args, stdin=stdin,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak, start = 0, time.monotonic()
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]) * 1024)
+        except OSError:
+            pass
+        if time.monotonic() - start > timeout or peak > 512 << 20:
+            p.kill()
+            p.wait()
+            fail("%s ran past %d s or 512 MiB (peak RSS %d MiB)" % (args, timeout, peak >> 20))
+        time.sleep(0.002)
+    return p.returncode, peak, p.stderr.read().decode("utf-8", "replace")
+
+
+def hostile_kinds_bounded():
+    """Issue 45, item 9: every kind of filter file is loaded through the bounded loader: a valid
+    file followed by endless zeros on a pipe, and a sparse file whose header claims 2^32 - 1
+    blocks, fail at once with one line and little memory (ShBF files were read whole)."""
+    write_lines(w("kk.txt"), ["k%d" % i for i in range(1000)])
+    run(["build", "-o", w("plain.sbf"), w("kk.txt")])
+    run(["build", "-o", w("chain.sbf")], input_bytes=open(w("kk.txt"), "rb").read())
+    run(["build", "--counting", "-o", w("count.sbc"), w("kk.txt")])
+    run(["build", "--areas", "-o", w("areas.sbs"), w("kk.txt")])
+    corpus = os.path.join(HERE, "..", "fuzz", "corpus")
+    shutil.copy(os.path.join(corpus, "shbf_a.bin"), w("a.shbf"))
+    shutil.copy(os.path.join(corpus, "shbf_x.bin"), w("x.shbf"))
+    for name in ["plain.sbf", "chain.sbf", "count.sbc", "areas.sbs", "a.shbf", "x.shbf"]:
+        feed = subprocess.Popen(["sh", "-c", 'cat "$0"; exec cat /dev/zero', w(name)],
+                                stdout=subprocess.PIPE)
+        status, peak, err = rss_of(["info", "/dev/stdin"], stdin=feed.stdout)
+        feed.stdout.close()
+        feed.kill()
+        feed.wait()
+        check(status == 1 and err.count("\n") == 1 and err.startswith("simdbloom: /dev/stdin: "),
+              "%s then endless zeros: exit %d %r" % (name, status, err))
+        check(peak < 64 << 20, "%s then endless zeros: peak RSS %d MiB" % (name, peak >> 20))
+        if name == "chain.sbf":
+            continue  # its stage table has a checksum of its own: no one-field lie
+        data = bytearray(open(w(name), "rb").read(64))
+        check(xxh3_64(bytes(data[:56])) == struct.unpack_from("<Q", data, 56)[0],
+              "the test's XXH3 gives %s's header checksum" % name)
+        struct.pack_into("<Q", data, 24, (1 << 32) - 1)  # the block count
+        struct.pack_into("<Q", data, 56, xxh3_64(bytes(data[:56])))
+        with open(w("lying"), "wb") as f:
+            f.write(data)
+            f.truncate(1 << 30)  # sparse: 1 GiB of zeros, far less than claimed
+        status, peak, err = rss_of(["info", w("lying")])
+        check(status == 1 and err.count("\n") == 1 and w("lying") in err and
+              "truncated" in err, "%s claiming 2^32 - 1 blocks: exit %d %r" % (name, status, err))
+        check(peak < 64 << 20, "%s claiming 2^32 - 1 blocks: peak RSS %d MiB"
+              % (name, peak >> 20))
+        os.remove(w("lying"))
+
+
 def test_hostile():
     """The hostile-input campaign: garbage, NUL bytes, empty and unterminated files, a 100 MB
     line, directories, FIFOs, /proc files, missing paths and absurd option values. Each case
@@ -950,6 +1048,7 @@ def test_hostile():
 
     hostile_threads_long_lines()
     hostile_remove()
+    hostile_kinds_bounded()
 
     def exact_lines(path):
         data = open(path, "rb").read()

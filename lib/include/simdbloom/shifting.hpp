@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -184,6 +185,11 @@ class ShiftingAssociation {
   // O(size), allocating the result.
   std::string save() const;
   static ShiftingAssociation load(const void* bytes, size_t size);
+  // The same from a stream (a file or a pipe): the 64-byte header, then the payload it claims
+  // read as FORMAT.md's "File format" says (4 MiB pieces, allocated once they arrived and matched
+  // the checksum), so memory follows the bytes present, never the claim. Bytes past the payload
+  // are Error(kFormat); a failing stream Error(kIo).
+  static ShiftingAssociation load(std::istream& in);
   // save() into `path`, atomically (a temporary file renamed over it: on any failure the old file
   // is unchanged), and the bytes of `path` through load(). Error(kIo) names the path and the
   // reason. O(size).
@@ -272,7 +278,8 @@ class ShiftingMultiplicity {
   // Persistence: magic "SIMDSHBX" (as ShiftingAssociation).
   std::string save() const;
   static ShiftingMultiplicity load(const void* bytes, size_t size);
-  void save_file(const std::string& path) const;  // as ShiftingAssociation's
+  static ShiftingMultiplicity load(std::istream& in);  // as ShiftingAssociation's
+  void save_file(const std::string& path) const;       // as ShiftingAssociation's
   static ShiftingMultiplicity load_file(const std::string& path);
 
  private:
