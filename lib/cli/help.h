@@ -30,7 +30,7 @@ Commands:
   parquet    probe a Parquet file's row-group Bloom filters for values of a column
 
 Options of every command: -q/--quiet, --json, --stats FILE, --progress, --strip-cr,
--t/--threads T, -h/--help; -z/--null for build, query, remove, classify, dedup and intersect.
+-t/--threads T, --max-key-bytes N, -h/--help; -z/--null for build, query, remove, classify, dedup and intersect.
 --json writes a summary object to stderr (never into the data on stdout; info --json prints
 only the filter's description, on stdout); --stats FILE writes it to FILE instead.
 
@@ -48,6 +48,7 @@ constexpr char kCommonOptions[] =
       --progress      progress bar on stderr even when it is not a terminal
       --strip-cr      drop a trailing \r from each key
   -t, --threads T     threads (1..256; build, query and intersect use them)
+      --max-key-bytes N  refuse a key longer than N bytes, exit 2 (default 256 MiB)
   -h, --help          this help
 )";
 

@@ -186,6 +186,18 @@ size_t PageSize() {
 
 void SetFailureStatus(int status) { g_failure_status = status; }
 
+namespace {
+uint64_t g_max_key_bytes = kDefaultMaxKeyBytes;
+
+[[noreturn]] void KeyTooLong(const std::string& path) {
+  throw CliError(kExitUsage, Shown(path) + ": a key longer than " +
+                                 std::to_string(g_max_key_bytes) +
+                                 " bytes (--max-key-bytes N raises the limit)");
+}
+}  // namespace
+
+void SetMaxKeyBytes(uint64_t bytes) { g_max_key_bytes = bytes; }
+
 size_t DefaultBlockBytes() {
   // SIMDBLOOM_CLI_BLOCK_BYTES (tests only): small blocks put window and buffer edges inside
   // small inputs.
@@ -235,10 +247,14 @@ bool LineReader::Fill() {
     pos_ = 0;
   }
   if (end_ == cap_) {  // one line longer than the buffer: grow (memory follows the longest line)
-    char* bigger = static_cast<char*>(std::realloc(buf_, cap_ * 2));
+    // The buffer holds a key and its delimiter: a key of g_max_key_bytes fits, a longer one not.
+    if (cap_ > g_max_key_bytes) KeyTooLong(path_);
+    const size_t grown =
+        static_cast<size_t>(std::min<uint64_t>(uint64_t{cap_} * 2, g_max_key_bytes + 1));
+    char* bigger = static_cast<char*>(std::realloc(buf_, grown));
     if (bigger == nullptr) throw std::bad_alloc();
     buf_ = bigger;
-    cap_ *= 2;
+    cap_ = grown;
   }
   data_ = buf_;
   const size_t n = ReadSome(fd_, buf_ + end_, cap_ - end_, path_);
@@ -253,7 +269,8 @@ bool LineReader::Fill() {
 bool LineReader::FillMapped() {
   const uint64_t mapped_end = map_off_ + end_;
   if (mapped_end >= file_size_) return false;
-  const uint64_t first = map_off_ + pos_;  // first unconsumed byte of the file
+  const uint64_t first = map_off_ + pos_;                       // first unconsumed byte of the file
+  if (mapped_end - first > g_max_key_bytes) KeyTooLong(path_);  // a line with no end in sight
   const uint64_t start = first & ~static_cast<uint64_t>(PageSize() - 1);
   uint64_t len = std::min<uint64_t>(window_, file_size_ - start);
   while (start + len <= mapped_end) {  // a line longer than the window: map more of it
@@ -311,6 +328,7 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
   }
   const bool strip = strip_cr_;
   const char delim = delim_;
+  const uint64_t max_key = g_max_key_bytes;
   const char* data = data_;
   size_t start = pos_;  // pos_ when this call began (bytes_done_ counts from it)
   size_t line = pos_;   // start of the current line
@@ -331,6 +349,7 @@ bool LineReader::NextImpl(std::vector<std::string_view>& lines, size_t max_lines
       return false;
     }
     size_t len = nl - line;
+    if (SIMDBLOOM_CLI_UNLIKELY(len > max_key)) KeyTooLong(path_);
     if (strip && len > 0 && data[line + len - 1] == '\r') --len;
     out[n++] = std::string_view(data + line, len);
     line = nl + 1;

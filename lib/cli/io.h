@@ -22,6 +22,12 @@ namespace cli {
 // default; query sets 2 (its 1 means "no line matched").
 void SetFailureStatus(int status);
 
+// The longest key (line) any LineReader accepts, in bytes: --max-key-bytes, 256 MiB by default. A
+// longer line is CliError(2) naming the input, so an endless line (/dev/zero) cannot take all
+// memory: a reader holds at most about this much (twice it for a mapped file's window).
+constexpr uint64_t kDefaultMaxKeyBytes = uint64_t{256} << 20;
+void SetMaxKeyBytes(uint64_t bytes);
+
 // "-" names stdin. Returns the byte size of a regular file, -1 for anything else (pipe, terminal,
 // character device). Throws CliError (exit 1) for a missing or unreadable path.
 int64_t RegularFileSize(const std::string& path);

@@ -53,8 +53,9 @@ struct Common {
 };
 
 const std::vector<OptionSpec> kCommonSpecs = {
-    {"json", 0, false},     {"stats", 0, true},     {"quiet", 'q', false},
-    {"progress", 0, false}, {"strip-cr", 0, false}, {"threads", 't', true},
+    {"json", 0, false},         {"stats", 0, true},     {"quiet", 'q', false},
+    {"progress", 0, false},     {"strip-cr", 0, false}, {"threads", 't', true},
+    {"max-key-bytes", 0, true},
 };
 // For the commands that read keys.
 const OptionSpec kNullSpec = {"null", 'z', false};
@@ -74,6 +75,11 @@ Common ReadCommon(const Options& o, const std::string& cmd) {
   const uint64_t t = o.Count("threads", 1);
   if (t == 0 || t > 256) throw CliError(kExitUsage, cmd + ": --threads must be 1..256");
   c.threads = static_cast<unsigned>(t);
+  const uint64_t max_key = o.Count("max-key-bytes", kDefaultMaxKeyBytes);
+  if (max_key == 0 || max_key > (uint64_t{1} << 40)) {
+    throw CliError(kExitUsage, cmd + ": --max-key-bytes must be 1..2^40");
+  }
+  SetMaxKeyBytes(max_key);
   if (o.Has("stats")) {
     // Checked before any work, as -o: a long run does not fail at its end.
     c.stats = o.Str("stats", "");

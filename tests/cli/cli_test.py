@@ -1034,6 +1034,38 @@ def hostile_kinds_bounded():
         os.remove(w("lying"))
 
 
+def hostile_endless_line():
+    """Issue 45, item 10: a single endless line (/dev/zero) stops at --max-key-bytes (256 MiB by
+    default) with exit 2, one line and no file; a key of exactly N bytes is accepted, N + 1 not,
+    from a file and a pipe."""
+    status, peak, err = rss_of(["build", "-n", "10", "-o", w("z.sbf"), "/dev/zero"], timeout=60)
+    check(status == 2 and err == "simdbloom: /dev/zero: a key longer than 268435456 bytes "
+          "(--max-key-bytes N raises the limit)\n", "endless line: exit %d %r" % (status, err))
+    check(peak < (256 << 20) * 2 + (64 << 20), "endless line: peak RSS %d MiB" % (peak >> 20))
+    check(not os.path.exists(w("z.sbf")), "endless line: no file written")
+    status, peak, err = rss_of(["query", "--max-key-bytes", "1M", w("plain.sbf"), "/dev/zero"])
+    check(status == 2 and err == "simdbloom: /dev/zero: a key longer than 1000000 bytes "
+          "(--max-key-bytes N raises the limit)\n", "query of /dev/zero: %d %r" % (status, err))
+    check(peak < 64 << 20, "query of /dev/zero: peak RSS %d MiB" % (peak >> 20))
+    data = b"a\n" + b"x" * 1000 + b"\n" + b"y" * 1001 + b"\nb\n"
+    with open(w("long_keys.txt"), "wb") as f:
+        f.write(data)
+    for block in ["16", "4096", "0"]:
+        env = dict(os.environ, SIMDBLOOM_CLI_BLOCK_BYTES=block)
+        for src, stdin in [(w("long_keys.txt"), None), ("-", data)]:
+            out, _ = run(["query", "-c", "--max-key-bytes", "1001", w("plain.sbf"), src],
+                         input_bytes=stdin, expect=1, env=env)
+            check(out == b"0\n", "keys of 1001 bytes accepted: %r" % out)
+            _, err = run(["build", "-n", "10", "--max-key-bytes", "1000", "-o", w("l.sbf"), src],
+                         input_bytes=stdin, expect=2, env=env)
+            check(err == "simdbloom: %s: a key longer than 1000 bytes (--max-key-bytes N raises "
+                  "the limit)\n" % ("(stdin)" if src == "-" else src), "1001 > 1000: %r" % err)
+            check(not os.path.exists(w("l.sbf")), "a key too long: no file written")
+    for bad in ["0", "-1", "2T", "x"]:
+        _, err = run(["build", "--max-key-bytes", bad, "-o", w("l.sbf"), w("kk.txt")], expect=2)
+        one_line(err, "max-key-bytes")
+
+
 def test_hostile():
     """The hostile-input campaign: garbage, NUL bytes, empty and unterminated files, a 100 MB
     line, directories, FIFOs, /proc files, missing paths and absurd option values. Each case
@@ -1049,6 +1081,7 @@ def test_hostile():
     hostile_threads_long_lines()
     hostile_remove()
     hostile_kinds_bounded()
+    hostile_endless_line()
 
     def exact_lines(path):
         data = open(path, "rb").read()
@@ -1794,7 +1827,8 @@ COMMANDS = {
     "merge": ["--output"],
     "parquet": ["--column"],
 }
-COMMON = ["--quiet", "--json", "--stats", "--progress", "--strip-cr", "--threads", "--help"]
+COMMON = ["--quiet", "--json", "--stats", "--progress", "--strip-cr", "--threads",
+          "--max-key-bytes", "--help"]
 
 
 def test_help():
