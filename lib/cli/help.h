@@ -108,9 +108,10 @@ false positives).
      R"(usage: simdbloom classify [--labels] [-q] [-z] FILTER [FILE...]
 Prints each key of FILEs (stdin without FILE) with the area of the spatial filter FILTER (build
 --areas) it is in: KEY<TAB>AREA, in input order. AREA is the area's name (build --areas: its
-FILE), its label where it has no name, and - for a key in no area. A key of an area is never
-reported in no area nor in a lower one (a higher one with a small probability, info's ISEP); a
-key of no area gets one at the filter's rate. Exit status as grep: 0 if a key is in an area, 1 if
+FILE; control bytes and invalid UTF-8 escaped as \\ \n \t \r \ooo), its label where it has no
+name, and - for a key in no area. A key of an area is never reported in no area nor in a lower
+one (a higher one with a small probability, info's ISEP); a key of no area gets one at the
+filter's rate. Exit status as grep: 0 if a key is in an area, 1 if
 none, 2 on any error. -q prints nothing and stops at the first key in an area.
       --labels        print the area's label (1, 2, ...; 0 for no area) instead of its name
   -z, --null          keys end at NUL, not newline, on input and output

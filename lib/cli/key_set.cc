@@ -396,10 +396,69 @@ Json SpatialGeometry(const SpatialFilter& f) {
   return g;
 }
 
+std::string EscapedName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  const auto octal = [&](unsigned char b) {
+    const char digits[] = {'\\', static_cast<char>('0' + (b >> 6)),
+                           static_cast<char>('0' + ((b >> 3) & 7)),
+                           static_cast<char>('0' + (b & 7))};
+    out.append(digits, 4);
+  };
+  for (size_t i = 0; i < name.size();) {
+    const auto b = static_cast<unsigned char>(name[i]);
+    if (b == '\\') {
+      out += "\\\\";
+    } else if (b == '\n') {
+      out += "\\n";
+    } else if (b == '\t') {
+      out += "\\t";
+    } else if (b == '\r') {
+      out += "\\r";
+    } else if (b < 0x20 || b == 0x7F) {
+      octal(b);
+    } else if (b < 0x80) {
+      out += static_cast<char>(b);
+    } else {
+      // A well-formed UTF-8 sequence (RFC 3629) is kept, but for the C1 controls (U+0080..009F);
+      // any other byte is written in octal.
+      size_t n = 0;
+      unsigned char lo = 0x80, hi = 0xBF;
+      if (b >= 0xC2 && b <= 0xDF) {
+        n = 2;
+      } else if (b >= 0xE0 && b <= 0xEF) {
+        n = 3;
+        if (b == 0xE0) lo = 0xA0;
+        if (b == 0xED) hi = 0x9F;
+      } else if (b >= 0xF0 && b <= 0xF4) {
+        n = 4;
+        if (b == 0xF0) lo = 0x90;
+        if (b == 0xF4) hi = 0x8F;
+      }
+      bool ok = n != 0 && name.size() - i >= n;
+      for (size_t j = 1; ok && j < n; ++j) {
+        const auto c = static_cast<unsigned char>(name[i + j]);
+        ok = j == 1 ? c >= lo && c <= hi : c >= 0x80 && c <= 0xBF;
+      }
+      if (ok && b == 0xC2 && static_cast<unsigned char>(name[i + 1]) < 0xA0) ok = false;
+      if (!ok) {
+        octal(b);
+        ++i;
+        continue;
+      }
+      out.append(name.data() + i, n);
+      i += n;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
 std::string AreaLabelText(const SpatialFilter& f, uint16_t label) {
   if (label == 0) return "-";
   const std::string_view name = f.area_name(label);
-  return name.empty() ? std::to_string(label) : std::string(name);
+  return name.empty() ? std::to_string(label) : EscapedName(name);
 }
 
 KeyType StoredFilter::key_type() const {
@@ -435,7 +494,7 @@ std::string StoredFilter::DescribeKind() const {
                static_cast<unsigned long long>(a.members), static_cast<unsigned long long>(a.cells),
                a.emersion, a.fpp, a.apriori_isep);
       const std::string_view name = f.area_name(a.label);
-      if (!name.empty()) s += ", name " + std::string(name);
+      if (!name.empty()) s += ", name " + EscapedName(name);
       s += "\n";
     }
     return s;

@@ -133,7 +133,12 @@ void CheckTakesLines(const std::string& cmd, const std::string& path, KeyType ty
 // "k":...,"bytes":...}.
 Json SpatialGeometry(const SpatialFilter& f);
 
-// The name classify prints for `label` of `f`: its name, its number if it has none, "-" for 0.
+// An area name as classify and info print it, one line whatever it holds (as ls
+// --quoting-style=escape): backslash, newline, tab and CR as \\ \n \t \r, other control
+// bytes, C1 controls and bytes of no well-formed UTF-8 sequence as \ooo (octal); the rest as is.
+std::string EscapedName(std::string_view name);
+// The name classify prints for `label` of `f`: its name (escaped), its number if it has none, "-"
+// for 0.
 std::string AreaLabelText(const SpatialFilter& f, uint16_t label);
 
 }  // namespace cli

@@ -1066,6 +1066,76 @@ def hostile_endless_line():
         one_line(err, "max-key-bytes")
 
 
+def escaped_name(name):
+    """An area name as classify and info print it (ls --quoting-style=escape): bytes in, str out.
+    Written apart from the command: well-formed UTF-8 kept but C1 controls, the rest octal."""
+    out, i = [], 0
+    named = {0x5C: "\\\\", 0x0A: "\\n", 0x09: "\\t", 0x0D: "\\r"}
+    while i < len(name):
+        b = name[i]
+        if b in named:
+            out.append(named[b])
+        elif b < 0x20 or b == 0x7F:
+            out.append("\\%03o" % b)
+        elif b < 0x80:
+            out.append(chr(b))
+        else:
+            for n in (4, 3, 2):  # the longest well-formed sequence starting here
+                try:
+                    ch = name[i:i + n].decode("utf-8")
+                except UnicodeDecodeError:
+                    continue
+                if len(ch) == 1 and not 0x80 <= ord(ch) <= 0x9F:
+                    out.append(ch)
+                    i += n
+                    break
+            else:
+                out.append("\\%03o" % b)
+                i += 1
+            continue
+        i += 1
+    return "".join(out)
+
+
+def hostile_area_names():
+    """Issue 45, item 4: area names (the FILEs of build --areas) with newlines, tabs, control
+    bytes, C1 controls and invalid UTF-8 are escaped by classify and info: one record per key,
+    no forged record; info --json gives them as JSON strings."""
+    names = [b"evil\nbob\t2", b"ctl\x01\x7f\x1b[31m", b"back\\slash", b"bad\xff\xc0\xe2\x82.txt",
+             "caf\u00e9 \u65e5".encode(), b"c1\xc2\x85", b"plain"]
+    work = os.fsencode(ARGS.work)
+    paths = [os.path.join(work, n) for n in names]
+    for i, p in enumerate(paths):
+        with open(p, "wb") as f:
+            f.write(b"alice\n" if i == 0 else b"key-%d\n" % i)
+    sbs = w("ev.sbs")
+    subprocess.run(ARGS.emulator + [ARGS.bin, "build", "--areas", "-q", "-n", "100", "-o", sbs] +
+                   paths, check=True)
+    p = subprocess.run(ARGS.emulator + [ARGS.bin, "classify", sbs], input=b"alice\nkey-1\n",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(p.returncode == 0 and p.stdout == b"alice\t" + escaped_name(paths[0]).encode() +
+          b"\nkey-1\t" + escaped_name(paths[1]).encode() + b"\n" and p.stderr == b"",
+          "classify of escaped names: %r" % p.stdout)
+    p = subprocess.run(ARGS.emulator + [ARGS.bin, "classify", "-z", sbs], input=b"alice\0",
+                       stdout=subprocess.PIPE)
+    check(p.stdout == b"alice\t" + escaped_name(paths[0]).encode() + b"\0", "classify -z: %r"
+          % p.stdout)
+    out, _ = run(["info", sbs])
+    areas = [l for l in out.decode().split("\n") if l.startswith("area ")]
+    check(len(areas) == len(paths) and len(lines_of(out)) == 13 + len(paths),
+          "info: one line per area: %r" % out)
+    for i, (line, path) in enumerate(zip(areas, paths)):
+        check(line.startswith("area %d: " % (i + 1)) and
+              line.endswith(", name " + escaped_name(path)), "info area %d: %r" % (i + 1, line))
+    j = summary(run(["info", "--json", sbs])[0])
+    for a, path in zip(j["areas"], paths):
+        want = re.sub("[\udc80-\udcff]", "\ufffd", path.decode("utf-8", "surrogateescape"))
+        check(a["name"] == want, "info --json name: %r" % a["name"])  # U+FFFD per bad byte
+    check(escaped_name(b"evil\nbob\t2") == "evil\\nbob\\t2" and
+          escaped_name(b"a\xc2\x85\xff\xe6\x97\xa5") == "a\\302\\205\\377\u65e5",
+          "the test's escaping: %r" % escaped_name(b"a\xc2\x85\xff"))
+
+
 def test_hostile():
     """The hostile-input campaign: garbage, NUL bytes, empty and unterminated files, a 100 MB
     line, directories, FIFOs, /proc files, missing paths and absurd option values. Each case
@@ -1082,6 +1152,7 @@ def test_hostile():
     hostile_remove()
     hostile_kinds_bounded()
     hostile_endless_line()
+    hostile_area_names()
 
     def exact_lines(path):
         data = open(path, "rb").read()
