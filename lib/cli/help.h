@@ -162,7 +162,7 @@ values after --); of a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY column its bytes (othe
 refused); prints ROW_GROUP<TAB>VALUE<TAB>maybe|no. A row group without a filter answers maybe
 (noted on stderr). A malformed file is a failure (exit 1); an unknown column, a column of another
 type or a bad value a usage error (2).
-      --column NAME   the column (required)
+      --column NAME   the column (required, once: every VALUE is probed in it)
 )",
      "  simdbloom parquet events.parquet --column user_id 42 4711\n"},
 };

@@ -969,6 +969,11 @@ int ParquetProbe(const std::vector<std::string>& args) {
     throw CliError(kExitUsage, "parquet: needs FILE --column NAME VALUE...");
   }
   if (!o.Has("column")) throw CliError(kExitUsage, "parquet: --column NAME is required");
+  if (o.Times("column") > 1) {
+    // Every VALUE is probed in the one column: a second --column would silently replace the first.
+    throw CliError(kExitUsage, "parquet: --column given " + std::to_string(o.Times("column")) +
+                                   " times: one column per call (every VALUE is probed in it)");
+  }
   const auto start = std::chrono::steady_clock::now();
   const std::string path = o.positional()[0], column = o.Str("column", "");
   const std::vector<std::string> values(o.positional().begin() + 1, o.positional().end());

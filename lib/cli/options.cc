@@ -69,6 +69,7 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
       throw CliError(kExitUsage, command_ + ": option --" + spec->long_name + " takes no value");
     }
     values_[spec->long_name] = value;
+    ++times_[spec->long_name];
   }
 }
 

@@ -26,6 +26,11 @@ class Options {
   Options(const std::string& command, const std::vector<std::string>& args,
           const std::vector<OptionSpec>& specs);
   bool Has(const std::string& name) const { return values_.count(name) != 0; }
+  // How often the option was given (a value option given twice keeps its last value).
+  int Times(const std::string& name) const {
+    const auto it = times_.find(name);
+    return it == times_.end() ? 0 : it->second;
+  }
   std::string Str(const std::string& name, const std::string& fallback) const;
   // Integer option: accepts 1e6-style and k/M/G suffixes (decimal); throws CliError(2) otherwise.
   uint64_t Count(const std::string& name, uint64_t fallback) const;
@@ -37,6 +42,7 @@ class Options {
  private:
   std::string command_;
   std::map<std::string, std::string> values_;
+  std::map<std::string, int> times_;
   std::vector<std::string> positional_;
 };
 

@@ -1153,6 +1153,15 @@ def test_hostile():
     hostile_kinds_bounded()
     hostile_endless_line()
     hostile_area_names()
+    # Issue 45, item 5: a second --column replaced the first, so 42 was probed in url and a row
+    # group holding id 42 answered "no". Now a usage error, nothing printed.
+    multi = os.path.join(ARGS.data, "multi_rowgroup.parquet")
+    for cols in (["--column", "id", "42", "--column", "url", "x"], ["--column=id", "--column=id"]):
+        out, err = run(["parquet", multi] + cols + ["42"], expect=2)
+        check(out == b"" and err == "simdbloom: parquet: --column given 2 times: one column per "
+              "call (every VALUE is probed in it)\n", "parquet %s: %r %r" % (cols, out, err))
+    out, _ = run(["parquet", multi, "--column", "id", "42"])
+    check(out.split(b"\n")[0] == b"0\t42\tmaybe", "parquet id 42: %r" % out)
 
     def exact_lines(path):
         data = open(path, "rb").read()
