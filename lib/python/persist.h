@@ -130,17 +130,15 @@ void SaveTo(const Guarded<T>& g, py::handle target) {
     Reading(g, [&](const T& obj) { Kind<T>::SaveFile(obj, path); });
     return;
   }
+  // Serialized under the shared lock (without the GIL), then written with the lock released:
+  // write() runs Python code, which may change this very object (an insert there waited for the
+  // lock forever). The price: the saved form in memory once, as to_bytes() makes it.
+  const py::bytes data = ToBytes(g);
   PyWriter writer(target);
-  try {
-    Reading(g, [&](const T& obj) {
-      std::ostream os(&writer);
-      Kind<T>::Save(obj, os);
-      os.flush();
-      if (!os) throw simdbloom::Error(simdbloom::ErrorCode::kIo, "save: write() failed");
-    });
-  } catch (const simdbloom::Error&) {
+  const auto size = static_cast<std::streamsize>(PyBytes_GET_SIZE(data.ptr()));
+  if (writer.sputn(PyBytes_AS_STRING(data.ptr()), size) != size || writer.pubsync() != 0) {
     writer.RethrowPending();
-    throw;
+    throw simdbloom::Error(simdbloom::ErrorCode::kIo, "save: write() failed");
   }
 }
 
@@ -228,8 +226,9 @@ void BindCommon(py::class_<Guarded<T>>& cls) {
            "object (anything with write(): open(..., 'wb'), io.BytesIO, a socket's makefile).\n"
            "A path is replaced atomically: a temporary file in the same directory, fsync'ed and\n"
            "renamed over it, so on any failure (a full disk, a kill) the old file is unchanged;\n"
-           "devices and FIFOs are written in place. A file object gets the bytes through\n"
-           "write() calls of up to 1 MiB at its current position (not closed, not flushed).\n"
+           "devices and FIFOs are written in place. A file object gets to_bytes() (made first,\n"
+           "under the object's lock) through write() calls of up to 1 MiB at its current\n"
+           "position (not closed, not flushed), with no lock held: write() may use the filter.\n"
            "GIL released but for write(). Raises simdbloom.Error (io) naming the path and the\n"
            "reason, or what write() raised. O(size_bytes), one checksum pass.")
       .def_static("load", &LoadFrom<T>, py::arg("source"),

@@ -746,3 +746,37 @@ def test_hostile_inputs_huge_threads():
             assert g.to_bytes() == h.to_bytes()
     assert time.monotonic() - start < 10
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 * 1024  # KiB
+
+
+def test_hostile_inputs_save_writer_changes_filter():
+    """Issue 45, item 7: save(file_object) whose write() changes the same filter deadlocked (the
+    object's lock held across write()); run in a child so a regression fails instead of hanging."""
+    import subprocess
+    import sys
+    code = r"""
+import io, simdbloom
+for make, add in [(lambda: simdbloom.Filter(1000, 0.01), "add"),
+                  (lambda: simdbloom.CountingFilter(1000, 0.01), "add"),
+                  (lambda: simdbloom.ScalableFilter(100, 0.01), "add"),
+                  (lambda: simdbloom.SpatialFilter(1000, 0.01, 2), None)]:
+    f = make()
+    if add:
+        f.update(["a", "b"])
+    before = f.to_bytes()
+    class Writer(io.BytesIO):
+        calls = 0
+        def write(self, b):
+            Writer.calls += 1
+            if add:
+                getattr(f, add)("x%d" % Writer.calls)
+            else:
+                f.insert(["x%d" % Writer.calls], 1)
+            return super().write(b)
+    out = Writer()
+    f.save(out)
+    assert out.getvalue() == before, type(f)
+    assert Writer.calls >= 1 and ("x1" in f if add else f.classify("x1") == 1), type(f)
+print("ok")
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout == "ok\n", p.stderr
