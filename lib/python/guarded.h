@@ -258,7 +258,8 @@ py::object InsertBatch(Guarded<T>& g, const KeyBatch& b, Fn&& fn) {
 }
 
 // update(iterable): fn(obj, keys) for each chunk of ForEachChunk (one call for a batch form),
-// each under the exclusive lock without the GIL. Keys of chunks before an error stay inserted.
+// each under the exclusive lock without the GIL. Every key yielded before an error (the iterable
+// raising, an item that is no key) is inserted before the error propagates.
 template <class T, class Fn>
 void UpdateFrom(Guarded<T>& g, py::handle iterable, Fn&& fn) {
   ForEachChunk(iterable, [&](const KeyBatch& b) { InsertBatch(g, b, fn); });

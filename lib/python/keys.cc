@@ -504,7 +504,17 @@ void ForEachChunk(py::handle iterable, const std::function<void(const KeyBatch&)
   }
   Chunker chunker(fn);
   size_t index = 0;
-  for (py::handle item : py::iter(iterable)) chunker.Add(item, index++);
+  try {
+    for (py::handle item : py::iter(iterable)) chunker.Add(item, index++);
+  } catch (...) {
+    // The iterable raised, or an item is no key: the keys yielded before it are inserted before
+    // the error propagates (as set.update keeps them), the error itself wins over the insert's.
+    try {
+      chunker.Flush();
+    } catch (...) {
+    }
+    throw;
+  }
   chunker.Flush();
 }
 

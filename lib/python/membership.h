@@ -188,7 +188,8 @@ in one bulk call; a list, tuple, generator, set, dict, range or other iterator i
 of 65536 keys (one bulk call each, without the GIL), so memory stays bounded whatever its length,
 and its items may mix integer types (ints, NumPy integers: their values) or bytes and str (a
 filter holds one kind). A str or bytes is one key: TypeError (use add); a memoryview is one
-byte-string key. Keys of chunks before an error stay inserted. Returns None.)doc");
+byte-string key. Every key yielded before an error (the iterable raising, an item that is no key)
+is inserted before the error propagates, as set.update keeps them. Returns None.)doc");
   BindHash(cls,
            "The hash insert computes first for one key (this object's layout and seed): pass "
            "such values with prehashed=True. O(1) (strings O(length)).");

@@ -73,7 +73,9 @@ void BindValued(py::class_<Guarded<T>>& cls) {
            "generator, set, dict, range or other iterator in order, in chunks of 65536 keys "
            "(one bulk call each, without the GIL), so memory stays bounded and integer types "
            "may mix (their values). A str or bytes is one key: TypeError (use add); a "
-           "memoryview is one byte-string key. Keys of chunks before an error stay inserted.")
+           "memoryview is one byte-string key. Every key yielded before an error (the iterable "
+           "raising, an item that is no key) is inserted before the error propagates, as "
+           "set.update keeps them.")
               .c_str())
       .def(
           K::kAnswer,

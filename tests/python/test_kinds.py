@@ -780,3 +780,37 @@ print("ok")
 """
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout == "ok\n", p.stderr
+
+
+def test_hostile_inputs_update_keeps_yielded_keys():
+    """Issue 45, item 11: update(iterable) inserts every key yielded before the iterable raises
+    (70,000: only the first 65,536-key chunk was kept) or before a bad item, in every class."""
+    class Boom(Exception):
+        pass
+
+    def gen(n):
+        for i in range(n):
+            yield "k%d" % i
+        raise Boom("at %d" % n)
+
+    makers = [lambda: simdbloom.Filter(100_000, 0.001),
+              lambda: simdbloom.CountingFilter(100_000, 0.001),
+              lambda: simdbloom.ScalableFilter(100_000, 0.001)]
+    for make in makers:
+        f = make()
+        with pytest.raises(Boom, match="at 70000"):
+            f.update(gen(70_000))
+        keys = ["k%d" % i for i in range(70_000)]
+        assert f.contains(keys).all(), type(f)
+        want = make()
+        want.update(keys)
+        assert f.to_bytes() == want.to_bytes(), type(f)
+        # A bad item: the keys before it are in, the one after it is not.
+        g = make()
+        with pytest.raises(TypeError, match="item 3"):
+            g.update(["a", "b", "c", 1.5, "d"])
+        assert g.contains(["a", "b", "c"]).all() and "d" not in g
+    s = simdbloom.SpatialFilter(100_000, 0.001, 2)
+    with pytest.raises(Boom, match="at 70000"):
+        s.update(gen(70_000), 1)
+    assert (s.classify(["k%d" % i for i in range(70_000)]) == 1).all()
