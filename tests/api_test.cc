@@ -53,6 +53,20 @@ TEST_CASE("api: create's errors name Filter::create, not the sizing calls it mak
   CHECK(MessageOf([] { Filter::with_bits(1024, 0); }).rfind("with_bits: ", 0) == 0);
 }
 
+TEST_CASE("api: a filter merged with itself equals one merged with its copy (issue 45)") {
+  Filter f = Filter::create(1000, 0.01);
+  const std::vector<uint64_t> keys = {1, 2, 3};
+  f.insert(keys);
+  Filter copy_merged = f;
+  copy_merged.merge(Filter(f));
+  f.merge(f);
+  CHECK(f.inserted_count() == 6);  // was 3: a self-merge returned early
+  CHECK(copy_merged.inserted_count() == 6);
+  CHECK(std::memcmp(f.data(), copy_merged.data(), f.size_bytes()) == 0);
+  f.intersect(f);
+  CHECK(f.inserted_count() == 6);
+}
+
 TEST_CASE("api: version matches the header macros") {
   CHECK(std::string(version()) == SIMDBLOOM_VERSION_STRING);
   CHECK(std::string(SIMDBLOOM_VERSION_STRING) == std::to_string(SIMDBLOOM_VERSION_MAJOR) + "." +
@@ -388,7 +402,7 @@ TEST_CASE("api: a moved-from filter throws on every key call, never crashes") {
     CHECK(moved_error([&] { c.contains(keys, out); }));
     CHECK(moved_error([&] { b.merge(a); }));  // "merge: the other filter was moved from"
     CHECK(moved_error([&] { b.intersect(a); }));
-    a = b;                               // assignable again
+    a = b;  // assignable again
     for (uint64_t k : keys) CHECK(a.contains(k));
   }
 }

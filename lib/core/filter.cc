@@ -266,7 +266,10 @@ void Filter::merge(const Filter& other) {
   CheckCompatible("merge", *this, other);
   keys_.Combine("merge", other.key_type());
   UpdateFast();
-  if (&other == this) return;
+  if (&other == this) {  // the bits stay; the count adds as for a copy of this filter
+    inserted_ += inserted_;
+    return;
+  }
   detail::Active().or_words(words_, other.words_, size_bytes() / 8);
   inserted_ += other.inserted_;
 }

@@ -44,6 +44,33 @@ py::array CheckedOut(py::object out, size_t n) {
   if (!a.writeable()) throw py::value_error("out: is read-only");
   return a;
 }
+void CheckOutApart(const py::array& out, const KeyBatch& b) {
+  const auto* o = static_cast<const char*>(out.data());
+  const auto on = static_cast<size_t>(out.nbytes());
+  const auto shares = [&](const void* p, size_t n) {
+    const auto* q = static_cast<const char*>(p);
+    return n != 0 && on != 0 && q < o + on && o < q + n;
+  };
+  bool overlap = false;
+  for (const py::object* h : {&b.array, &b.valid_array}) {
+    if (h->ptr() != nullptr && py::isinstance<py::array>(*h)) {
+      const auto a = py::reinterpret_borrow<py::array>(*h);
+      overlap |= shares(a.data(), static_cast<size_t>(a.nbytes()));
+    }
+  }
+  if (b.keys && b.keys->data() != nullptr) {  // Arrow data read in place: up to the last offset
+    const int64_t last = !b.offsets32.empty() ? b.offsets32.back()
+                         : !b.offsets.empty() ? b.offsets.back()
+                                              : 0;
+    overlap |= shares(b.keys->data(), last > 0 ? static_cast<size_t>(last) : 0);
+  }
+  if (overlap) {
+    throw py::value_error(
+        "out: shares memory with the keys (the results would overwrite keys not yet read): "
+        "pass an array of its own");
+  }
+}
+
 template py::array CheckedOut<bool>(py::object, size_t);
 template py::array CheckedOut<uint8_t>(py::object, size_t);
 template py::array CheckedOut<uint16_t>(py::object, size_t);

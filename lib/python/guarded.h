@@ -286,9 +286,15 @@ py::array ResultArray(py::object out, size_t n) {
 // GIL and returns the values as a NumPy array, one per key of the caller's batch: a null of a
 // pandas nullable batch gets 0 (never present, no label, count 0). Allocates the result unless
 // `out` is given (and, for a batch with nulls, one value per non-null key).
+// ValueError if the caller's `out` shares bytes with what the batch reads in place (its NumPy
+// array, its nulls mask, a Binary's data): the results would overwrite keys not yet read.
+void CheckOutApart(const py::array& out, const KeyBatch& b);
+
 template <class Out, class T, class Fn>
 py::array QueryBatch(const Guarded<T>& g, const KeyBatch& b, py::object out, Fn&& fn) {
+  const bool given = !out.is_none();
   py::array result = ResultArray<Out>(std::move(out), b.total_size());
+  if (given) CheckOutApart(result, b);
   auto* p = static_cast<Elem<Out>*>(result.mutable_data());
   Reading(g, [&](const T& obj) {
     if (b.valid == nullptr) {

@@ -814,3 +814,44 @@ def test_hostile_inputs_update_keeps_yielded_keys():
     with pytest.raises(Boom, match="at 70000"):
         s.update(gen(70_000), 1)
     assert (s.classify(["k%d" % i for i in range(70_000)]) == 1).all()
+
+
+def test_hostile_inputs_out_overlaps_keys_and_self_merge():
+    """Issue 45, item 12: an `out` sharing memory with the keys is refused (the results
+    overwrote keys not yet read); merging a filter with itself equals merging a copy."""
+    f = simdbloom.Filter(1000, 0.01)
+    keys = np.arange(1, 65, dtype=np.uint64)
+    f.insert(keys[:32])
+    kept = keys.copy()
+    msg = "out: shares memory with the keys"
+    for out in (keys.view(np.uint8)[:64], keys.view(np.uint8)[8:72].view(np.bool_)):
+        with pytest.raises(ValueError, match=msg):
+            f.contains(keys, out=out)
+    assert np.array_equal(keys, kept)
+    data = bytearray(b"abcdefgh" * 8)
+    binary = simdbloom.Binary(np.arange(0, 65, dtype=np.int64), data)
+    with pytest.raises(ValueError, match=msg):
+        f.contains(binary, out=np.frombuffer(data, dtype=np.uint8))
+    c = simdbloom.CountingFilter(1000, 0.01)
+    c.insert(keys)
+    with pytest.raises(ValueError, match=msg):
+        c.count(keys, out=keys.view(np.uint8)[:64])
+    assert np.array_equal(keys, kept)
+    # A separate array (and another view of other memory) is fine.
+    assert f.contains(keys, out=np.zeros(64, np.bool_)).tolist() == [True] * 32 + \
+        f.contains(keys[32:]).tolist()
+    # Self-merge: as merging a copy (inserted_count doubles; was unchanged), every class.
+    for g in (simdbloom.Filter(1000, 0.01), simdbloom.CountingFilter(1000, 0.01),
+              simdbloom.ScalableFilter(1000, 0.01)):
+        g.update(["a", "b", "c"])
+        h = g.copy()
+        h.merge(g.copy())
+        g.merge(g)
+        assert g.to_bytes() == h.to_bytes(), type(g)
+        g |= g
+        h |= h.copy()
+        assert g.to_bytes() == h.to_bytes(), type(g)
+    f2 = simdbloom.Filter(1000, 0.01)
+    f2.update(["a", "b", "c"])
+    f2.merge(f2)
+    assert f2.inserted_count == 6

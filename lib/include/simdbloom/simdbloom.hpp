@@ -655,7 +655,9 @@ class Filter {
   // Throws Error(kReadOnly) on a view.
   void clear();
   // Keys passed to insert so far, repeats included (merge adds, intersect keeps the smaller;
-  // saved with the filter). Informational: approximate_count() estimates distinct keys.
+  // saved with the filter): a count of inserts, not of distinct keys, so merging a filter with
+  // itself or with a copy of itself doubles it. Informational: approximate_count() estimates
+  // distinct keys.
   uint64_t inserted_count() const noexcept { return __atomic_load_n(&inserted_, __ATOMIC_RELAXED); }
   // True for filters made by view(): their bits belong to the caller and cannot change.
   bool is_view() const noexcept { return !owned_; }
