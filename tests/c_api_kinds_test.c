@@ -498,6 +498,11 @@ static void test_counting(int layout, const unsigned char* other, size_t other_s
  * of keys never inserted, whose result tells how many were surely absent. */
 static void test_hostile(int layout) {
   simdbloom_counting* c = NULL;
+  /* A load that cannot open its path says why (it said "cannot open PATH" only). */
+  EXPECT_ERROR(simdbloom_counting_load("/nonexistent/issue45.sbc", &c), SIMDBLOOM_EIO,
+               "simdbloom_counting_load",
+               "cannot open /nonexistent/issue45.sbc: No such file or directory");
+  EXPECT(c == NULL);
   uint8_t flag = 0xEE, flags[16];
   uint64_t i, result = 0, maybe = 0;
   const uint64_t k16[16] = {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7};

@@ -920,6 +920,11 @@ static void test_hostile(void) {
   }
   test_hostile_bytes(f, size);
   test_hostile_keys(f, size);
+  /* Issue 45: a load that cannot open its path says why (it said "cannot open PATH" only). */
+  g = sentinel;
+  EXPECT_ERROR(simdbloom_load("/nonexistent/issue45.sbf", &g), SIMDBLOOM_EIO, "simdbloom_load",
+               "cannot open /nonexistent/issue45.sbf: No such file or directory");
+  EXPECT(g == sentinel);
 
   /* Enums and sizes out of range for the constructors: *out untouched. */
   g = sentinel;

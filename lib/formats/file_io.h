@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -116,8 +117,13 @@ auto LoadFile(const std::string& path, const std::string& who, LoadFn&& load)
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
     throw Error(ErrorCode::kIo, who + ": " + path + " is a directory");
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::kIo, who + ": cannot open " + path);
+  if (!in) {
+    const int err = errno;  // set by the open(2) under the stream
+    throw Error(ErrorCode::kIo, who + ": cannot open " + path +
+                                    (err != 0 ? std::string(": ") + std::strerror(err) : ""));
+  }
   try {
     return std::forward<LoadFn>(load)(in);
   } catch (const Error& e) {

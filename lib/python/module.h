@@ -17,6 +17,11 @@ namespace py = pybind11;
 // simdbloom.Error(message) with .code ("invalid_argument", ...), a ValueError, and the translator
 // of simdbloom::Error to it.
 void BindErrors(py::module_& m);
+// For an Error(kIo) of a call that opened `path`: when the path cannot be opened because it is
+// missing or not permitted, raises (throws py::error_already_set) the OSError Python has for that
+// (FileNotFoundError, PermissionError, with errno and the path), also a simdbloom.Error of code
+// 'io'; otherwise returns, and the caller rethrows `e`.
+void RaiseIfOsError(const simdbloom::Error& e, const std::string& path);
 
 // The member of enum E that `h` names: a member of the bound enum (Python name `type`), or its
 // name (str). `what` names the parameter in errors; names(e) is the library's name of e, `values`

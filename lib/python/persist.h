@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "guarded.h"
+#include "module.h"
 
 namespace simdbloom_py {
 
@@ -147,7 +148,12 @@ template <class T>
 Ptr<T> LoadFrom(py::handle source) {
   if (!IsFile(source, "read")) {
     const std::string path = PathOf(source);
-    return Wrap(WithoutGil([&] { return Kind<T>::LoadFile(path); }));
+    try {
+      return Wrap(WithoutGil([&] { return Kind<T>::LoadFile(path); }));
+    } catch (const simdbloom::Error& e) {
+      RaiseIfOsError(e, path);  // missing, not permitted: FileNotFoundError, PermissionError
+      throw;
+    }
   }
   PyReader reader(source);
   try {
@@ -174,7 +180,12 @@ void BindMap(py::class_<Guarded<T>>& cls) {
       "map",
       [](py::handle path, bool verify_checksum) {
         const std::string p = PathOf(path);
-        return Wrap(WithoutGil([&] { return T::map_file(p, verify_checksum); }));
+        try {
+          return Wrap(WithoutGil([&] { return T::map_file(p, verify_checksum); }));
+        } catch (const simdbloom::Error& e) {
+          RaiseIfOsError(e, p);
+          throw;
+        }
       },
       py::arg("path"), py::arg("verify_checksum") = true,
       ("A read-only " + std::string(Kind<T>::kName) +

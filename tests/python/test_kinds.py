@@ -7,7 +7,9 @@ key_type, errors, nulls, the GIL."""
 
 import collections
 import copy
+import errno
 import io
+import os
 import pickle
 import threading
 
@@ -855,3 +857,30 @@ def test_hostile_inputs_out_overlaps_keys_and_self_merge():
     f2.update(["a", "b", "c"])
     f2.merge(f2)
     assert f2.inserted_count == 6
+
+
+def test_hostile_inputs_load_says_why(tmp_path):
+    """Issue 45: load (and map) of a path that cannot be opened says why: a missing file is
+    FileNotFoundError, an unreadable one PermissionError (OSErrors), each also simdbloom.Error
+    (code 'io') with the library's message and the reason."""
+    missing = str(tmp_path / "missing.sbf")
+    loaders = [simdbloom.Filter.load, simdbloom.CountingFilter.load, simdbloom.ScalableFilter.load,
+               simdbloom.SpatialFilter.load, simdbloom.ShiftingAssociation.load,
+               simdbloom.ShiftingMultiplicity.load, simdbloom.Filter.map,
+               simdbloom.CountingFilter.map]
+    for load in loaders:
+        with pytest.raises(FileNotFoundError) as e:
+            load(missing)
+        assert isinstance(e.value, simdbloom.Error) and e.value.code == "io"
+        assert e.value.errno == errno.ENOENT and e.value.filename == missing
+        assert "cannot open " + missing in str(e.value) and "No such file" in str(e.value)
+    unreadable = tmp_path / "unreadable.sbf"
+    simdbloom.Filter(100, 0.01).save(unreadable)
+    os.chmod(unreadable, 0)
+    if os.geteuid() != 0:  # root reads it anyway
+        for load in (simdbloom.Filter.load, simdbloom.Filter.map):
+            with pytest.raises(PermissionError) as e:
+                load(unreadable)
+            assert isinstance(e.value, simdbloom.Error) and e.value.errno == errno.EACCES
+    else:
+        assert simdbloom.Filter.load(unreadable) == simdbloom.Filter(100, 0.01)
