@@ -73,11 +73,13 @@ Common ReadCommon(const Options& o, const std::string& cmd) {
   c.strip_cr = o.Has("strip-cr");
   c.delim = o.Has("null") ? '\0' : '\n';
   const uint64_t t = o.Count("threads", 1);
-  if (t == 0 || t > 256) throw CliError(kExitUsage, cmd + ": --threads must be 1..256");
+  if (t == 0 || t > 256) {
+    throw CliError(kExitUsage, cmd + ": " + o.Typed("threads") + " must be 1..256");
+  }
   c.threads = static_cast<unsigned>(t);
   const uint64_t max_key = o.Count("max-key-bytes", kDefaultMaxKeyBytes);
   if (max_key == 0 || max_key > (uint64_t{1} << 40)) {
-    throw CliError(kExitUsage, cmd + ": --max-key-bytes must be 1..2^40");
+    throw CliError(kExitUsage, cmd + ": --max-key-bytes must be 1..2^40 (1099511627776)");
   }
   SetMaxKeyBytes(max_key);
   if (o.Has("stats")) {

@@ -27,7 +27,7 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
       continue;
     }
     const OptionSpec* spec = nullptr;
-    std::string value;
+    std::string value, typed;
     bool has_inline = false;
     if (a[1] == '-') {
       std::string name = a.substr(2);
@@ -40,6 +40,7 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
       for (const auto& s : specs) {
         if (name == s.long_name) spec = &s;
       }
+      typed = "--" + name;
     } else {
       // "-q", "-n1000", and flags bundled as getopt takes them: "-qz", "-zn1000", "-zn 1000".
       for (size_t j = 1;; ++j) {
@@ -47,6 +48,7 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
         for (const auto& s : specs) {
           if (s.short_name != 0 && a[j] == s.short_name) spec = &s;
         }
+        typed = std::string("-") + a[j];
         if (spec == nullptr || j + 1 == a.size()) break;
         if (spec->takes_value) {
           value = a.substr(j + 1);  // the rest of the argument is its value
@@ -62,14 +64,15 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
     }
     if (spec->takes_value && !has_inline) {
       if (i + 1 >= args.size()) {
-        throw CliError(kExitUsage, command_ + ": option --" + spec->long_name + " needs a value");
+        throw CliError(kExitUsage, command_ + ": option " + typed + " needs a value");
       }
       value = args[++i];
     } else if (!spec->takes_value && has_inline) {
-      throw CliError(kExitUsage, command_ + ": option --" + spec->long_name + " takes no value");
+      throw CliError(kExitUsage, command_ + ": option " + typed + " takes no value");
     }
     values_[spec->long_name] = value;
     ++times_[spec->long_name];
+    typed_[spec->long_name] = typed;
   }
 }
 
@@ -89,8 +92,12 @@ uint64_t Options::Exact(const std::string& name, uint64_t fallback) const {
   const unsigned long long v = std::strtoull(s.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
   if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s[hex ? 2 : 0])) || *end != '\0' ||
       errno == ERANGE || (!hex && !std::isdigit(static_cast<unsigned char>(s[0])))) {
-    throw CliError(kExitUsage, command_ + ": --" + name +
-                                   " needs a 64-bit integer (decimal or 0x hex), got '" + s + "'");
+    throw CliError(kExitUsage,
+                   command_ + ": " + Typed(name) +
+                       (errno == ERANGE ? " is too large (at most 18446744073709551615), got '"
+                                        : " needs a 64-bit integer (decimal or 0x "
+                                          "hex), got '") +
+                       s + "'");
   }
   return v;
 }
@@ -99,6 +106,16 @@ uint64_t Options::Count(const std::string& name, uint64_t fallback) const {
   const auto it = values_.find(name);
   if (it == values_.end()) return fallback;
   const std::string& s = it->second;
+  const auto bad = [&](const char* what) {
+    throw CliError(kExitUsage, command_ + ": " + Typed(name) + what + ", got '" + s + "'");
+  };
+  // Plain digits are read exactly (a double has 53 bits); 1e6, 2.5M and the like as a double.
+  if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) {
+    errno = 0;
+    const unsigned long long exact = std::strtoull(s.c_str(), nullptr, 10);
+    if (errno == ERANGE) bad(" is too large (at most 18446744073709551615)");
+    return exact;
+  }
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() && *end != '\0' && end[1] == '\0') {
@@ -117,10 +134,10 @@ uint64_t Options::Count(const std::string& name, uint64_t fallback) const {
         break;
     }
   }
-  if (s.empty() || end == s.c_str() || *end != '\0' || !(v >= 0) || v > 1.8e19 ||
-      v != std::floor(v)) {
-    throw CliError(kExitUsage, command_ + ": --" + name + " needs a whole number, got '" + s + "'");
+  if (s.empty() || end == s.c_str() || *end != '\0' || !(v >= 0) || v != std::floor(v)) {
+    bad(" needs a whole number");
   }
+  if (v >= 18446744073709551616.0) bad(" is too large (at most 18446744073709551615)");
   return static_cast<uint64_t>(v);
 }
 
@@ -131,7 +148,7 @@ double Options::Real(const std::string& name, double fallback) const {
   const double v = std::strtod(it->second.c_str(), &end);
   if (it->second.empty() || *end != '\0' || !std::isfinite(v)) {
     throw CliError(kExitUsage,
-                   command_ + ": --" + name + " needs a number, got '" + it->second + "'");
+                   command_ + ": " + Typed(name) + " needs a number, got '" + it->second + "'");
   }
   return v;
 }

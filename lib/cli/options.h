@@ -32,7 +32,13 @@ class Options {
     return it == times_.end() ? 0 : it->second;
   }
   std::string Str(const std::string& name, const std::string& fallback) const;
-  // Integer option: accepts 1e6-style and k/M/G suffixes (decimal); throws CliError(2) otherwise.
+  // The option as the user last spelled it ("-n", "--threads", "-t"); "--NAME" if not given.
+  std::string Typed(const std::string& name) const {
+    const auto it = typed_.find(name);
+    return it == typed_.end() ? "--" + name : it->second;
+  }
+  // Integer option: accepts 1e6-style and k/M/G suffixes (decimal); throws CliError(2) otherwise,
+  // saying "too large" beyond 2^64 - 1.
   uint64_t Count(const std::string& name, uint64_t fallback) const;
   // An exact 64-bit integer (a seed): decimal or 0x hex, no sign, no suffix; CliError(2) otherwise.
   uint64_t Exact(const std::string& name, uint64_t fallback) const;
@@ -43,6 +49,7 @@ class Options {
   std::string command_;
   std::map<std::string, std::string> values_;
   std::map<std::string, int> times_;
+  std::map<std::string, std::string> typed_;
   std::vector<std::string> positional_;
 };
 

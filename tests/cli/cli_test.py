@@ -1260,6 +1260,21 @@ def test_hostile():
         _, err = run(["build"] + args + ["-o", w("new.sbf"), w("keys.txt")], expect=2)
         one_line(err, needle)
         check(not os.path.exists(w("new.sbf")), "%s wrote a file" % args)
+    # Issue 45: options named as typed, "too large" where it is (-n 2^64 - 1 said "needs a whole
+    # number", and every message said "--n").
+    for args, msg in [
+            (["-n", "18446744073709551616"], "-n is too large (at most 18446744073709551615), got "
+             "'18446744073709551616'"),
+            (["-zn", "1e20"], "-n is too large (at most 18446744073709551615), got '1e20'"),
+            (["--n", "1.5"], "--n needs a whole number, got '1.5'"),
+            (["-t", "0"], "-t must be 1..256"), (["--threads=300"], "--threads must be 1..256"),
+            (["--seed", "99999999999999999999"], "--seed is too large (at most "
+             "18446744073709551615), got '99999999999999999999'"),
+            (["-n", "18446744073709551615"], "Filter::create: 18446744073709551615 items at fpp "
+             "0.010000 need more than 2^32 - 1 blocks of block512")]:
+        _, err = run(["build"] + args + ["-o", w("new.sbf"), w("keys.txt")], expect=2)
+        check(err == "simdbloom: build: %s\n" % msg, "%s: %r" % (args, err))
+        check(not os.path.exists(w("new.sbf")), "%s wrote a file" % args)
     # A huge but valid -n is an allocation failure or a usage error, never a crash.
     p = subprocess.run(ARGS.emulator + [ARGS.bin, "build", "-n", "1e18", "-o", w("new.sbf"),
                                         w("keys.txt")], stdout=subprocess.PIPE,
