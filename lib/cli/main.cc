@@ -1048,6 +1048,16 @@ int ParquetProbe(const std::vector<std::string>& args) {
   return 0;
 }
 
+// After --help or --version: stdout flushed, and a write error (a full disk, /dev/full, a closed
+// pipe) is an error as for any output, exit 2, not a silent 0.
+int FlushedStdout() {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    throw CliError(kExitUsage, ErrnoMessage("(stdout)", "write error", errno != 0 ? errno : EIO));
+  }
+  return 0;
+}
+
 void PrintCommandHelp(const CommandHelp& h) {
   std::string text = h.text;
   text += "Options of every command:\n";
@@ -1075,11 +1085,11 @@ int Run(int argc, char** argv) {
     } else {
       std::fputs(kGlobalHelp, stdout);
     }
-    return 0;
+    return FlushedStdout();
   }
   if (cmd == "--version" || cmd == "version") {
     std::printf("simdbloom %s (SIMD target %s)\n", version(), active_target().c_str());
-    return 0;
+    return FlushedStdout();
   }
   const CommandHelp* help = FindHelp(cmd.c_str());
   if (help == nullptr) {
@@ -1090,7 +1100,7 @@ int Run(int argc, char** argv) {
     if (a == "--") break;
     if (a == "-h" || a == "--help") {
       PrintCommandHelp(*help);
-      return 0;
+      return FlushedStdout();
     }
   }
   if (cmd == "build") return Build(args);

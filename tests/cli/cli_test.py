@@ -1260,6 +1260,14 @@ def test_hostile():
         _, err = run(["build"] + args + ["-o", w("new.sbf"), w("keys.txt")], expect=2)
         one_line(err, needle)
         check(not os.path.exists(w("new.sbf")), "%s wrote a file" % args)
+    # Issue 45: --help and --version into a full device are a write error, exit 2 (were 0).
+    if os.path.exists("/dev/full"):
+        for args in (["--help"], ["--version"], ["build", "--help"], ["help", "query"]):
+            with open("/dev/full", "wb") as full:
+                p = subprocess.run(ARGS.emulator + [ARGS.bin] + args, stdout=full,
+                                   stderr=subprocess.PIPE)
+            check(p.returncode == 2 and p.stderr == b"simdbloom: (stdout): write error: No space "
+                  b"left on device\n", "%s > /dev/full: %d %r" % (args, p.returncode, p.stderr))
     # Issue 45: options named as typed, "too large" where it is (-n 2^64 - 1 said "needs a whole
     # number", and every message said "--n").
     for args, msg in [
