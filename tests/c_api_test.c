@@ -925,6 +925,18 @@ static void test_hostile(void) {
   EXPECT_ERROR(simdbloom_load("/nonexistent/issue45.sbf", &g), SIMDBLOOM_EIO, "simdbloom_load",
                "cannot open /nonexistent/issue45.sbf: No such file or directory");
   EXPECT(g == sentinel);
+  /* Mapping a /proc file says it is not a regular file (it said "truncated header (0 bytes)");
+   * changing a mapped filter says it is a mapped file (it said "caller-owned bytes"). */
+  EXPECT_ERROR(simdbloom_map_file("/proc/self/status", 1, &g), SIMDBLOOM_EIO, "simdbloom_map_file",
+               "/proc/self/status is not a regular file (its size is 0 but it has bytes");
+  EXPECT(g == sentinel);
+  EXPECT(simdbloom_save(f, "simdbloom_c_test_issue45.sbf") == SIMDBLOOM_OK);
+  g = NULL;
+  EXPECT(simdbloom_map_file("simdbloom_c_test_issue45.sbf", 1, &g) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_insert_u64(g, keys, 4), SIMDBLOOM_EREADONLY, "simdbloom_insert_u64",
+               "the filter is a mapped file (read-only)");
+  simdbloom_free(g);
+  remove("simdbloom_c_test_issue45.sbf");
 
   /* Enums and sizes out of range for the constructors: *out untouched. */
   g = sentinel;

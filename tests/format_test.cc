@@ -1149,6 +1149,42 @@ TEST_CASE("format: map_file errors: missing, directory, FIFO, empty, truncated, 
   std::remove(path.c_str());
 }
 
+TEST_CASE("format: map_file's messages: a /proc file, changing a mapped filter (issue 45)") {
+  const auto message = [](auto&& fn, ErrorCode code) -> std::string {
+    try {
+      fn();
+    } catch (const Error& e) {
+      CHECK(e.code() == code);
+      return e.what();
+    }
+    FAIL("no error");
+    return "";
+  };
+  CHECK(message([] { Filter::map_file("/proc/self/status"); }, ErrorCode::kIo) ==
+        "map_file: /proc/self/status is not a regular file (its size is 0 but it has bytes, as in "
+        "/proc: a mapping needs a regular file)");
+  CHECK(message([] { CountingFilter::map_file("/proc/self/status"); }, ErrorCode::kIo) ==
+        "CountingFilter::map_file: /proc/self/status is not a regular file (its size is 0 but it "
+        "has bytes, as in /proc: a mapping needs a regular file)");
+  const std::string path = "simdbloom_format_test_mapped_messages.bin";
+  Sample(Layout::kBlock512).save_file(path);
+  Filter m = Filter::map_file(path);
+  CHECK(message([&] { m.insert(uint64_t{1}); }, ErrorCode::kReadOnly) ==
+        "insert: the filter is a mapped file (read-only)");
+  CHECK(message([&] { m.clear(); }, ErrorCode::kReadOnly) ==
+        "clear: the filter is a mapped file (read-only)");
+  const std::string bytes = Bytes(Sample(Layout::kBlock512));
+  CHECK(message([&] { Filter::view(m.data() - 64, bytes.size()).insert(uint64_t{1}); },
+                ErrorCode::kReadOnly) ==
+        "insert: the filter is a read-only view of caller-owned "
+        "bytes");
+  CountingFilter::with_counters(1024, 3).save_file(path);
+  CountingFilter c = CountingFilter::map_file(path);
+  CHECK(message([&] { c.insert(uint64_t{1}); }, ErrorCode::kReadOnly) ==
+        "CountingFilter::insert: the filter is a mapped file (read-only)");
+  std::remove(path.c_str());
+}
+
 TEST_CASE("format: CountingFilter::map_file") {
   const std::string path = "simdbloom_format_test_mapped_counting.bin";
   const std::vector<uint64_t> keys = test::RandomKeys(3000, 72);

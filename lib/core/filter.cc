@@ -87,8 +87,11 @@ void Filter::RefuseQuery(const char* who) const {
 void Filter::CheckWritable(const char* who) const {
   CheckNotMovedFrom(who);
   if (!owned_) {
-    throw Error(ErrorCode::kReadOnly,
-                std::string(who) + ": the filter is a read-only view of caller-owned bytes");
+    throw Error(
+        ErrorCode::kReadOnly,
+        std::string(who) + (keeper_ != nullptr
+                                ? ": the filter is a mapped file (read-only)"
+                                : ": the filter is a read-only view of caller-owned bytes"));
   }
 }
 

@@ -31,6 +31,8 @@ struct FilterAccess {
   static void SetInserted(Filter& f, uint64_t n) { f.inserted_ = n; }
   // Makes a view own what keeps its bytes alive (a file mapping).
   static void Keep(Filter& f, std::shared_ptr<const void> keeper) { f.keeper_ = std::move(keeper); }
+  // Whether f is a view over a mapping map_file made (Keep holds it), for the read-only errors.
+  static bool Mapped(const Filter& f) noexcept { return f.keeper_ != nullptr; }
 };
 
 }  // namespace simdbloom

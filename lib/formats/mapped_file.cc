@@ -33,6 +33,17 @@ std::shared_ptr<const MappedFile> MappedFile::Open(const std::string& path,
     throw Error(ErrorCode::kIo, who + ": " + path + " is not a regular file (a mapping needs one)");
   }
   const auto size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    // A file of /proc or /sys says size 0 yet has bytes: there is nothing to map. (A truly empty
+    // file maps to size 0 for the caller's "truncated header".)
+    char c;
+    if (::read(fd, &c, 1) > 0) {
+      ::close(fd);
+      throw Error(ErrorCode::kIo, who + ": " + path +
+                                      " is not a regular file (its size is 0 but it has bytes, "
+                                      "as in /proc: a mapping needs a regular file)");
+    }
+  }
   void* p = nullptr;
   if (size != 0) {
     p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -187,7 +187,9 @@ void CountingFilter::CheckWritable(const char* who) const {
   }
   if (store_.is_view()) {
     throw Error(ErrorCode::kReadOnly,
-                std::string("CountingFilter::") + who + ": the filter is a read-only view");
+                std::string("CountingFilter::") + who +
+                    (FilterAccess::Mapped(store_) ? ": the filter is a mapped file (read-only)"
+                                                  : ": the filter is a read-only view"));
   }
 }
 
