@@ -792,6 +792,13 @@ static void test_scalable_errors(void) {
   const simdbloom_keys u64 = u64_keys(&g_keys, 16);
   uint64_t result = 777;
   uint8_t flag = 77;
+  /* Issue 45: a chain at its rate floor is "capacity exhausted" (ECAPACITY), not ENOMEM. */
+  EXPECT(simdbloom_scalable_create(1, 0.01, SIMDBLOOM_BLOCK512, 0, 1.0, 0.5, &s) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_scalable_insert_u64(s, g_keys.u64, 1000), SIMDBLOOM_ECAPACITY,
+               "simdbloom_scalable_insert_u64",
+               "capacity exhausted: cannot add stage 23: its rate 5.96e-10 would be below 1e-9");
+  EXPECT(strcmp(simdbloom_strerror(SIMDBLOOM_ECAPACITY), "capacity exhausted") == 0);
+  simdbloom_scalable_free(s);
   s = sentinel;
   EXPECT_EINVAL(simdbloom_scalable_create(100, 0.01, 6, 0, 2.0, 0.85, &s),
                 "simdbloom_scalable_create", "layout 6 is not a layout (1 block512");

@@ -364,7 +364,7 @@ TEST_CASE("scalable: argument checks and the chain's limits") {
   // not inserted, everything before it is, and the chain stays usable.
   ScalableFilter s = ScalableFilter::create(10, 0.01, {1, 0.85});
   const std::vector<uint64_t> keys = test::RandomKeys(1000, 4);
-  CHECK(CodeOf([&] { s.insert(keys); }) == ErrorCode::kOutOfMemory);
+  CHECK(CodeOf([&] { s.insert(keys); }) == ErrorCode::kCapacityExhausted);
   CHECK(s.stages() == ScalableFilter::kMaxStages);
   CHECK(s.count() == 640);
   CheckStages(s);
@@ -375,7 +375,17 @@ TEST_CASE("scalable: argument checks and the chain's limits") {
   CHECK(first_missing >= 640);
   // Tightening 0.5: stage 23 would need the rate 0.005 * 2^-23 < 1e-9.
   ScalableFilter t = ScalableFilter::create(1, 0.01, {1, 0.5});
-  CHECK(CodeOf([&] { t.insert(keys); }) == ErrorCode::kOutOfMemory);
+  // Its own code and message (issue 45: it was kOutOfMemory, "its rate 0.000000 would be ...").
+  try {
+    t.insert(keys);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kCapacityExhausted);
+    CHECK(
+        std::string(e.what()) ==
+        "ScalableFilter::insert: capacity exhausted: cannot add stage 23: its rate 5.96e-10 would "
+        "be below 1e-9");
+  }
   CHECK(t.stages() == 23);
   CHECK(t.stage_fpp(22) >= 1e-9);
   CHECK(t.stage_fpp(23) < 1e-9);

@@ -266,6 +266,8 @@ const char* simdbloom_strerror(simdbloom_status status) {
       return "incompatible filters";
     case SIMDBLOOM_EREADONLY:
       return "filter is a read-only view";
+    case SIMDBLOOM_ECAPACITY:
+      return "capacity exhausted";
     case SIMDBLOOM_EINTERNAL:
       return "internal error";
     default:

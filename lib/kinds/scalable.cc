@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <istream>
 #include <ostream>
@@ -255,8 +256,10 @@ void ScalableFilter::CheckUsable(const char* who) const {
 namespace {
 
 [[noreturn]] void StageFull(size_t i, const std::string& why) {
-  throw Error(ErrorCode::kOutOfMemory,
-              "ScalableFilter::insert: cannot add stage " + std::to_string(i) + ": " + why);
+  throw Error(ErrorCode::kCapacityExhausted,
+              "ScalableFilter::insert: capacity exhausted: cannot "
+              "add stage " +
+                  std::to_string(i) + ": " + why);
 }
 
 }  // namespace
@@ -268,7 +271,11 @@ void ScalableFilter::AddStage() {
   const uint64_t cap = NextCapacity(capacities_.back(), growth_);
   if (cap == 0) StageFull(i, "its capacity would exceed 2^62 keys");
   const double p = stage_fpp(i);
-  if (p < kMinStageFpp) StageFull(i, "its rate " + std::to_string(p) + " would be below 1e-9");
+  if (p < kMinStageFpp) {
+    char rate[32];
+    std::snprintf(rate, sizeof(rate), "%.3g", p);  // (%f printed 0.000000)
+    StageFull(i, std::string("its rate ") + rate + " would be below 1e-9");
+  }
   // Room first, so that nothing below can fail after the new stage exists.
   stages_.reserve(i + 1);
   counts_.reserve(i + 1);

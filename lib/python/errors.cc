@@ -19,11 +19,12 @@ PyObject* g_error_type = nullptr;
 PyObject* g_not_found_type = nullptr;   // FileNotFoundError and simdbloom.Error
 PyObject* g_permission_type = nullptr;  // PermissionError and simdbloom.Error
 
-// The names of the codes 1..7, in ErrorCode's order (simdbloom.hpp).
+// The names of the codes 1..8, in ErrorCode's order (simdbloom.hpp).
 constexpr const char* kCodeNames[] = {
-    "invalid_argument", "unknown_target", "out_of_memory", "format", "io",
-    "incompatible",     "read_only"};
-static_assert(std::size(kCodeNames) == static_cast<size_t>(simdbloom::ErrorCode::kReadOnly),
+    "invalid_argument", "unknown_target", "out_of_memory",     "format", "io",
+    "incompatible",     "read_only",      "capacity_exhausted"};
+static_assert(std::size(kCodeNames) ==
+                  static_cast<size_t>(simdbloom::ErrorCode::kCapacityExhausted),
               "kCodeNames lacks an ErrorCode");
 
 const char* CodeName(simdbloom::ErrorCode code) {
@@ -77,7 +78,7 @@ void BindErrors(py::module_& m) {
       "simdbloom.Error",
       "Raised for every error the library reports; the message is the library's, `code` names "
       "its kind: invalid_argument, unknown_target, out_of_memory, format, io, incompatible, "
-      "read_only.",
+      "read_only, capacity_exhausted.",
       PyExc_ValueError, nullptr);
   m.attr("Error") = py::handle(g_error_type);
   // A path that cannot be opened (load, map): Python's own OSError for the reason, which is also

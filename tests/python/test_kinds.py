@@ -884,3 +884,13 @@ def test_hostile_inputs_load_says_why(tmp_path):
             assert isinstance(e.value, simdbloom.Error) and e.value.errno == errno.EACCES
     else:
         assert simdbloom.Filter.load(unreadable) == simdbloom.Filter(100, 0.01)
+
+
+def test_hostile_inputs_scalable_capacity_exhausted():
+    """Issue 45: a chain that reaches its rate floor raises code 'capacity_exhausted' (it was
+    'out_of_memory', "its rate 0.000000 would be below 1e-9")."""
+    s = simdbloom.ScalableFilter(1, 0.01, growth=1.0, tightening=0.5)
+    with pytest.raises(simdbloom.Error, match=r"capacity exhausted: cannot add stage 23: its rate "
+                       r"5\.96e-10 would be below 1e-9") as e:
+        s.insert(np.arange(1000, dtype=np.uint64))
+    assert e.value.code == "capacity_exhausted"

@@ -76,9 +76,9 @@ class ScalableFilter {
   // an older stage can be reported new, and is stored again: the chain does not query its older
   // stages on insert). Cost: as Filter::insert, plus Filter::create when a stage is added
   // (size_for, about 1 ms, and a zeroed allocation of about s times the previous stage). Throws
-  // Error(kOutOfMemory) when a stage cannot be added (allocation failed, kMaxStages reached, or its
-  // size or rate is beyond what Filter::create allows); the chain is then unchanged and the key not
-  // inserted.
+  // Error(kOutOfMemory) when a new stage cannot be allocated, Error(kCapacityExhausted) when the
+  // chain can add no stage (kMaxStages reached, or its size or rate is beyond what Filter::create
+  // allows: "capacity exhausted"); the chain is then unchanged and the key not inserted.
   // (`OneKey` selects the caller's probe path, as in Filter: leave it defaulted.)
   template <class OneKey = detail::OneKey>
   bool insert(Key key) {

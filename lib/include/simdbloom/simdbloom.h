@@ -51,6 +51,7 @@ typedef int simdbloom_status;
 #define SIMDBLOOM_EIO 5             /* a file could not be opened, read or written */
 #define SIMDBLOOM_EINCOMPATIBLE 6   /* filters differ in layout, size, k, seed or key type */
 #define SIMDBLOOM_EREADONLY 7       /* mutation of a view */
+#define SIMDBLOOM_ECAPACITY 8       /* a scalable chain can add no stage (64, or its rate floor) */
 #define SIMDBLOOM_EINTERNAL 99      /* an unexpected failure inside the library */
 
 /* Layouts (simdbloom::Layout). */
@@ -437,7 +438,8 @@ simdbloom_status simdbloom_scalable_get_key_type(const simdbloom_scalable* filte
 simdbloom_status simdbloom_scalable_set_key_type(simdbloom_scalable* filter,
                                                  simdbloom_key_type type);
 /* One key, u64 and simdbloom_keys: ScalableFilter::insert into the newest stage (a new stage is
- * added when it is full: ENOMEM if it cannot be, keys before that point inserted) and
+ * added when it is full: ENOMEM if it cannot be allocated, ECAPACITY if the chain can add no
+ * stage (64 stages, or its rate would fall below 1e-9); keys before that point inserted) and
  * contains (any stage, newest first). *fresh / fresh[i] (if not NULL) = 1 if the key set a bit
  * that was clear in its stage; *changed (if not NULL) = how many did; *hits (if not NULL) = the
  * number of 1s in out. Cost: as Filter's calls per stage queried; a new stage costs a

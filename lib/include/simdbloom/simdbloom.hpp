@@ -72,6 +72,7 @@ enum class ErrorCode : int {
   kIo = 5,            // a stream or file could not be opened, read or written
   kIncompatible = 6,  // a set operation or export on filters whose parameters do not allow it
   kReadOnly = 7,      // a mutation of a filter created by Filter::view
+  kCapacityExhausted = 8,  // a ScalableFilter can add no stage (64 stages, or the rate floor)
 };
 
 // The only exception type this library throws (besides std::bad_alloc from std containers).

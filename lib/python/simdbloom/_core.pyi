@@ -23,7 +23,8 @@ LayoutLike = Union["Layout", str]
 PathLike = Union[str, "os.PathLike[str]"]
 
 class Error(ValueError):
-    code: str  # invalid_argument, unknown_target, out_of_memory, format, io, incompatible, read_only
+    code: str  # invalid_argument, unknown_target, out_of_memory, format, io, incompatible, read_only,
+    #            capacity_exhausted
 
 class Binary:
     """Byte-string keys in Arrow's layout: key i is data[offsets[i]:offsets[i+1]]."""
