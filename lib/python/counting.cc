@@ -94,11 +94,11 @@ double NonZeroFraction(const CountingFilter& f) {
   return static_cast<double>(nonzero) / static_cast<double>(f.counter_count());
 }
 
-Ptr<CountingFilter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed,
+Ptr<CountingFilter> Create(Count n, double fpp, py::object layout, uint64_t seed,
                            py::object key_type) {
   const CountingLayout l = CountingLayoutFrom(layout);
   const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return CountingFilter::create(n, fpp, l, seed, t); }));
+  return Wrap(WithoutGil([&] { return CountingFilter::create(n.value, fpp, l, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =

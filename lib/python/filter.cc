@@ -95,10 +95,10 @@ py::dict Stats(const G& self) {
   return d;
 }
 
-Ptr<Filter> Create(uint64_t n, double fpp, py::object layout, uint64_t seed, py::object key_type) {
+Ptr<Filter> Create(Count n, double fpp, py::object layout, uint64_t seed, py::object key_type) {
   const simdbloom::Layout l = LayoutFrom(layout);
   const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return Filter::create(n, fpp, l, seed, t); }));
+  return Wrap(WithoutGil([&] { return Filter::create(n.value, fpp, l, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =

@@ -23,6 +23,12 @@ void BindErrors(py::module_& m);
 // 'io'; otherwise returns, and the caller rethrows `e`.
 void RaiseIfOsError(const simdbloom::Error& e, const std::string& path);
 
+// A count argument (n, initial_capacity): an int or NumPy integer as uint64_t would take, but not a
+// bool (Filter(True, 0.01) was a filter for one key): TypeError.
+struct Count {
+  uint64_t value = 0;
+};
+
 // The member of enum E that `h` names: a member of the bound enum (Python name `type`), or its
 // name (str). `what` names the parameter in errors; names(e) is the library's name of e, `values`
 // every member. TypeError for other types, ValueError for an unknown name (listing the known
@@ -57,5 +63,26 @@ void BindSpatial(py::module_& m);
 void BindShifting(py::module_& m);
 
 }  // namespace simdbloom_py
+
+namespace pybind11 {
+namespace detail {
+template <>
+struct type_caster<simdbloom_py::Count> {
+  PYBIND11_TYPE_CASTER(simdbloom_py::Count, const_name("int"));
+  bool load(handle src, bool convert) {
+    if (PyBool_Check(src.ptr())) {
+      throw type_error("a count must be an int, not bool (True is not 1 key)");
+    }
+    make_caster<uint64_t> inner;
+    if (!inner.load(src, convert)) return false;
+    value.value = cast_op<uint64_t>(inner);
+    return true;
+  }
+  static handle cast(simdbloom_py::Count c, return_value_policy, handle) {
+    return PyLong_FromUnsignedLongLong(c.value);
+  }
+};
+}  // namespace detail
+}  // namespace pybind11
 
 #endif  // SIMDBLOOM_PYTHON_MODULE_H_

@@ -67,7 +67,7 @@ using G = Guarded<ScalableFilter>;
 // The default first stage: 1024 keys (about 2 KB at 1%); later stages double.
 constexpr uint64_t kDefaultCapacity = 1024;
 
-Ptr<ScalableFilter> Create(uint64_t initial_capacity, double fpp, double growth, double tightening,
+Ptr<ScalableFilter> Create(Count initial_capacity, double fpp, double growth, double tightening,
                            py::object layout, uint64_t seed, py::object key_type) {
   simdbloom::ScalableOptions options;
   options.growth = growth;
@@ -75,7 +75,8 @@ Ptr<ScalableFilter> Create(uint64_t initial_capacity, double fpp, double growth,
   options.layout = LayoutFrom(layout);
   options.seed = seed;
   options.key_type = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return ScalableFilter::create(initial_capacity, fpp, options); }));
+  return Wrap(
+      WithoutGil([&] { return ScalableFilter::create(initial_capacity.value, fpp, options); }));
 }
 
 constexpr const char kCreateDoc[] =

@@ -212,9 +212,9 @@ calls).)doc");
       "probability at most `fpp` (a key of S1 | S2 then gets a clear answer with probability "
       "about 1 - 2 fpp). Raises simdbloom.Error (invalid_argument). Cost: one zeroed allocation, "
       "GIL released.";
-  auto make_a = [](uint64_t n, double fpp, uint64_t seed, py::object key_type) {
+  auto make_a = [](Count n, double fpp, uint64_t seed, py::object key_type) {
     const KeyType t = KeyTypeArg(key_type);
-    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n, fpp, seed, t); }));
+    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n.value, fpp, seed, t); }));
   };
   BindCreate(a, make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0,
              py::arg("key_type") = py::none(), create_a);
@@ -272,10 +272,10 @@ calls).)doc");
       "An empty filter for `n` distinct keys with counts up to max_count (1..64), sized so that "
       "one wrong pattern is complete with probability at most `fpp`. Raises simdbloom.Error "
       "(invalid_argument). Cost: one zeroed allocation, GIL released.";
-  auto make_x = [](uint64_t n, double fpp, uint32_t max_count, uint64_t seed, py::object key_type) {
+  auto make_x = [](Count n, double fpp, uint32_t max_count, uint64_t seed, py::object key_type) {
     const KeyType t = KeyTypeArg(key_type);
     return Wrap(
-        WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed, t); }));
+        WithoutGil([&] { return ShiftingMultiplicity::create(n.value, fpp, max_count, seed, t); }));
   };
   BindCreate(x, make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
              py::arg("key_type") = py::none(), create_x);

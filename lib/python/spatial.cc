@@ -68,10 +68,10 @@ namespace {
 
 using G = Guarded<SpatialFilter>;
 
-Ptr<SpatialFilter> Create(uint64_t n, double fpp, uint32_t num_areas, uint64_t seed,
+Ptr<SpatialFilter> Create(Count n, double fpp, uint32_t num_areas, uint64_t seed,
                           py::object key_type) {
   const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return SpatialFilter::create(n, fpp, num_areas, seed, t); }));
+  return Wrap(WithoutGil([&] { return SpatialFilter::create(n.value, fpp, num_areas, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =

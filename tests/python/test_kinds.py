@@ -894,3 +894,30 @@ def test_hostile_inputs_scalable_capacity_exhausted():
                        r"5\.96e-10 would be below 1e-9") as e:
         s.insert(np.arange(1000, dtype=np.uint64))
     assert e.value.code == "capacity_exhausted"
+
+
+def test_hostile_inputs_counts_and_names():
+    """Issue 45: a bool is not a count (Filter(True, 0.01) was a filter for one key); area names
+    of any bytes read back by area_name() are set again unchanged; NumPy's 'S' arrays drop
+    trailing NULs (documented), a list keeps them."""
+    for make in (lambda: simdbloom.Filter(True, 0.01), lambda: simdbloom.Filter(n=False, fpp=0.01),
+                 lambda: simdbloom.Filter.create(True, 0.01),
+                 lambda: simdbloom.CountingFilter(True, 0.01),
+                 lambda: simdbloom.ScalableFilter(True), lambda: simdbloom.SpatialFilter(True, 0.01, 2),
+                 lambda: simdbloom.ShiftingAssociation(True, 0.01),
+                 lambda: simdbloom.ShiftingMultiplicity(True, 0.01, 4)):
+        with pytest.raises(TypeError, match=r"^a count must be an int, not bool"):
+            make()
+    assert simdbloom.Filter(np.uint32(1000), 0.01) == simdbloom.Filter(1000, 0.01)
+    s = simdbloom.SpatialFilter(100, 0.01, 2)
+    rnd = np.random.default_rng(45)
+    for size in list(range(8)) * 300:
+        raw = rnd.integers(0, 256, size, dtype=np.uint8).tobytes()
+        s.set_area_name(1, raw)
+        name = s.area_name(1)
+        s.set_area_name(2, name)
+        assert s.area_name(2) == name and name.encode("utf-8", "surrogateescape") == raw
+    f = simdbloom.Filter(100, 0.001)
+    f.update([b"a\0"])
+    assert f.contains([b"a\0"]).tolist() == [True]
+    assert np.array([b"a\0"])[0] == b"a"  # NumPy's rule, which the README states
