@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Saves never destroy what they replace (lib/formats/file_io.h, WriteFileAtomically): for every kind of
-// filter, a save that fails part-way (RLIMIT_FSIZE with SIGXFSZ ignored: the write fails with
-// EFBIG, as on a full disk) leaves the old file byte-identical and no temporary beside it; a view
-// saved onto the file it maps keeps working; links, permission bits and FIFOs are handled.
+// Saves never destroy what they replace (lib/formats/file_io.h, WriteFileAtomically): for every
+// kind of filter, a save that fails part-way (RLIMIT_FSIZE with SIGXFSZ ignored: the write fails
+// with EFBIG, as on a full disk) leaves the old file byte-identical and no temporary beside it; a
+// view saved onto the file it maps keeps working; links, permission bits and FIFOs are handled.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "doctest/doctest.h"
+#include "lib/formats/file_io.h"
 #include "simdbloom/counting.hpp"
 #include "simdbloom/scalable.hpp"
 #include "simdbloom/shifting.hpp"
@@ -201,6 +202,54 @@ TEST_CASE("save: a failed save leaves the old file of every kind unchanged") {
       "ShiftingMultiplicity",
       [](const std::string& p) { ShiftingMultiplicity::create(100, 0.01, 4).save_file(p); },
       [&](const std::string& p) { ShiftingMultiplicity::create(100000, 0.01, 4).save_file(p); });
+}
+
+// Issue 45: the named temporary (the path of file systems without O_TMPFILE) was reached only as
+// root in a private mount namespace; SIMDBLOOM_SAVE_NAMED_TEMPORARY=1 takes it without root.
+TEST_CASE("save: through a named temporary, a failed save leaves nothing behind") {
+  REQUIRE(::setenv("SIMDBLOOM_SAVE_NAMED_TEMPORARY", "1", 1) == 0);
+  TempDir dir;
+  const std::string path = dir / "f.sbf";
+  Filter::create(100, 0.01).save_file(path);
+  const std::string before = ReadFile(path);
+  // The save goes through a name beside the target (seen while it writes), removed when the
+  // write throws.
+  std::vector<std::string> during;
+  try {
+    detail::WriteFileAtomically(path, "test", [&](std::ostream& out) {
+      out.write("partial", 7);
+      out.flush();
+      during = dir.Names();
+      throw Error(ErrorCode::kIo, "the writer failed");
+    });
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "the writer failed");
+  }
+  REQUIRE(during.size() == 2);
+  CHECK(during[0].rfind(".f.sbf.tmp.", 0) == 0);
+  CHECK(during[1] == "f.sbf");
+  CHECK(dir.Names() == std::vector<std::string>{"f.sbf"});
+  CHECK(ReadFile(path) == before);
+  // A file size limit mid-save, every kind of save: the old file, nothing else.
+  const auto keys = test::RandomKeys(1000, 9);
+  CheckFailedSaveKeepsOld(
+      "Filter, named temporary",
+      [](const std::string& p) { Filter::create(100, 0.01).save_file(p); },
+      [&](const std::string& p) {
+        Filter f = Filter::create(100000, 0.01);
+        f.insert(keys.data(), keys.size());
+        f.save_file(p);
+      });
+  CheckFailedSaveKeepsOld(
+      "CountingFilter, named temporary",
+      [](const std::string& p) { CountingFilter::create(100, 0.01).save_file(p); },
+      [&](const std::string& p) { CountingFilter::create(100000, 0.01).save_file(p); });
+  // A successful save: the new file under its name, no temporary.
+  Filter::create(1000, 0.01).save_file(path);
+  CHECK(dir.Names() == std::vector<std::string>{"f.sbf"});
+  CHECK(ReadFile(path) != before);
+  REQUIRE(::unsetenv("SIMDBLOOM_SAVE_NAMED_TEMPORARY") == 0);
 }
 
 // The same on a full file system (ENOSPC), where the test may mount one: a 256 KiB tmpfs in a

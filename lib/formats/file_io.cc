@@ -260,9 +260,13 @@ void WriteFileAtomically(const std::string& path, const std::string& who,
 
   // Preferred: an unnamed file (O_TMPFILE) that gets a name only once it is complete, so a kill
   // at any moment leaves nothing behind. /proc/self/fd names it for linkat without privileges.
+  // SIMDBLOOM_SAVE_NAMED_TEMPORARY=1 (tests only) takes the named temporary's path as a file
+  // system without O_TMPFILE does, so that its cleanup is tested without root.
   std::string temp;  // a named temporary, while one exists
   bool claimed = false;  // temp is in the signal handler's slot (ClaimPending)
-  Fd fd(::access("/proc/self/fd", X_OK) == 0
+  const char* force_named = std::getenv("SIMDBLOOM_SAVE_NAMED_TEMPORARY");
+  Fd fd(::access("/proc/self/fd", X_OK) == 0 &&
+                !(force_named != nullptr && std::strcmp(force_named, "1") == 0)
             ? ::openat(dirfd.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode)
             : -1);
   const bool unnamed = fd.get() >= 0;

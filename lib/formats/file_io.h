@@ -65,8 +65,9 @@ void CheckViewBytes(const std::string& who, const uint8_t* data, size_t size);
 
 // The one save routine (file_io.cc), for every kind, the C API, Python and the command line.
 // `write` streams the file's bytes; they go to an unnamed temporary file in the target's directory
-// (O_TMPFILE; where the file system lacks it, a named temporary `.NAME.tmp.<hex>` removed on every
-// error path), are fsync'ed, then renamed over `path`, and the directory is fsync'ed. A failure
+// (O_TMPFILE; where the file system lacks it, or the environment variable
+// SIMDBLOOM_SAVE_NAMED_TEMPORARY is 1 (for tests), a named temporary `.NAME.tmp.<hex>` removed on
+// every error path), are fsync'ed, then renamed over `path`, and the directory is fsync'ed. A failure
 // before the rename (a full disk, RLIMIT_FSIZE, a write error, an exception from `write`) leaves
 // `path` byte-identical and no temporary, and is Error(kIo) "WHO: cannot write PATH: <errno
 // text>"; a failure of the directory's fsync after it reports kIo with the new file in place. A
