@@ -211,19 +211,28 @@ changed nothing). Each counter below 15 is decremented; a saturated counter stay
 pandas nullable batch is skipped. Cost: as insert (O(k) per key, GIL released for batches).)doc")
       .def(
           "remove_flags",
-          [](G& self, py::handle keys, bool prehashed) {
+          [](G& self, py::handle keys, bool prehashed, bool saturated) {
+            if (saturated) {
+              return MutateFlags<uint8_t>(
+                  self, keys, prehashed, false,
+                  [](CountingFilter& f, const Keys& k, uint8_t* removed) { f.remove(k, removed); });
+            }
             return MutateFlags(self, keys, prehashed, false,
                                [](CountingFilter& f, const Keys& k, uint8_t* removed) {
                                  f.remove(k, removed);
-                                 // 2 (removed, every counter saturated) is True: a numpy bool holds
-                                 // 0 or 1.
-                                 for (size_t i = 0; i < k.size(); ++i) removed[i] = removed[i] != 0;
+                                 // 2 (removed, all counters saturated) is True: a bool is 0 or 1.
+                                 for (size_t i = 0; i < k.size(); ++i) {
+                                   removed[i] = removed[i] != 0;
+                                 }
                                });
           },
-          py::arg("keys"), py::arg("prehashed") = false,
+          py::arg("keys"), py::arg("prehashed") = false, py::arg("saturated") = false,
           "Removes a batch; a bool array, True where the key was removed (in key order: a key "
-          "repeated in the batch is removed as often as its counters allow). Cost: remove's and "
-          "one byte per key.")
+          "repeated in the batch is removed as often as its counters allow). With "
+          "saturated=True a uint8 array instead: 0 where the key was surely absent (nothing "
+          "changed), 1 where it was removed, 2 where it was removed but every one of its "
+          "counters was saturated at 15 (none changed: the removal is not undone exactly, the "
+          "key still answers present). Cost: remove's and one byte per key.")
       .def(
           "discard",
           [](G& self, py::handle key) {

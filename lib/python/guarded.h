@@ -337,12 +337,13 @@ py::object Insert(Guarded<T>& g, py::handle keys, bool prehashed, One&& one, Bul
 }
 
 // Per-key flags of a mutation of a batch (insert_fresh, remove_flags): bulk(obj, keys, flags)
-// writes one byte per key; a null of a pandas nullable batch is skipped (False). A bool array.
-template <class T, class Bulk>
+// writes one byte per key; a null of a pandas nullable batch is skipped (False). A bool array
+// (Out = uint8_t: the bytes as the call wrote them).
+template <class Out = bool, class T, class Bulk>
 py::array MutateFlags(Guarded<T>& g, py::handle keys, bool prehashed, bool insert, Bulk&& bulk) {
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
-  py::array out = py::array_t<bool>(static_cast<py::ssize_t>(b.total_size()));
+  py::array out = py::array_t<Out>(static_cast<py::ssize_t>(b.total_size()));
   auto* p = static_cast<uint8_t*>(out.mutable_data());
   MutateBatch(g, b, insert, [&](T& f, const Keys& k) {
     std::vector<uint8_t> flags(b.valid ? b.size() : 0);

@@ -712,6 +712,10 @@ def test_hostile_inputs_counting_remove(tmp_path):
         flags = c.remove_flags(np.full(16, 7, dtype=np.uint64))
         assert flags.dtype == np.bool_ and flags.view(np.uint8).tolist() == [1] * 16
         assert len(c) == 0
+        # saturated=True tells them apart: 2 for a key whose counters are all at 15.
+        c.add(8)
+        report = c.remove_flags(np.array([7, 8, 8], dtype=np.uint64), saturated=True)
+        assert report.dtype == np.uint8 and report.tolist() == [2, 1, 0]
         # 1000 keys in, 19000 others removed: exactly the keys answered "maybe", one by one.
         c = simdbloom.CountingFilter(1000, 0.01, layout)
         c.insert(np.arange(1000, dtype=np.uint64))
