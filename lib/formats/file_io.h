@@ -67,9 +67,9 @@ void CheckViewBytes(const std::string& who, const uint8_t* data, size_t size);
 // `write` streams the file's bytes; they go to an unnamed temporary file in the target's directory
 // (O_TMPFILE; where the file system lacks it, or the environment variable
 // SIMDBLOOM_SAVE_NAMED_TEMPORARY is 1 (for tests), a named temporary `.NAME.tmp.<hex>` removed on
-// every error path), are fsync'ed, then renamed over `path`, and the directory is fsync'ed. A failure
-// before the rename (a full disk, RLIMIT_FSIZE, a write error, an exception from `write`) leaves
-// `path` byte-identical and no temporary, and is Error(kIo) "WHO: cannot write PATH: <errno
+// every error path), are fsync'ed, then renamed over `path`, and the directory is fsync'ed. A
+// failure before the rename (a full disk, RLIMIT_FSIZE, a write error, an exception from `write`)
+// leaves `path` byte-identical and no temporary, and is Error(kIo) "WHO: cannot write PATH: <errno
 // text>"; a failure of the directory's fsync after it reports kIo with the new file in place. A
 // kill at any moment leaves the old file (or none); with a named temporary, a kill by an uncaught
 // signal can leave it (the command line removes it on SIGINT/SIGTERM/SIGHUP, see
