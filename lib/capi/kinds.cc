@@ -140,10 +140,8 @@ simdbloom_status simdbloom_counting_remove_one(simdbloom_counting* filter, const
                                                size_t length, uint8_t* removed) {
   return One("simdbloom_counting_remove_one", filter, key, length, nullptr, nullptr,
              [&](CountingFilter& f, std::string_view k) {
-               // 2: every counter saturated before (count 15), so none changed.
-               const bool saturated = removed != nullptr && f.count(k) == CountingFilter::kMaxCount;
-               const bool r = f.remove(k);
-               if (removed != nullptr) *removed = static_cast<uint8_t>(r ? (saturated ? 2 : 1) : 0);
+               // 0 absent, 1 removed, 2 removed with every counter saturated (none changed).
+               Put(removed, static_cast<uint8_t>(f.remove_hash(f.hash(k))));
              });
 }
 

@@ -241,22 +241,28 @@ bool CountingFilter::insert_hash(uint64_t h) {
                                 h);
 }
 
-bool CountingFilter::remove_hash(uint64_t h) {
+CountingFilter::Removal CountingFilter::remove_hash(uint64_t h) {
   CheckWritable("remove");
-  bool removed;
+  Removal r;
   if (layout_ == CountingLayout::kBlocked) {
     const BlockedKey key = LocateBlocked(Counters(), num_blocks_, k_, h);
-    removed = !AnyZero(key);
-    if (removed) {
-      for (int q = 0; q < 4; ++q) key.w[q] -= key.ones[q] & ~detail::FullNibbles(key.w[q]);
+    r = kAbsent;
+    if (!AnyZero(key)) {
+      uint64_t stepped = 0;  // the counters decremented: none when every one is saturated
+      for (int q = 0; q < 4; ++q) {
+        const uint64_t step = key.ones[q] & ~detail::FullNibbles(key.w[q]);
+        key.w[q] -= step;
+        stepped |= step;
+      }
+      r = stepped != 0 ? kRemoved : kSaturated;
     }
   } else {
-    removed = scalar::CountingRemove(CountingId::kClassic, Counters(),
-                                     ParamsOf(num_blocks_, k_, seed_), h) != 0;
+    r = static_cast<Removal>(scalar::CountingRemove(CountingId::kClassic, Counters(),
+                                                    ParamsOf(num_blocks_, k_, seed_), h));
   }
   // A saturated key may be removed more often than it was inserted: size() stops at 0.
-  present_ -= removed && present_ > 0 ? 1 : 0;
-  return removed;
+  present_ -= r != kAbsent && present_ > 0 ? 1 : 0;
+  return r;
 }
 
 namespace {

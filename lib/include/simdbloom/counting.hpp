@@ -32,8 +32,9 @@
 // the call removed too; a caller that must lose nothing checks that first (contains(), or remove
 // from a copy and keep it only when none was absent; `simdbloom remove` refuses then).
 // Saturated keys: a key whose every counter is at 15 is removed without changing any counter
-// (removed[i] = 2 in the bulk call): its count is unknown ("15 or more"), so the removal is not
-// undone exactly and the key still answers present. size() never goes below 0.
+// (removed[i] = 2 in the bulk call, kSaturated from remove_hash): its count is unknown ("15 or
+// more"), so the removal is not undone exactly and the key still answers present. size() never
+// goes below 0.
 //
 // Thread-safety as in simdbloom.hpp: const calls may run concurrently; a non-const call needs
 // exclusive access. There is no concurrent insert for counting filters.
@@ -159,9 +160,13 @@ class CountingFilter {
     return CountOne<OneKey>(h, "count");
   }
 
-  // The same for a value of hash().
+  // What a remove did (remove_hash, and the bulk remove's removed[i]): kAbsent, a counter was 0 and
+  // nothing changed; kRemoved; kSaturated, every counter was at 15 and none changed (the removal
+  // is not undone exactly). Converts to bool as remove() returns it: false only for kAbsent.
+  enum Removal : uint8_t { kAbsent = 0, kRemoved = 1, kSaturated = 2 };
+  // The same for a value of hash(); remove_hash tells a saturated removal apart.
   bool insert_hash(uint64_t hash);
-  bool remove_hash(uint64_t hash);
+  Removal remove_hash(uint64_t hash);
   bool contains_hash(uint64_t hash) const;
   uint32_t count_hash(uint64_t hash) const;
 
