@@ -1147,7 +1147,7 @@ def hostile_area_names():
           % p.stdout)
     out, _ = run(["info", sbs])
     areas = [l for l in out.decode().split("\n") if l.startswith("area ")]
-    check(len(areas) == len(paths) and len(lines_of(out)) == 13 + len(paths),
+    check(len(areas) == len(paths) and len(lines_of(out)) == 14 + len(paths),
           "info: one line per area: %r" % out)
     for i, (line, path) in enumerate(zip(areas, paths)):
         check(line.startswith("area %d: " % (i + 1)) and
