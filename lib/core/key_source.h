@@ -12,6 +12,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/registry.h"
 #include "kernels/shared.h"
+#include "lib/core/key_types.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -24,48 +25,6 @@ struct StringHasher {
   const Keys* keys = nullptr;
   uint64_t seed = 0;
 };
-
-// ---- Key types (FORMAT.md, "Keys"): how a bulk call's keys reach a filter of a key type ----
-
-// Throws Error(kInvalidArgument) naming `who` unless `type` is a key type a filter can be made
-// with (kNone, kInt64, kInt32, kBytes).
-void CheckKeyType(const char* who, KeyType type);
-// Whether filters of these key types may be merged: equal, or one of them kNone.
-constexpr bool KeyTypesCombine(KeyType a, KeyType b) {
-  return a == b || a == KeyType::kNone || b == KeyType::kNone;
-}
-// A key type read from a file's byte; false if the byte names none.
-bool KeyTypeFromByte(uint8_t byte, KeyType* type);
-
-// How a bulk call's keys reach the kernels (PlanKeys).
-struct KeyPlan {
-  KeyType type = KeyType::kNone;  // the filter's, as an insert leaves it (kNone fixed)
-  uint8_t to_width = 0;           // integer keys converted by value to 8 or 4 bytes; 0: as they are
-  bool legacy16 = false;          // 2-byte keys of a kLegacy filter: hashed as 2-byte records
-  // 8-byte keys into a kInt32 filter of which some are outside its range: a query's results for
-  // them are cleared afterwards (ClearOutOfRange).
-  bool out_of_range = false;
-};
-// Checks validated `keys` against a filter of key type `type`: integer keys on a kBytes filter and
-// byte strings or records on a kInt64/kInt32 one throw KeyTypeError naming `who`. For an insert,
-// fixes kNone (integers: kInt64, bytes: kBytes) and refuses values out of a kInt32 filter's range,
-// naming the first (Error(kInvalidArgument)), before anything is written. O(1), or one O(n) pass
-// for 8-byte keys into a kInt32 filter.
-KeyPlan PlanKeys(const char* who, KeyType type, const Keys& keys, bool insert);
-// Whether key i of 8-byte integer keys lies outside a kInt32 filter's range.
-bool OutOfInt32(const Keys& keys, size_t i);
-// After a query of n keys (key j = keys[sel[j]] when sel is set) whose plan has out_of_range:
-// clears the results of the keys out of range in `out` (form `result`) and returns `hits` less
-// them. O(n).
-uint64_t ClearOutOfRange(const Keys& keys, const uint32_t* sel, size_t n, ResultKind result,
-                         void* out, uint64_t hits);
-// The same for per-key values (labels, counts, memberships): out[i] = 0. O(n).
-template <class T>
-void ZeroOutOfRange(const Keys& keys, size_t n, T* out) {
-  for (size_t i = 0; i < n; ++i) {
-    if (OutOfInt32(keys, i)) out[i] = 0;
-  }
-}
 
 // The largest extent of bytes any array can have here: 2^56, the user address space of x86-64 with
 // 5-level paging (AArch64's is smaller). Offsets and lengths beyond it (INT64_MAX, PTRDIFF_MAX,
