@@ -732,7 +732,7 @@ void DemoRun(const Options& o) {
       for (int round = -1; round < 2 * z.single_rounds * z.single_reps; ++round) {
         const double t = Now();
         for (size_t i = 0; i + kBurst <= z.keys; i += kBurst) {
-          f.contains(sweep.keys.data() + i, kBurst, out.data() + i);
+          f.contains({sweep.keys.data() + i, kBurst}, out.data() + i);
         }
         const double ns = (Now() - t) * 1e9 / static_cast<double>(z.keys / kBurst * kBurst);
         if (round >= 0) burst = std::min(burst, ns);

@@ -145,8 +145,8 @@ void SingleSection(const Options& o) {
       simdbloom::CountingFilter c = simdbloom::CountingFilter::create(n, o.fpp);
       c.insert(keys);
       simdbloom::SpatialFilter sp = simdbloom::SpatialFilter::create(n, o.fpp, 2);
-      sp.insert(1, keys.data(), n / 2);
-      sp.insert(2, keys.data() + n / 2, n - n / 2);
+      sp.insert(1, {keys.data(), n / 2});
+      sp.insert(2, {keys.data() + n / 2, n - n / 2});
       simdbloom::ScalableFilter sc = simdbloom::ScalableFilter::create(n / 8, o.fpp);
       for (uint64_t k : keys) sc.insert(k);
       const size_t bytes[3] = {c.size_bytes(), sp.size_bytes(), sc.size_bytes()};
@@ -194,7 +194,7 @@ void SingleSection(const Options& o) {
       std::string row = Fmt("%10zu  %-15s %-22s", n, "block512", "bulk, burst of B keys");
       for (size_t b : {size_t{8}, size_t{32}, size_t{64}, size_t{256}}) {
         const double ns = Best5(n, [&] {
-          for (size_t i = 0; i + b <= n; i += b) f.contains(keys.data() + i, b, out.data() + i);
+          for (size_t i = 0; i + b <= n; i += b) f.contains({keys.data() + i, b}, out.data() + i);
         });
         if (o.json) {
           std::printf(

@@ -90,7 +90,7 @@ void ThreadsSection(const Options& o) {
                             const size_t per = (n + t - 1) / t, b = std::min(n, i * per),
                                          e = std::min(n, b + per);
                             for (size_t j = b; j < e; j += 4096) {
-                              f.insert_concurrent(keys.data() + j, std::min<size_t>(4096, e - j));
+                              f.insert_concurrent({keys.data() + j, std::min<size_t>(4096, e - j)});
                             }
                           });
                         }) *

@@ -331,7 +331,7 @@ TEST_CASE("c_api_oracle: spatial filters") {
   simdbloom_spatial* ci = nullptr;
   REQUIRE(simdbloom_spatial_create(n, 0.01, 2, 5, &ci) == SIMDBLOOM_OK);
   REQUIRE(simdbloom_spatial_insert_u64(ci, 1, keys.u64.data(), third, &raised_c) == SIMDBLOOM_OK);
-  CHECK(raised_c == ints.insert(1, keys.u64.data(), third));
+  CHECK(raised_c == ints.insert(1, {keys.u64.data(), third}));
   const simdbloom_keys u32 = keys.U32();
   REQUIRE(simdbloom_spatial_insert_keys(ci, 2, &u32, &raised_c) == SIMDBLOOM_OK);
   CHECK(raised_c == ints.insert(2, keys.u32));

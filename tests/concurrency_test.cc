@@ -56,7 +56,7 @@ TEST_CASE("concurrency: two writers lose no key (20 trials, every layout)") {
         auto writer = [&](const std::vector<uint64_t>& keys) {
           if (bulk) {
             for (size_t i = 0; i < keys.size(); i += 1000) {
-              f.insert_concurrent(keys.data() + i, std::min<size_t>(1000, keys.size() - i));
+              f.insert_concurrent({keys.data() + i, std::min<size_t>(1000, keys.size() - i)});
             }
           } else {
             for (uint64_t k : keys) f.insert_concurrent(k);
@@ -109,7 +109,7 @@ TEST_CASE("concurrency: readers racing with writers never miss a published key")
         for (size_t i = 0; i < per_writer; i += batch) {
           const size_t m = std::min(batch, per_writer - i);
           if ((i / batch) % 2 == 0) {
-            f.insert_concurrent(keys[w].data() + i, m);
+            f.insert_concurrent({keys[w].data() + i, m});
           } else {
             for (size_t j = i; j < i + m; ++j) f.insert_concurrent(keys[w][j]);
           }
@@ -134,7 +134,7 @@ TEST_CASE("concurrency: readers racing with writers never miss a published key")
             // A published batch in bulk, and single keys.
             const size_t at = rng() % upto / batch * batch;
             const size_t m = std::min(batch, upto - at);
-            false_negatives += m - f.contains(keys[w].data() + at, m, out.data());
+            false_negatives += m - f.contains({keys[w].data() + at, m}, out.data());
             for (int q = 0; q < 16; ++q) false_negatives += !f.contains(keys[w][rng() % upto]);
             checks += m + 16;
           }

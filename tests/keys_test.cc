@@ -162,7 +162,7 @@ void CheckIntegerType(Layout layout, const char* type_name) {
   REQUIRE(std::memcmp(single.data(), bulk.data(), single.size_bytes()) == 0);
   std::vector<uint8_t> out(n, 0);
   REQUIRE(single.contains(keys, out.data()) == n);
-  REQUIRE(single.contains(keys.data(), keys.size(), out.data()) == n);
+  REQUIRE(single.contains({keys.data(), keys.size()}, out.data()) == n);
   for (T k : keys) REQUIRE(bulk.contains(k));
   CHECK(single.key_type() == KeyType::kInt64);
   const Filter bytes_twin = Filter::create(2 * n, 0.01, layout, 5, KeyType::kBytes);
@@ -245,22 +245,22 @@ TEST_CASE("api: bulk calls spelled as people write them") {
     // Pointer + count.
     Filter f = Filter::create(1000, 0.01, layout, 3);
     const uint64_t* ptr = keys.data();
-    CHECK(f.insert(ptr, n) == n);
+    CHECK(f.insert({ptr, n}) == n);
     CHECK(std::memcmp(f.data(), want.data(), f.size_bytes()) == 0);
     std::vector<uint8_t> out(n);
-    CHECK(f.contains(ptr, n, out.data()) == n);
+    CHECK(f.contains({ptr, n}, out.data()) == n);
     std::vector<uint8_t> bits((n + 7) / 8);
-    CHECK(f.contains_bitmap(ptr, n, bits.data()) == n);
+    CHECK(f.contains_bitmap({ptr, n}, bits.data()) == n);
     CHECK(bits[0] == 0xFF);
     std::vector<uint32_t> sel(n);
-    CHECK(f.select(absent.data(), n, sel.data()) == want_absent_hits);
-    CHECK(f.contains(absent.data(), n, out.data()) == want_absent_hits);
+    CHECK(f.select({absent.data(), n}, sel.data()) == want_absent_hits);
+    CHECK(f.contains({absent.data(), n}, out.data()) == want_absent_hits);
     CHECK(out == want_hits);
     std::vector<uint64_t> hashes(n);
-    f.hash(ptr, n, hashes.data());
+    f.hash({ptr, n}, hashes.data());
     CHECK(hashes[5] == f.hash(keys[5]));
     for (size_t i = 0; i < n; ++i) sel[i] = static_cast<uint32_t>(i);
-    CHECK(f.refine(ptr, n, sel.data(), n) == n);
+    CHECK(f.refine({ptr, n}, sel.data(), n) == n);
 
     // Braced pointer + count, std::array, other 8-byte integer vectors: the same keys.
     Filter g = Filter::create(1000, 0.01, layout, 3);
@@ -284,7 +284,7 @@ TEST_CASE("api: bulk calls spelled as people write them") {
     CHECK(std::memcmp(s1.data(), s2.data(), s1.size_bytes()) == 0);
     std::vector<std::string_view> views(strings.begin(), strings.end());
     CHECK(s1.contains(views, out.data()) == n);
-    CHECK(s1.contains(strings.data(), strings.size(), out.data()) == n);
+    CHECK(s1.contains({strings.data(), strings.size()}, out.data()) == n);
     const std::string_view two[] = {views[0], views[1]};
     CHECK(s1.contains(two, out.data()) == 2);
     CHECK(s1.contains(strings[7].c_str()));
@@ -325,7 +325,7 @@ TEST_CASE("api: bulk insert says which keys were new") {
         for (size_t i = 0; i < strings.size(); ++i) {
           want_count += want[i] = s_single.insert(strings[i]);
         }
-        CHECK(s_bulk.insert(strings.data(), strings.size(), fresh.data()) == want_count);
+        CHECK(s_bulk.insert({strings.data(), strings.size()}, fresh.data()) == want_count);
         CHECK(std::equal(want.begin(), want.end(), fresh.begin()));
         // Inserting all of them again: nothing is new.
         CHECK(s_bulk.insert(strings, fresh.data()) == 0);

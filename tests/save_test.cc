@@ -171,7 +171,7 @@ TEST_CASE("save: a failed save leaves the old file of every kind unchanged") {
       "Filter", [](const std::string& p) { Filter::create(100, 0.01).save_file(p); },
       [&](const std::string& p) {
         Filter f = Filter::create(100000, 0.01);
-        f.insert(keys.data(), keys.size());
+        f.insert({keys.data(), keys.size()});
         f.save_file(p);
       });
   CheckFailedSaveKeepsOld(
@@ -191,7 +191,7 @@ TEST_CASE("save: a failed save leaves the old file of every kind unchanged") {
       [](const std::string& p) { SpatialFilter::create(100, 0.01, 2).save_file(p); },
       [&](const std::string& p) {
         SpatialFilter f = SpatialFilter::create(100000, 0.01, 2);
-        f.insert(1, keys.data(), keys.size());
+        f.insert(1, {keys.data(), keys.size()});
         f.save_file(p);
       });
   CheckFailedSaveKeepsOld(
@@ -238,7 +238,7 @@ TEST_CASE("save: through a named temporary, a failed save leaves nothing behind"
       [](const std::string& p) { Filter::create(100, 0.01).save_file(p); },
       [&](const std::string& p) {
         Filter f = Filter::create(100000, 0.01);
-        f.insert(keys.data(), keys.size());
+        f.insert({keys.data(), keys.size()});
         f.save_file(p);
       });
   CheckFailedSaveKeepsOld(
@@ -419,7 +419,7 @@ TEST_CASE("save: a view saved onto the file it maps") {
   const std::string path = dir / "f.sbf";
   const auto keys = test::RandomKeys(5000, 11);
   Filter f = Filter::create(5000, 0.01);
-  f.insert(keys.data(), keys.size());
+  f.insert({keys.data(), keys.size()});
   f.save_file(path);
   const int fd = ::open(path.c_str(), O_RDONLY);
   REQUIRE(fd >= 0);
@@ -485,9 +485,9 @@ TEST_CASE("save: bulk outputs of every kind past the address space are refused")
   CHECK(c.size() == 0);  // nothing inserted
   ScalableFilter sc = ScalableFilter::create(2, 0.01);
   const auto many = test::RandomKeys(100, 3);
-  sc.insert(many.data(), many.size());  // several stages
+  sc.insert({many.data(), many.size()});  // several stages
   REQUIRE(sc.stages() > 1);
-  CHECK(code([&] { sc.contains(keys, 3, end8); }) == bad);
+  CHECK(code([&] { sc.contains({keys, 3}, end8); }) == bad);
   CHECK(code([&] { sc.select(Keys(keys, 3), end32); }) == bad);
   SpatialFilter sp = SpatialFilter::create(100, 0.01, 2);
   CHECK(code([&] { sp.classify(Keys(keys, 3), end16); }) == bad);
@@ -517,7 +517,7 @@ TEST_CASE("save: moved-from filters throw on every key call") {
     CHECK(moved_msg([&] { (void)a.contains(key); }) == "contains: the filter was moved from");
     CHECK(moved_msg([&] { (void)a.contains(std::string_view("k")); }).find("moved from") !=
           std::string::npos);
-    CHECK(moved_msg([&] { a.contains(&key, 1, out); }).find("moved from") != std::string::npos);
+    CHECK(moved_msg([&] { a.contains({&key, 1}, out); }).find("moved from") != std::string::npos);
     CHECK(moved_msg([&] { a.insert(key); }).find("moved from") != std::string::npos);
     CHECK(moved_msg([&] { b.merge(a); }) == "merge: the other filter was moved from");
     CHECK(moved_msg([&] { a.merge(b); }).find("moved from") != std::string::npos);
@@ -535,7 +535,7 @@ TEST_CASE("save: moved-from filters throw on every key call") {
     ScalableFilter a = ScalableFilter::create(100, 0.01);
     ScalableFilter b = std::move(a);
     CHECK(moved_msg([&] { (void)a.contains(key); }).find("moved from") != std::string::npos);
-    CHECK(moved_msg([&] { a.contains(&key, 1, out); }).find("moved from") != std::string::npos);
+    CHECK(moved_msg([&] { a.contains({&key, 1}, out); }).find("moved from") != std::string::npos);
     CHECK(moved_msg([&] { b.merge(a); }).find("moved from") != std::string::npos);
   }
   {

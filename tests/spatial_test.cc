@@ -151,7 +151,7 @@ TEST_CASE("equivalence: SpatialFilter gives the same cells and labels on every t
     test::ForEachApiTarget([&](const std::string&) {
       // Integer keys in one filter, byte strings and records in another (they never mix).
       SpatialFilter f = SpatialFilter::create(5000, 0.02, areas, 11);
-      f.insert(1, u64.data(), 1000);
+      f.insert(1, {u64.data(), 1000});
       f.insert(2, Span<const uint32_t>(u32.data() + 1000, 1000));
       f.insert(static_cast<uint16_t>(areas), Prehashed{nullptr, 0});
       SpatialFilter b = SpatialFilter::create(5000, 0.02, areas, 11);
@@ -241,8 +241,8 @@ TEST_CASE("spatial: labels, single keys, key shapes and errors") {
   const std::vector<uint64_t> a = test::RandomKeys(3000, 1), b = test::RandomKeys(3000, 2);
   const std::vector<uint64_t> c = test::RandomKeys(3000, 3);
   f.insert(1, a);
-  f.insert(2, b.data(), 1500);
-  f.insert(2, b.data() + 1500, 1500);  // the same label again is allowed
+  f.insert(2, {b.data(), 1500});
+  f.insert(2, {b.data() + 1500, 1500});  // the same label again is allowed
   // A lower label after a higher one is refused and changes nothing.
   const std::vector<uint8_t> before(f.data(), f.data() + f.size_bytes());
   CHECK_THROWS_AS(f.insert(1, c), Error);
@@ -259,7 +259,7 @@ TEST_CASE("spatial: labels, single keys, key shapes and errors") {
   }
   CHECK_THROWS_AS(f.insert(0, c), Error);
   CHECK_THROWS_AS(f.insert(4, c), Error);
-  CHECK_THROWS_AS(f.insert(3, static_cast<const uint64_t*>(nullptr), 5), Error);
+  CHECK_THROWS_AS(f.insert(3, {static_cast<const uint64_t*>(nullptr), 5}), Error);
   f.insert(3, c);
 
   // Keys are never classified below their area nor as absent; single and bulk agree.

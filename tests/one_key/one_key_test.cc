@@ -76,11 +76,11 @@ TEST_CASE("one_key: single keys give the bulk calls' bits and answers") {
           }
           REQUIRE(single.insert(key) == want);
         }
-        bulk.insert(keys.data(), keys.size());
+        bulk.insert({keys.data(), keys.size()});
         REQUIRE(std::memcmp(single.data(), bulk.data(), bulk.size_bytes()) == 0);
         REQUIRE(std::memcmp(single.data(), scalar.data(), bulk.size_bytes()) == 0);
         std::vector<uint8_t> out(n);
-        bulk.contains(absent.data(), absent.size(), out.data());
+        bulk.contains({absent.data(), absent.size()}, out.data());
         for (size_t i = 0; i < n; ++i) {
           REQUIRE(single.contains(keys[i]));  // never a false negative
           REQUIRE(single.contains(absent[i]) == (out[i] != 0));
@@ -101,7 +101,7 @@ TEST_CASE("one_key: scalable chains probe their stages the same way") {
   for (uint64_t key : keys) chain.insert(key);
   REQUIRE(chain.stages() > 2);
   std::vector<uint8_t> out(absent.size());
-  chain.contains(absent.data(), absent.size(), out.data());
+  chain.contains({absent.data(), absent.size()}, out.data());
   for (size_t i = 0; i < keys.size(); ++i) {
     REQUIRE(chain.contains(keys[i]));
     REQUIRE(chain.contains(absent[i]) == (out[i] != 0));
@@ -128,11 +128,11 @@ TEST_CASE("one_key: spatial classify of one key gives the bulk call's label") {
         for (uint32_t a = 0; a < used; ++a) {
           const size_t begin = n * a / used, end = n * (a + 1) / used;
           const auto label = static_cast<uint16_t>(1 + a * (areas - 1) / std::max(used - 1, 1u));
-          f.insert(label, keys.data() + begin, end - begin);
+          f.insert(label, {keys.data() + begin, end - begin});
         }
         std::vector<uint16_t> want(n), want_absent(n);
-        f.classify(keys.data(), n, want.data());
-        f.classify(absent.data(), n, want_absent.data());
+        f.classify({keys.data(), n}, want.data());
+        f.classify({absent.data(), n}, want_absent.data());
         for (size_t i = 0; i < n; ++i) {
           REQUIRE(want[i] != 0);  // never a false negative
           REQUIRE(f.classify(keys[i]) == want[i]);

@@ -162,28 +162,6 @@ class ScalableFilter {
   // only for the entries not yet found; keys are hashed once per stage queried.
   uint64_t refine(const Keys& keys, uint32_t* selection, size_t count) const;
 
-  // The same, spelled with a pointer and a count.
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert(const T* keys, size_t count) {
-    return insert(Keys(keys, count));
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert(const T* keys, size_t count, uint8_t* fresh) {
-    return insert(Keys(keys, count), fresh);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t contains(const T* keys, size_t count, uint8_t* out) const {
-    return contains(Keys(keys, count), out);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t contains_bitmap(const T* keys, size_t count, uint8_t* bitmap) const {
-    return contains_bitmap(Keys(keys, count), bitmap);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t select(const T* keys, size_t count, uint32_t* selection) const {
-    return select(Keys(keys, count), selection);
-  }
-
   // ---- The chain ----
   // Parameters as given to create().
   uint64_t initial_capacity() const noexcept { return initial_capacity_; }

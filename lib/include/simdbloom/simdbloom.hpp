@@ -600,44 +600,7 @@ class Filter {
   // out[i] = hash of key i (what insert/contains compute first); keys.size() values.
   void hash(const Keys& keys, uint64_t* out) const;
 
-  // The bulk calls spelled with a pointer and a count: `count` keys of an element type (integer
-  // keys, std::string_view, std::string) at `keys`, as Keys(keys, count).
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert(const T* keys, size_t count) {
-    return insert(Keys(keys, count));
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert(const T* keys, size_t count, uint8_t* fresh) {
-    return insert(Keys(keys, count), fresh);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert_concurrent(const T* keys, size_t count) {
-    return insert_concurrent(Keys(keys, count));
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert_concurrent(const T* keys, size_t count, uint8_t* fresh) {
-    return insert_concurrent(Keys(keys, count), fresh);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t contains(const T* keys, size_t count, uint8_t* out) const {
-    return contains(Keys(keys, count), out);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t contains_bitmap(const T* keys, size_t count, uint8_t* bitmap) const {
-    return contains_bitmap(Keys(keys, count), bitmap);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t select(const T* keys, size_t count, uint32_t* selection) const {
-    return select(Keys(keys, count), selection);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t refine(const T* keys, size_t count, uint32_t* selection, size_t selected) const {
-    return refine(Keys(keys, count), selection, selected);
-  }
-  template <class T, class = detail::KeyElement<T>>
-  void hash(const T* keys, size_t count, uint64_t* out) const {
-    hash(Keys(keys, count), out);
-  }
+  // A pointer and a count are one Keys: f.contains({ptr, n}, out).
 
   Layout layout() const noexcept { return layout_; }
   uint64_t bit_count() const noexcept { return num_blocks_ * block_bits_; }

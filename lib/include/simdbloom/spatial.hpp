@@ -117,10 +117,6 @@ class SpatialFilter {
   // ahead at the distance measured for the filter's size); no allocation; O(n k), about one
   // cache miss per key out of cache.
   uint64_t insert(uint16_t label, const Keys& keys);
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t insert(uint16_t label, const T* keys, size_t count) {
-    return insert(label, Keys(keys, count));
-  }
   // One key (an integer key type or a byte string, as Filter). Same rules; O(k).
   uint64_t insert(uint16_t label, Key key) {
     KeyType type;
@@ -140,10 +136,6 @@ class SpatialFilter {
   // target (results equal the reference's on every target); no allocation; O(n k), about one
   // cache miss per key out of cache. Errors as insert's (before anything is written).
   uint64_t classify(const Keys& keys, uint16_t* labels) const;
-  template <class T, class = detail::KeyElement<T>>
-  uint64_t classify(const T* keys, size_t count, uint16_t* labels) const {
-    return classify(Keys(keys, count), labels);
-  }
   // One key; O(k), no allocation. Inline where the cells are 1 byte and the calling code is
   // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's cells are read in
   // one or two vectors (detail/one_key.hpp); other callers make one call to the library's one-key
