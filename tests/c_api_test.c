@@ -1181,7 +1181,7 @@ static void test_key_types(int layout) {
                "simdbloom_set_key_type", "holds int64 keys, not int32");
   EXPECT_ERROR(simdbloom_set_key_type(f, SIMDBLOOM_KEY_NONE), SIMDBLOOM_EINVAL,
                "simdbloom_set_key_type", "none");
-  EXPECT_ERROR(simdbloom_set_key_type(f, (simdbloom_key_type)-1), SIMDBLOOM_EINVAL,
+  EXPECT_ERROR(simdbloom_set_key_type(f, -1), SIMDBLOOM_EINVAL,
                "simdbloom_set_key_type", "key type -1 is not a SIMDBLOOM_KEY_*");
   EXPECT_ERROR(simdbloom_set_key_type(NULL, SIMDBLOOM_KEY_INT64), SIMDBLOOM_EINVAL,
                "simdbloom_set_key_type", "filter is NULL");

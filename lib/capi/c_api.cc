@@ -106,8 +106,7 @@ Layout LayoutOf(int layout) {
   return static_cast<Layout>(layout);
 }
 
-KeyType KeyTypeOf(simdbloom_key_type type) {
-  const int t = static_cast<int>(type);
+KeyType KeyTypeOf(int t) {
   if (t < SIMDBLOOM_KEY_LEGACY || t > SIMDBLOOM_KEY_NONE) {
     Reject("key type " + std::to_string(t) +
            " is not a SIMDBLOOM_KEY_* (1 int64, 2 int32, 3 bytes; 0 legacy, 4 none)");
@@ -397,7 +396,7 @@ simdbloom_status simdbloom_get_key_type(const simdbloom_filter* filter, simdbloo
   return GetKeyType("simdbloom_get_key_type", filter, out);
 }
 
-simdbloom_status simdbloom_set_key_type(simdbloom_filter* filter, simdbloom_key_type type) {
+simdbloom_status simdbloom_set_key_type(simdbloom_filter* filter, int type) {
   return SetKeyType("simdbloom_set_key_type", filter, type);
 }
 

@@ -165,7 +165,7 @@ T Get(const char* who, const H* handle, T none, Fn&& fn) noexcept {
 
 // ---- Key types, the same for every kind ----
 // The C++ KeyType of a simdbloom_key_type argument (Rejected for values that name none).
-KeyType KeyTypeOf(simdbloom_key_type type);
+KeyType KeyTypeOf(int type);
 
 template <class H>
 simdbloom_status GetKeyType(const char* who, const H* handle, simdbloom_key_type* out) noexcept {
@@ -176,7 +176,7 @@ simdbloom_status GetKeyType(const char* who, const H* handle, simdbloom_key_type
 }
 
 template <class H>
-simdbloom_status SetKeyType(const char* who, H* handle, simdbloom_key_type type) noexcept {
+simdbloom_status SetKeyType(const char* who, H* handle, int type) noexcept {
   return Call(who, handle, [&](auto& f) { f.set_key_type(KeyTypeOf(type)); });
 }
 
@@ -307,8 +307,7 @@ simdbloom_status LoadBytes(const char* who, const void* data, size_t size, H** o
                                                    simdbloom_key_type* out) {             \
     return simdbloom::capi::GetKeyType("simdbloom_" #kind "_get_key_type", filter, out);  \
   }                                                                                       \
-  simdbloom_status simdbloom_##kind##_set_key_type(simdbloom_##kind* filter,              \
-                                                   simdbloom_key_type type) {             \
+  simdbloom_status simdbloom_##kind##_set_key_type(simdbloom_##kind* filter, int type) {  \
     return simdbloom::capi::SetKeyType("simdbloom_" #kind "_set_key_type", filter, type); \
   }
 

@@ -997,9 +997,10 @@ def xxh3_64(data):
     return acc ^ (acc >> 32)
 
 
-def rss_of(args, stdin=None, timeout=20):
+def rss_of(args, stdin=None, timeout=20, limit=512 << 20):
     """Runs the command with `stdin`; returns (exit status, peak RSS in bytes, stderr text), the
-    peak polled from /proc as rss_run does. Fails if it runs past `timeout` seconds."""
+    peak polled from /proc as rss_run does. Fails if it runs past `timeout` seconds or `limit`
+    bytes."""
     p = subprocess.Popen(ARGS.emulator + [ARGS.bin] + args, stdin=stdin,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak, start = 0, time.monotonic()
@@ -1011,10 +1012,11 @@ def rss_of(args, stdin=None, timeout=20):
                         peak = max(peak, int(line.split()[1]) * 1024)
         except OSError:
             pass
-        if time.monotonic() - start > timeout or peak > 512 << 20:
+        if time.monotonic() - start > timeout or peak > limit:
             p.kill()
             p.wait()
-            fail("%s ran past %d s or 512 MiB (peak RSS %d MiB)" % (args, timeout, peak >> 20))
+            fail("%s ran past %d s or %d MiB (peak RSS %d MiB)" % (args, timeout, limit >> 20,
+                                                                    peak >> 20))
         time.sleep(0.002)
     return p.returncode, peak, p.stderr.read().decode("utf-8", "replace")
 
@@ -1063,10 +1065,16 @@ def hostile_endless_line():
     """Issue 45, item 10: a single endless line (/dev/zero) stops at --max-key-bytes (256 MiB by
     default) with exit 2, one line and no file; a key of exactly N bytes is accepted, N + 1 not,
     from a file and a pipe."""
-    status, peak, err = rss_of(["build", "-n", "10", "-o", w("z.sbf"), "/dev/zero"], timeout=60)
+    # AddressSanitizer keeps freed blocks in its quarantine (the line's buffer as it grows): a
+    # sanitized binary's peak is not the program's, so it gets room and no peak check.
+    ldd = subprocess.run(["ldd", ARGS.bin], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    sanitized = b"libasan" in ldd.stdout
+    status, peak, err = rss_of(["build", "-n", "10", "-o", w("z.sbf"), "/dev/zero"], timeout=60,
+                               limit=(2 << 30) if sanitized else 512 << 20)
     check(status == 2 and err == "simdbloom: /dev/zero: a key longer than 268435456 bytes "
           "(--max-key-bytes N raises the limit)\n", "endless line: exit %d %r" % (status, err))
-    check(peak < (256 << 20) * 2 + (64 << 20), "endless line: peak RSS %d MiB" % (peak >> 20))
+    check(sanitized or peak < (256 << 20) * 2 + (64 << 20),
+          "endless line: peak RSS %d MiB" % (peak >> 20))
     check(not os.path.exists(w("z.sbf")), "endless line: no file written")
     status, peak, err = rss_of(["query", "--max-key-bytes", "1M", w("plain.sbf"), "/dev/zero"])
     check(status == 2 and err == "simdbloom: /dev/zero: a key longer than 1000000 bytes "

@@ -219,9 +219,10 @@ simdbloom_status simdbloom_get_key_type(const simdbloom_filter* filter, simdbloo
 /* Filter::set_key_type: declares what a NONE or LEGACY filter holds, SIMDBLOOM_KEY_INT64, _INT32
  * or _BYTES (a filter loaded from an old file, one read from Parquet, or one whose first insert
  * must not decide). Declaring the type a filter holds is OK; a view may be declared (no bit
- * changes). EINVAL: filter NULL, type not one of those three, a filter that holds another type
- * (named). O(1). */
-simdbloom_status simdbloom_set_key_type(simdbloom_filter* filter, simdbloom_key_type type);
+ * changes). `type` is an int, as the layouts are: any value but those three is EINVAL (no
+ * undefined behaviour for values outside the enum). EINVAL: filter NULL, type not one of those
+ * three, a filter that holds another type (named). O(1). */
+simdbloom_status simdbloom_set_key_type(simdbloom_filter* filter, int type);
 
 /* Parameters. For a NULL filter each returns 0 (0.0) and sets simdbloom_last_error(): layout 0,
  * bit_count 0 and num_hashes 0 are values of no filter; inserted_count and expected_fpp are 0
@@ -322,8 +323,7 @@ void simdbloom_counting_free(simdbloom_counting* filter);
 /* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
 simdbloom_status simdbloom_counting_get_key_type(const simdbloom_counting* filter,
                                                  simdbloom_key_type* out);
-simdbloom_status simdbloom_counting_set_key_type(simdbloom_counting* filter,
-                                                 simdbloom_key_type type);
+simdbloom_status simdbloom_counting_set_key_type(simdbloom_counting* filter, int type);
 
 /* One key (CountingFilter::insert / remove / contains / count). *fresh (if not NULL) = 1 if one
  * of the key's counters was 0 (surely new), else 0. *removed (if not NULL) = 1 if the key was
@@ -435,8 +435,7 @@ void simdbloom_scalable_free(simdbloom_scalable* filter);
 /* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
 simdbloom_status simdbloom_scalable_get_key_type(const simdbloom_scalable* filter,
                                                  simdbloom_key_type* out);
-simdbloom_status simdbloom_scalable_set_key_type(simdbloom_scalable* filter,
-                                                 simdbloom_key_type type);
+simdbloom_status simdbloom_scalable_set_key_type(simdbloom_scalable* filter, int type);
 /* One key, u64 and simdbloom_keys: ScalableFilter::insert into the newest stage (a new stage is
  * added when it is full: ENOMEM if it cannot be allocated, ECAPACITY if the chain can add no
  * stage (64 stages, or its rate would fall below 1e-9); keys before that point inserted) and
@@ -514,7 +513,7 @@ void simdbloom_spatial_free(simdbloom_spatial* filter);
 /* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
 simdbloom_status simdbloom_spatial_get_key_type(const simdbloom_spatial* filter,
                                                 simdbloom_key_type* out);
-simdbloom_status simdbloom_spatial_set_key_type(simdbloom_spatial* filter, simdbloom_key_type type);
+simdbloom_status simdbloom_spatial_set_key_type(simdbloom_spatial* filter, int type);
 /* SpatialFilter::insert(label, keys): writes label (1..num_areas) into each key's k cells. Labels
  * come in ascending order: a label below simdbloom_spatial_current_label is EINVAL (nothing
  * changes). *raised (if not NULL) = the number of cells raised. EINVAL also: label outside
@@ -602,7 +601,7 @@ void simdbloom_shbf_a_free(simdbloom_shbf_a* filter);
 /* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
 simdbloom_status simdbloom_shbf_a_get_key_type(const simdbloom_shbf_a* filter,
                                                simdbloom_key_type* out);
-simdbloom_status simdbloom_shbf_a_set_key_type(simdbloom_shbf_a* filter, simdbloom_key_type type);
+simdbloom_status simdbloom_shbf_a_set_key_type(simdbloom_shbf_a* filter, int type);
 /* ShiftingAssociation::insert(keys, membership), membership one of SIMDBLOOM_SHBF_ONLY_FIRST,
  * _BOTH, _ONLY_SECOND (else EINVAL); a key is inserted with one membership only. query: *out /
  * out[i] = the candidate bits of the key (exactly one for a clear answer). O(1) a key (one cache
@@ -655,7 +654,7 @@ void simdbloom_shbf_x_free(simdbloom_shbf_x* filter);
 /* What the filter holds ("Key types"), as simdbloom_get_key_type / _set_key_type. */
 simdbloom_status simdbloom_shbf_x_get_key_type(const simdbloom_shbf_x* filter,
                                                simdbloom_key_type* out);
-simdbloom_status simdbloom_shbf_x_set_key_type(simdbloom_shbf_x* filter, simdbloom_key_type type);
+simdbloom_status simdbloom_shbf_x_set_key_type(simdbloom_shbf_x* filter, int type);
 /* ShiftingMultiplicity::insert(keys, count), count 1..max_count (else EINVAL); a key is inserted
  * once, with its final count. count: *out / out[i] = the smallest candidate count (never above
  * the true count of a key of the multiset), 0 if none. O(1) a key, no allocation. */
