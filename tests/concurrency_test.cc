@@ -85,6 +85,49 @@ TEST_CASE("concurrency: two writers lose no key (20 trials, every layout)") {
 // W writers insert disjoint key ranges in batches and publish how far they got (release); R
 // readers repeatedly read that (acquire) and query everything published: no false negative may
 // ever appear, single-key or bulk, while the writers are still going.
+// The first insert_concurrent into a filter without a key type sets it atomically: writers of
+// integers and of byte strings racing for it never both succeed, and every key that went in is
+// found (the type never changes under a key already inserted).
+TEST_CASE("concurrency: racing first writers of different key types never mix them") {
+  for (int trial = 0; trial < 20; ++trial) {
+    Filter f = Filter::create(10000, 0.01);
+    std::atomic<int> ints_in{0}, strings_in{0}, refused{0};
+    auto ints = [&] {
+      for (uint64_t k = 0; k < 500; ++k) {
+        try {
+          f.insert_concurrent(k);
+          ints_in.fetch_add(1);
+        } catch (const KeyTypeError&) {
+          refused.fetch_add(1);
+        }
+      }
+    };
+    auto strings = [&] {
+      const std::vector<std::string> keys = {"a", "b", "c", "d"};
+      for (int r = 0; r < 125; ++r) {
+        try {
+          f.insert_concurrent(Keys(keys));
+          strings_in.fetch_add(1);
+        } catch (const KeyTypeError&) {
+          refused.fetch_add(1);
+        }
+      }
+    };
+    std::thread a(ints), b(strings);
+    a.join();
+    b.join();
+    CHECK((ints_in.load() == 0 || strings_in.load() == 0));
+    CHECK(ints_in.load() + strings_in.load() + refused.load() == 625);
+    if (ints_in.load() > 0) {
+      CHECK(f.key_type() == KeyType::kInt64);
+      for (uint64_t k = 0; k < 500; ++k) REQUIRE(f.contains(k));
+    } else {
+      CHECK(f.key_type() == KeyType::kBytes);
+      CHECK(f.contains("a"));
+    }
+  }
+}
+
 TEST_CASE("concurrency: readers racing with writers never miss a published key") {
   constexpr int kWriters = 3, kReaders = 2;
   const size_t per_writer = 60000 / kScale, batch = 500;

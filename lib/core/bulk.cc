@@ -173,7 +173,14 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   detail::ValidateKeys(who, keys);
   if (fresh != nullptr) detail::CheckExtent(who, "fresh bytes", fresh, keys.size(), 1);
   const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, true);
-  if (plan.type != key_type()) FilterAccess::SetKeyType(*this, plan.type);
+  if (plan.type != key_type()) {
+    // Other insert_concurrent calls may race for a kNone filter's type: claimed atomically.
+    if (atomic) {
+      ClaimKeyType(who, plan.type);
+    } else {
+      FilterAccess::SetKeyType(*this, plan.type);
+    }
+  }
   const detail::LayoutKernels& kernels = detail::Active().For(id);
   const detail::Params p = detail::BulkParams(*this);
   std::atomic<uint64_t> changed{0};

@@ -69,6 +69,14 @@ void Filter::SetKeyTypeOnInsert(KeyType type) noexcept {
   UpdateFast();
 }
 
+void Filter::ClaimKeyType(const char* who, KeyType type) {
+  if (!keys_.Claim(type)) {
+    throw KeyTypeError(std::string(who) + ": " + key_type_name(type) + " keys on a filter of " +
+                       key_type_name(keys_.type()) + " keys");
+  }
+  UpdateFast();
+}
+
 void Filter::set_key_type(KeyType type) {
   keys_.Declare("set_key_type", type);
   UpdateFast();
@@ -191,7 +199,6 @@ void Filter::clear() {
   if (words_ != nullptr) std::memset(words_, 0, size_bytes());
   inserted_ = 0;
 }
-
 
 bool detail::InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
                                  uint64_t h) noexcept {

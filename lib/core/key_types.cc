@@ -234,19 +234,21 @@ void KeyTyping::Declare(const char* who, KeyType type) {
   if (type != KeyType::kInt64 && type != KeyType::kInt32 && type != KeyType::kBytes) {
     Invalid(std::string(who) + ": declare int64, int32 or bytes, not " + key_type_name(type));
   }
-  if (type_ != KeyType::kNone && type_ != KeyType::kLegacy && type_ != type) {
-    Invalid(std::string(who) + ": the filter holds " + key_type_name(type_) + " keys, not " +
+  const KeyType now = this->type();
+  if (now != KeyType::kNone && now != KeyType::kLegacy && now != type) {
+    Invalid(std::string(who) + ": the filter holds " + key_type_name(now) + " keys, not " +
             key_type_name(type));
   }
-  type_ = type;
+  Set(type);
 }
 
 void KeyTyping::Combine(const char* who, KeyType other) {
-  if (!KeyTypesCombine(type_, other)) {
+  const KeyType now = type();
+  if (!KeyTypesCombine(now, other)) {
     throw Error(ErrorCode::kIncompatible, std::string(who) + ": filters differ in key type " +
-                                              key_type_name(type_) + " vs " + key_type_name(other));
+                                              key_type_name(now) + " vs " + key_type_name(other));
   }
-  if (type_ == KeyType::kNone) type_ = other;
+  if (now == KeyType::kNone) Set(other);
 }
 
 }  // namespace detail

@@ -374,7 +374,7 @@ class Filter {
   SIMDBLOOM_INLINE bool insert(Key key) {
     // The default layout and key type first, with one test for its hash and its probe (the
     // switches of hash() and insert_hash() cost a caller's loop about 10% of a key).
-    if (key.is_integer() && (fast_ & kFastInsert)) {
+    if (key.is_integer() && (Fast() & kFastInsert)) {
       const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
       ++inserted_;
       return OneKey::Block512Insert(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
@@ -386,7 +386,7 @@ class Filter {
   }
   template <class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(Key key) const {
-    if (key.is_integer() && (fast_ & kFastQuery)) {
+    if (key.is_integer() && (Fast() & kFastQuery)) {
       const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
       return OneKey::Block512Contains(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
@@ -401,7 +401,7 @@ class Filter {
   // cache misses: prefetch(next) ... contains(current). Never changes results; O(1) (classic O(k)).
   SIMDBLOOM_INLINE void prefetch(Key key) const noexcept {
     uint64_t h;
-    if (key.is_integer() && (fast_ & kFastQuery)) {
+    if (key.is_integer() && (Fast() & kFastQuery)) {
       prefetch_hash(detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_));
     } else if (keys_.TryHash(key, seed_, xxh3_bitflip_, xxh64(), &h)) {
       prefetch_hash(h);
@@ -495,6 +495,9 @@ class Filter {
   }
   // A kNone filter's first insert fixes its key type (out of line: once per filter).
   void SetKeyTypeOnInsert(KeyType type) noexcept;
+  // The same for writers that may race (insert_concurrent): throws KeyTypeError naming `who` if
+  // another thread gave the filter another type first.
+  void ClaimKeyType(const char* who, KeyType type);
   bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
   // Which inline fast paths hold: block512 with an 8-byte integer hash (kInt64; queries kNone
   // too), bits present (insert: owned). Recomputed whenever one of those changes.
@@ -503,7 +506,14 @@ class Filter {
     const bool int64 = keys_.type() == KeyType::kInt64;
     const bool q = layout_ == Layout::kBlock512 && words_ != nullptr &&
                    (int64 || keys_.type() == KeyType::kNone);
-    fast_ = static_cast<uint8_t>((q ? kFastQuery : 0) | (q && int64 && owned_ ? kFastInsert : 0));
+    __atomic_store_n(
+        &fast_,
+        static_cast<uint8_t>((q ? kFastQuery : 0) | (q && int64 && owned_ ? kFastInsert : 0)),
+        __ATOMIC_RELAXED);
+  }
+  // (Relaxed atomic: an insert_concurrent's first key changes it while other threads read it.)
+  SIMDBLOOM_INLINE uint8_t Fast() const noexcept {
+    return __atomic_load_n(&fast_, __ATOMIC_RELAXED);
   }
 
  public:
@@ -550,13 +560,13 @@ class Filter {
   // iff one of its bits was clear when this call set it; if two threads insert the same key at
   // once, at least one of them reports it new. Cost: as insert, plus one atomic RMW per word
   // touched (8 for block512 and shifting, 1 register64, 4 split_block256, k classic).
-  // (The first insert_concurrent into a kNone filter must not race another: it sets the key
-  // type.)
+  // The first key into a kNone filter sets its key type atomically, before its bits: a racing
+  // insert_concurrent of the other kind is refused (KeyTypeError), never mixed in.
   bool insert_concurrent(Key key) {
     KeyType type;
-    const bool fresh = insert_hash_concurrent(key_hash_for_insert("insert_concurrent", key, &type));
-    if (type != keys_.type()) SetKeyTypeOnInsert(type);
-    return fresh;
+    const uint64_t h = key_hash_for_insert("insert_concurrent", key, &type);
+    if (type != keys_.type()) ClaimKeyType("insert_concurrent", type);
+    return insert_hash_concurrent(h);
   }
   bool insert_hash_concurrent(uint64_t hash);
   uint64_t insert_concurrent(const Keys& keys);

@@ -189,15 +189,36 @@ SIMDBLOOM_PURE KeyHash HashKeyOutOfLine(KeyType type, uint64_t bits_or_size, con
 class KeyTyping {
  public:
   constexpr KeyTyping() noexcept = default;
-  constexpr explicit KeyTyping(KeyType type) noexcept : type_(type) {}
-  constexpr KeyType type() const noexcept { return type_; }
+  constexpr explicit KeyTyping(KeyType type) noexcept : type_(static_cast<uint8_t>(type)) {}
+  KeyTyping(const KeyTyping& other) noexcept : type_(static_cast<uint8_t>(other.type())) {}
+  KeyTyping& operator=(const KeyTyping& other) noexcept {
+    Set(other.type());
+    return *this;
+  }
+  // Read and written with relaxed atomics: insert_concurrent's first key sets the type while
+  // other threads insert and query (a plain byte load and store on x86 and Arm).
+  KeyType type() const noexcept {
+    return static_cast<KeyType>(__atomic_load_n(&type_, __ATOMIC_RELAXED));
+  }
   // Declares `type` (kInt64, kInt32 or kBytes) for a filter of kNone or kLegacy, or the one it
   // has; else throws Error(kInvalidArgument) naming `who` (lib/core/key_source.cc).
   void Declare(const char* who, KeyType type);
   // For merge/intersect: equal types, or one of them kNone (which takes the other's). Throws
   // Error(kIncompatible) naming `who` otherwise.
   void Combine(const char* who, KeyType other);
-  void Set(KeyType type) noexcept { type_ = type; }
+  void Set(KeyType type) noexcept {
+    __atomic_store_n(&type_, static_cast<uint8_t>(type), __ATOMIC_RELAXED);
+  }
+  // For writers that may race (insert_concurrent): makes a kNone filter `type` unless another
+  // thread made it another type first; true if the filter now holds `type`.
+  bool Claim(KeyType type) noexcept {
+    uint8_t expected = static_cast<uint8_t>(KeyType::kNone);
+    if (__atomic_compare_exchange_n(&type_, &expected, static_cast<uint8_t>(type), false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      return true;
+    }
+    return expected == static_cast<uint8_t>(type);
+  }
 
   // The arguments below: the filter's `seed`, `flip` = Xxh3Bitflip(seed) and whether it hashes
   // with XXH64 (else XXH3). Integer keys of int64 (and none) filters, the default, are hashed
@@ -210,7 +231,7 @@ class KeyTyping {
   // out of a kInt32 filter's range, or a key of the other kind, throws naming `who`.
   SIMDBLOOM_INLINE uint64_t ForInsert(const char* who, Key key, uint64_t seed, uint64_t flip,
                                       bool xxh64, KeyType* type) const {
-    KeyType t = type_;
+    KeyType t = this->type();
     if (t == KeyType::kNone) t = key.is_integer() ? KeyType::kInt64 : KeyType::kBytes;
     *type = t;
     uint64_t h;
@@ -221,21 +242,23 @@ class KeyTyping {
   // filter's range); a key of the other kind throws naming `who`.
   SIMDBLOOM_INLINE bool ForQuery(const char* who, Key key, uint64_t seed, uint64_t flip, bool xxh64,
                                  uint64_t* h) const {
-    if (Hash(type_, key, seed, flip, xxh64, h)) return true;
-    if (!key.is_integer() || type_ == KeyType::kBytes) Refuse(who, type_, key);
+    const KeyType t = type();
+    if (Hash(t, key, seed, flip, xxh64, h)) return true;
+    if (!key.is_integer() || t == KeyType::kBytes) Refuse(who, t, key);
     return false;
   }
   // *h = the key's hash for this key type; false if it has none (a key of the other kind, an
   // integer out of a kInt32 filter's range). Never throws.
   SIMDBLOOM_INLINE bool TryHash(Key key, uint64_t seed, uint64_t flip, bool xxh64,
                                 uint64_t* h) const noexcept {
-    return Hash(type_, key, seed, flip, xxh64, h);
+    return Hash(type(), key, seed, flip, xxh64, h);
   }
   // For hash(): as ForQuery, but a key with no hash (out of a kInt32 filter's range) throws.
   SIMDBLOOM_INLINE uint64_t ForHash(const char* who, Key key, uint64_t seed, uint64_t flip,
                                     bool xxh64) const {
     uint64_t h;
-    if (!Hash(type_, key, seed, flip, xxh64, &h)) Refuse(who, type_, key);
+    const KeyType t = type();
+    if (!Hash(t, key, seed, flip, xxh64, &h)) Refuse(who, t, key);
     return h;
   }
 
@@ -261,7 +284,7 @@ class KeyTyping {
     if (key.is_integer()) RefuseIntKey(who, type, key.bits(), key.is_signed());
     RefuseBytesKey(who, type);
   }
-  KeyType type_ = KeyType::kNone;
+  uint8_t type_ = static_cast<uint8_t>(KeyType::kNone);
 };
 
 }  // namespace detail
