@@ -210,11 +210,12 @@ struct Calls<ShiftingMultiplicity> {
 };
 
 // Fresh empty filters of each kind, holding `type`.
+// (Fixed sizes, no sizing search: the matrix makes thousands, and exp() is slow under qemu.)
 Filter MakeFilter(Layout layout, KeyType type) {
-  return Filter::create(2000, 0.01, layout, 3, type);
+  return Filter::with_bits(1 << 15, layout == Layout::kSplitBlock256 ? 8 : 6, layout, 3, type);
 }
 CountingFilter MakeCounting(KeyType type) {
-  return CountingFilter::create(2000, 0.01, CountingLayout::kBlocked, 3, type);
+  return CountingFilter::with_counters(1 << 15, 6, CountingLayout::kBlocked, 3, type);
 }
 ScalableFilter MakeScalable(KeyType type) {
   ScalableOptions o;
@@ -222,12 +223,12 @@ ScalableFilter MakeScalable(KeyType type) {
   o.key_type = type;
   return ScalableFilter::create(100, 0.01, o);  // a few stages for 200+ keys
 }
-SpatialFilter MakeSpatial(KeyType type) { return SpatialFilter::create(2000, 0.01, 2, 3, type); }
+SpatialFilter MakeSpatial(KeyType type) { return SpatialFilter::with_blocks(512, 4, 2, 3, type); }
 ShiftingAssociation MakeAssoc(KeyType type) {
-  return ShiftingAssociation::create(2000, 0.01, 3, type);
+  return ShiftingAssociation::with_bits(1 << 15, 3, type);
 }
 ShiftingMultiplicity MakeMult(KeyType type) {
-  return ShiftingMultiplicity::create(2000, 0.01, 8, 3, type);
+  return ShiftingMultiplicity::with_bits(1 << 15, 8, 3, type);
 }
 
 template <class T>
