@@ -31,6 +31,9 @@ Commands:
 
 Options of every command: -q/--quiet, --json, --stats FILE, --progress, --strip-cr,
 -t/--threads T, --max-key-bytes N, -h/--help; -z/--null for build, query, remove, classify, dedup and intersect.
+-q/--quiet: query and classify print nothing and answer by the exit status; the other commands
+still write their data (dedup's keys, info's description, ...) and drop only the notes and the
+progress on stderr. -t/--threads: build, query and intersect; the others refuse T > 1.
 --json writes a summary object to stderr (never into the data on stdout; info --json prints
 only the filter's description, on stdout); --stats FILE writes it to FILE instead.
 
@@ -42,12 +45,14 @@ See simdbloom(1).
 )";
 
 constexpr char kCommonOptions[] =
-    R"(  -q, --quiet         no data, no notes, no progress
+    R"(  -q, --quiet         query, classify: print nothing, answer by the exit status; other
+                      commands: no notes, no progress (their data is still written)
       --json          a summary object on stderr after the work (not on stdout)
       --stats FILE    write the summary object to FILE (atomically) instead of stderr
       --progress      progress bar on stderr even when it is not a terminal
       --strip-cr      drop a trailing \r from each key
-  -t, --threads T     threads (1..256; build, query and intersect use them)
+  -t, --threads T     threads, 1..256: build, query and intersect use them (the other
+                      commands run on one thread and refuse T > 1, exit 2)
       --max-key-bytes N  refuse a key longer than N bytes, exit 2 (default 256 MiB)
   -h, --help          this help
 )";
@@ -121,7 +126,8 @@ none, 2 on any error. -q prints nothing and stops at the first key in an area.
      R"(usage: simdbloom dedup [-n N] [--fpp P] [-z] [FILE...]
 Prints each key the first time it is (probably) seen, in input order: a repeat is never printed;
 a new key is dropped only on a false positive (at rate P). Without -n, regular files are counted
-in a first pass; a pipe makes a scalable filter.
+in a first pass; a pipe makes a scalable filter. One thread (-t 2 is refused); -q silences the
+notes on stderr, never the keys.
   -n N                expected distinct keys
       --fpp P         false-positive rate (default 0.01)
   -z, --null          keys end at NUL, not newline, on input and output

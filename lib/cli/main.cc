@@ -77,9 +77,19 @@ Common ReadCommon(const Options& o, const std::string& cmd) {
     throw CliError(kExitUsage, cmd + ": " + o.Typed("threads") + " must be 1..256");
   }
   c.threads = static_cast<unsigned>(t);
+  if (t > 1 && cmd != "build" && cmd != "query" && cmd != "intersect") {
+    // Accepted and ignored, it would promise a speed-up that never comes.
+    const std::string why =
+        cmd == "dedup" ? "dedup runs on one thread (each key is checked against every key before "
+                         "it, in input order)"
+                       : cmd + " runs on one thread";
+    throw CliError(kExitUsage, cmd + ": " + o.Typed("threads") + " " + std::to_string(t) + ": " +
+                                   why + "; only build, query and intersect use threads");
+  }
   const uint64_t max_key = o.Count("max-key-bytes", kDefaultMaxKeyBytes);
   if (max_key == 0 || max_key > (uint64_t{1} << 40)) {
-    throw CliError(kExitUsage, cmd + ": --max-key-bytes must be 1..2^40 (1099511627776)");
+    throw CliError(kExitUsage,
+                   cmd + ": " + o.Typed("max-key-bytes") + " must be 1..2^40 (1099511627776)");
   }
   SetMaxKeyBytes(max_key);
   if (o.Has("stats")) {
@@ -113,7 +123,9 @@ Layout ParseLayout(const std::string& cmd, const std::string& name) {
 
 double ParseFpp(const std::string& cmd, const Options& o) {
   const double p = o.Real("fpp", kDefaultFpp);
-  if (!(p >= 1e-9 && p < 1)) throw CliError(kExitUsage, cmd + ": --fpp must be in [1e-9, 1)");
+  if (!(p >= 1e-9 && p < 1)) {
+    throw CliError(kExitUsage, cmd + ": " + o.Typed("fpp") + " must be in [1e-9, 1)");
+  }
   return p;
 }
 
@@ -138,7 +150,7 @@ bool ExpectedKeys(const std::string& cmd, const Options& o, const std::vector<st
                   const Common& c, Sized& s) {
   if (o.Has("n")) {
     s.n = o.Count("n", 0);
-    if (s.n == 0) throw CliError(kExitUsage, cmd + ": -n must be at least 1");
+    if (s.n == 0) throw CliError(kExitUsage, cmd + ": " + o.Typed("n") + " must be at least 1");
     s.how = "given";
     return true;
   }
@@ -399,7 +411,8 @@ void BuildSpatial(const Options& o, const Common& c, const std::vector<std::stri
                                    " areas (at most " + std::to_string(kMaxAreas) + ")");
   }
   if (o.Has("layout")) {
-    throw CliError(kExitUsage, "build --areas: --layout is for plain and counting filters");
+    throw CliError(kExitUsage,
+                   "build --areas: " + o.Typed("layout") + " is for plain and counting filters");
   }
   Sized sized;
   if (!ExpectedKeys("build", o, files, c, sized)) {
@@ -415,7 +428,7 @@ void BuildSpatial(const Options& o, const Common& c, const std::vector<std::stri
     f.set_area_name(static_cast<uint16_t>(i + 1), AreaNameOf(files[i]));
   }
   Progress progress(c.progress, "build", TotalBytes(files));
-  if (c.threads > 1) Note(c, "--threads: a spatial filter is built on one thread");
+  if (c.threads > 1) Note(c, o.Typed("threads") + ": a spatial filter is built on one thread");
   // Areas in file order: ascending labels, as the filter requires.
   const Pass pass = StreamFileLines(
       files, c, progress, BatchFor(c), [&](size_t file, const std::vector<std::string_view>& l) {
@@ -497,8 +510,9 @@ int Build(const std::vector<std::string>& args) {
   if (c.threads <= 1 || set.scalable() || set.counting() ||
       !ParallelInsert(files, c, progress, set.plain(), pass)) {
     if (c.threads > 1) {
-      Note(c, set.counting() ? "--threads: a counting filter is built on one thread"
-                             : "--threads: input is a pipe; one thread cuts the lines");
+      Note(c,
+           o.Typed("threads") + (set.counting() ? ": a counting filter is built on one thread"
+                                                : ": input is a pipe; one thread cuts the lines"));
     }
     pass = StreamLines(files, c, progress, BatchFor(c),
                        [&](const auto& lines) { set.Insert(lines, c.threads); });
@@ -597,9 +611,9 @@ int Dedup(const std::vector<std::string>& args) {
   std::vector<uint8_t> fresh(BatchFor(c));
   uint64_t unique = 0;
   const Pass pass = StreamLines(files, c, progress, BatchFor(c), [&](const auto& lines) {
-    // One thread: the first occurrence must win, in input order.
+    // One thread: the first occurrence must win, in input order. --quiet silences the notes,
+    // never the data.
     unique += set.InsertNew(lines, fresh.data());
-    if (c.quiet) return;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (fresh[i]) w.Line(lines[i]);
     }
@@ -647,7 +661,6 @@ int Intersect(const std::vector<std::string>& args) {
   uint64_t matches = 0;
   const Pass pass_b = StreamLines({b}, c, progress, batch, [&](const auto& lines) {
     matches += set.Contains(Keys(lines.data(), lines.size()), hits.data(), c.threads);
-    if (c.quiet) return;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (hits[i]) w.Line(lines[i]);
     }
@@ -833,7 +846,7 @@ int Info(const std::vector<std::string>& args) {
   if (o.positional().size() != 1) throw CliError(kExitUsage, "info: needs one FILTER file");
   const StoredFilter stored = StoredFilter::Load(o.positional()[0]);
   Writer w(1);
-  if (!c.quiet && !(c.json && c.stats.empty())) {
+  if (!(c.json && c.stats.empty())) {
     w.Text("file: " + o.positional()[0] + "\n" + stored.Describe());
     w.Flush();
   }
@@ -1021,9 +1034,7 @@ int ParquetProbe(const std::vector<std::string>& args) {
         const bool hit = filter == nullptr || ParquetContains(*filter, keys[i]);
         ++probes;
         (hit ? maybe : no) += 1;
-        if (!c.quiet) {
-          w.Text(std::to_string(g) + "\t" + values[i] + "\t" + (hit ? "maybe" : "no") + "\n");
-        }
+        w.Text(std::to_string(g) + "\t" + values[i] + "\t" + (hit ? "maybe" : "no") + "\n");
       }
     }
     if (!found && !footer.row_groups.empty()) {

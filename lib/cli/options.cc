@@ -14,7 +14,7 @@ namespace cli {
 
 Options::Options(const std::string& command, const std::vector<std::string>& args,
                  const std::vector<OptionSpec>& specs)
-    : command_(command) {
+    : command_(command), specs_(specs) {
   bool options_done = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -55,11 +55,17 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
           has_inline = true;
           break;
         }
-        values_[spec->long_name] = "";  // a flag, and more options follow
+        // A flag, and more options follow.
+        values_[spec->long_name] = "";
+        ++times_[spec->long_name];
+        typed_[spec->long_name] = typed;
       }
     }
     if (spec == nullptr) {
-      throw CliError(kExitUsage, command_ + ": unknown option '" + a + "' (see simdbloom " +
+      // In a bundle ("-qx") the letter that is unknown, and where.
+      const std::string what =
+          a[1] == '-' || typed == a ? "'" + a + "'" : "'" + typed + "' (in '" + a + "')";
+      throw CliError(kExitUsage, command_ + ": unknown option " + what + " (see simdbloom " +
                                      command_ + " --help)");
     }
     if (spec->takes_value && !has_inline) {
@@ -74,6 +80,15 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
     ++times_[spec->long_name];
     typed_[spec->long_name] = typed;
   }
+}
+
+std::string Options::Typed(const std::string& name) const {
+  const auto it = typed_.find(name);
+  if (it != typed_.end()) return it->second;
+  for (const auto& s : specs_) {
+    if (name == s.long_name && name.size() == 1 && s.short_name == name[0]) return "-" + name;
+  }
+  return "--" + name;
 }
 
 std::string Options::Str(const std::string& name, const std::string& fallback) const {

@@ -32,11 +32,9 @@ class Options {
     return it == times_.end() ? 0 : it->second;
   }
   std::string Str(const std::string& name, const std::string& fallback) const;
-  // The option as the user last spelled it ("-n", "--threads", "-t"); "--NAME" if not given.
-  std::string Typed(const std::string& name) const {
-    const auto it = typed_.find(name);
-    return it == typed_.end() ? "--" + name : it->second;
-  }
+  // The option as the user last spelled it ("-n", "--n", "--threads", "-t"); if not given, as the
+  // help spells it: "-n" for an option whose only name is one letter, else "--NAME".
+  std::string Typed(const std::string& name) const;
   // Integer option: accepts 1e6-style and k/M/G suffixes (decimal); throws CliError(2) otherwise,
   // saying "too large" beyond 2^64 - 1.
   uint64_t Count(const std::string& name, uint64_t fallback) const;
@@ -47,6 +45,7 @@ class Options {
 
  private:
   std::string command_;
+  std::vector<OptionSpec> specs_;
   std::map<std::string, std::string> values_;
   std::map<std::string, int> times_;
   std::map<std::string, std::string> typed_;

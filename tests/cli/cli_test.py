@@ -337,9 +337,12 @@ def test_dedup():
         check(s["sizing"] == "counted" and s["expected_items"] == len(stream), "sizing: %s" % s)
     out, err = run(["dedup", "-n", "30000"], input_bytes=open(w("stream.txt"), "rb").read())
     check(len(lines_of(out)) == len(set(lines_of(out))), "dedup from stdin")
+    # Issue 40: -q silences the notes (here: "sized for N keys"), never the data.
+    plain, err = run(["dedup", w("stream.txt")])
+    check("sized for" in err, "dedup says how it sized the filter: %r" % err)
     out, err = run(["dedup", "--quiet", "--json", w("stream.txt")])
-    check(out == b"" and err.count("\n") == 1 and summary(err)["unique"] > 0,
-          "--quiet --json: the summary alone, on stderr: %r %r" % (out, err))
+    check(out == plain and err.count("\n") == 1 and summary(err)["unique"] == len(lines_of(out)),
+          "--quiet --json: the same data, the summary alone on stderr: %r %r" % (out[:80], err))
 
 
 def test_intersect():
@@ -452,6 +455,10 @@ def test_parquet():
         check(all(r[2] == "maybe" for r in rows) and len(rows) == 6, "unfiltered column: maybe")
         check(err.count("has no Bloom filter") == 3, "says which row groups have no filter: %r"
               % err)
+        # Issue 40: -q silences those notes, not the answers.
+        rows_q, err_q = run(["parquet", checked_in, "--column", "note", "-q", "--", "note 5", "x"])
+        check(lines_of(rows_q) == ["\t".join(r) for r in rows] and err_q == "",
+              "parquet -q: the answers, no notes: %r %r" % (rows_q, err_q))
     # An INT64 value that does not parse, a missing column.
     _, err = probe(os.path.join(data, "multi_rowgroup.parquet"), "id", ["abc"], expect=2)
     check("abc" in err, "bad INT64 value: %r" % err)
@@ -461,7 +468,10 @@ def test_parquet():
     # --json summary
     out, err = run(["parquet", os.path.join(data, "multi_rowgroup.parquet"), "--column", "id",
                     "0", "--json", "--quiet"])
-    check(out == b"", "parquet --quiet --json: nothing on stdout: %r" % out)
+    plain, _ = run(["parquet", os.path.join(data, "multi_rowgroup.parquet"), "--column", "id",
+                    "0"])
+    check(out == plain and len(lines_of(out)) == 3,
+          "parquet --quiet --json: the answers still on stdout: %r" % out)
     s = summary(err)
     check(s["row_groups"] == 3 and s["maybe"] >= 1 and s["maybe"] + s["no"] == 3, "json %s" % s)
     hostile_parquet()
@@ -1316,6 +1326,47 @@ def test_hostile():
         _, err = run(["build"] + args + ["-o", w("new.sbf"), w("keys.txt")], expect=2)
         check(err == "simdbloom: build: %s\n" % msg, "%s: %r" % (args, err))
         check(not os.path.exists(w("new.sbf")), "%s wrote a file" % args)
+    # Issue 40: options named as typed everywhere (the bundle "-qn0" names -n; "--n" stays --n;
+    # an unknown letter of a bundle is named alone).
+    for cmd, args, msg in [
+            ("dedup", ["--n", "0"], "dedup: --n must be at least 1"),
+            ("dedup", ["-qn0"], "dedup: -n must be at least 1"),
+            ("dedup", ["-n", "0"], "dedup: -n must be at least 1"),
+            ("dedup", ["-qx"], "dedup: unknown option '-x' (in '-qx') (see simdbloom dedup "
+             "--help)"),
+            ("build", ["--areas", "-l", "classic", "-o", w("new.sbs")],
+             "build --areas: -l is for plain and counting filters"),
+            ("build", ["--areas", "--layout=classic", "-o", w("new.sbs")],
+             "build --areas: --layout is for plain and counting filters"),
+            ("dedup", ["--fpp=2"], "dedup: --fpp must be in [1e-9, 1)")]:
+        _, err = run([cmd] + args + [w("keys.txt")], expect=2)
+        check(err == "simdbloom: %s\n" % msg, "%s %s: %r" % (cmd, args, err))
+    _, err = run(["build", "--counting", "-t", "2", "-n", "10", "-o", w("t.sbc"), w("keys.txt")])
+    check(err == "simdbloom: -t: a counting filter is built on one thread\n", "-t note: %r" % err)
+    # Issue 40: -t/--threads on a command that runs on one thread is refused (exit 2, one line
+    # saying why), not accepted silently; -t 1 is what they do, accepted.
+    run(["build", "--counting", "-n", "10", "-o", w("t.sbc"), w("keys.txt")])
+    run(["build", "--areas", "-o", w("t.sbs"), w("keys.txt")])
+    parquet = os.path.join(ARGS.data, "multi_rowgroup.parquet")
+    for cmd, rest in [("dedup", [w("keys.txt")]), ("classify", [w("t.sbs"), w("keys.txt")]),
+                      ("remove", ["-o", w("t2.sbc"), w("t.sbc"), w("keys.txt")]),
+                      ("info", [w("ok.sbf")]), ("merge", ["-o", w("t2.sbf"), w("ok.sbf"),
+                                                          w("ok.sbf")]),
+                      ("parquet", [parquet, "--column", "id", "7"])]:
+        for t in (["-t", "2"], ["--threads=8"], ["-qt", "3"]):
+            out, err = run([cmd] + t + rest, expect=2)
+            typed = {"-t": "-t 2", "--threads=8": "--threads 8", "-qt": "-t 3"}[t[0]]
+            check(out == b"" and err.startswith("simdbloom: %s: %s: " % (cmd, typed)) and
+                  "one thread" in err and "only build, query and intersect use threads" in err
+                  and err.count("\n") == 1, "%s %s: %r" % (cmd, t, err))
+            check(not os.path.exists(w("t2.sbc")) and not os.path.exists(w("t2.sbf")),
+                  "%s %s wrote a file" % (cmd, t))
+        run([cmd, "-t", "1"] + rest)
+        for f in ("t2.sbc", "t2.sbf"):
+            if os.path.exists(w(f)):
+                os.remove(w(f))
+    _, err = run(["dedup", "-t", "2", w("keys.txt")], expect=2)
+    check("input order" in err, "dedup says why it runs on one thread: %r" % err)
     # A huge but valid -n is an allocation failure or a usage error, never a crash.
     p = subprocess.run(ARGS.emulator + [ARGS.bin, "build", "-n", "1e18", "-o", w("new.sbf"),
                                         w("keys.txt")], stdout=subprocess.PIPE,
@@ -2091,9 +2142,38 @@ def test_status():
             if rc != 0:
                 check(err.startswith("simdbloom: ") and err.count("\n") == 1,
                       "%s %s: one line says why: %r" % (cmd, args, err))
+    quiet_keeps_data()
     # intersect exits 0 whether or not the files share a key (it is a filter, not a test).
     got_rc, out, _ = status_of(["intersect", "--fpp", "1e-6", w("other.txt"), w("members.txt")])
     check(got_rc == 0 and out == b"", "intersect with nothing common: exit %d" % got_rc)
+
+
+def quiet_keeps_data():
+    """Issue 40: -q answers through the exit status on query and classify only; on the commands
+    whose output is data it silences the notes and the progress on stderr, never the data (dedup
+    -q printed nothing at all)."""
+    write_lines(w("q.txt"), ["q%d" % (i % 700) for i in range(1000)])
+    write_lines(w("q2.txt"), ["q%d" % i for i in range(500, 900)])
+    run(["build", "-o", w("q.sbf"), w("q.txt")])
+    for args in [["dedup", w("q.txt")], ["dedup", "-n", "700", w("q.txt")],
+                 ["intersect", w("q.txt"), w("q2.txt")], ["info", w("q.sbf")],
+                 ["parquet", os.path.join(ARGS.data, "multi_rowgroup.parquet"), "--column",
+                  "note", "note 5"]]:
+        plain, notes = run(args)
+        check(plain != b"", "%s writes data" % args)
+        for q in (["-q"], ["--quiet"], ["--quiet", "--progress"]):
+            out, err = run(args[:1] + q + args[1:])
+            check(out == plain, "%s %s: the data as without it: %r, expected %r"
+                  % (args[0], q, out[:60], plain[:60]))
+            check(err == "", "%s %s: nothing on stderr (without it: %r): %r"
+                  % (args[0], q, notes, err))
+    # dedup's note, silenced above, is there without -q.
+    _, notes = run(["dedup", w("q.txt")])
+    check("sized for 1000 keys" in notes, "dedup's sizing note: %r" % notes)
+    # The help says so.
+    for cmd in ["dedup", "query"]:
+        text = run([cmd, "--help"])[0].decode()
+        check("data is still written" in text, "%s --help: what -q keeps: %r" % (cmd, text))
 
 
 def test_json():
@@ -2159,10 +2239,12 @@ def test_json():
     check(open(w("a.txt"), "rb").read().count(b"\n") == 3000, "the input is untouched")
     _, err = run(["build", "-o", w("x.sbf"), "--stats", w("x.sbf"), w("a.txt")], expect=2)
     check("--stats" in err, "--stats and -o the same file: %r" % err)
-    # --quiet --json: no data, the summary alone on stderr.
+    # --quiet --json: the same data, the summary alone on stderr (issue 40: -q silenced the data).
+    plain, _ = run(["intersect", w("a.txt"), w("b.txt")])
     out, err = run(["intersect", "-q", "--json", w("a.txt"), w("b.txt")])
-    check(out == b"" and err.count("\n") == 1 and summary(err)["matches"] >= 600,
-          "intersect -q --json: %r %r" % (out, err))
+    check(out == plain and err.count("\n") == 1 and
+          summary(err)["matches"] == len(lines_of(out)) >= 600,
+          "intersect -q --json: %r %r" % (out[:80], err))
     # info --json: only the JSON object, on stdout, with only a stored filter's fields.
     plain_fields = {"file", "filter", "key_type", "seed", "inserted", "fill", "approximate_count",
                     "expected_fpp"}
