@@ -37,6 +37,20 @@ std::string Fmt(const char* format, ...) {
   return buf;
 }
 
+const char* const kDemoSections[5] = {"bulk", "layouts", "false-positives", "one-key", "strings"};
+const char* const kFullSections[12] = {"speed",    "fpr",      "memory",   "calibration",
+                                       "shapes",   "uuid",     "single",   "threads",
+                                       "scalable", "counting", "shifting", "spatial"};
+
+std::string IsaName(const std::string& t) {
+  // Highway's names for x86's AVX-512 targets: AVX3 (F, VL, DQ, BW), AVX3_DL (Ice Lake's VNNI,
+  // VBMI2, ...), AVX3_ZEN4, AVX3_SPR.
+  if (t.rfind("AVX3", 0) == 0) return "AVX-512 (Highway: " + t + ")";
+  if (t == "SCALAR" || t == "EMU128") return "no SIMD (Highway: " + t + ")";
+  if (t == "reference") return "no SIMD (the per-key reference)";
+  return t;  // AVX2, SSE4, SSSE3, NEON, SVE, SVE2, SVE_256, SVE2_128: the names users know
+}
+
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }

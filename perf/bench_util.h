@@ -36,8 +36,10 @@ struct Options {
   // The default run (demo.cc): a two-minute tour of the headline figures, and the plot. --full (or
   // --json, --only, or an option that sizes a section of the full run) turns it off.
   bool demo = true;
-  bool quick = false;     // --quick: the default run at tiny sizes (tests its structure)
-  std::string plot_path;  // --plot FILE: the SVG (the CSV beside it); default next to the binary
+  bool quick = false;        // --quick: the default run at tiny sizes (tests its structure)
+  std::string plot_path;     // --plot FILE: the SVG (the CSV beside it); default next to the binary
+  std::string demo_only;     // --only NAME with a demo section's name (kDemoSections): that one
+  std::string summary_from;  // --summary-from FILE: the demo's verdicts on figures read from FILE
   bool min_seconds_set = false;
   bool json = false;
   std::vector<size_t> keys = {100000, 10000000};
@@ -71,6 +73,16 @@ void CountingSection(const Options& o);
 void ShiftingSection(const Options& o);
 void SpatialSection(const Options& o);
 void DemoRun(const Options& o);  // demo.cc: the default run, with its own summary
+
+// The demo's sections as its headings name them, for --only NAME (demo.cc): "bulk" (tables 1, 2
+// and the plot: one measurement; "layouts" is the same), "false-positives", "one-key", "strings".
+extern const char* const kDemoSections[5];
+// The full benchmark's sections, for --only NAME (main.cc).
+extern const char* const kFullSections[12];
+
+// A SIMD target as users know the instruction set: "AVX-512 (Highway: AVX3)", "AVX2", "SSE4",
+// "NEON", "SVE", "no SIMD (Highway: SCALAR)", "no SIMD (the per-key reference)".
+std::string IsaName(const std::string& target);
 
 // ---- The plain-words summary: headline figures, printed at the end of a table run ----
 void AddSummary(std::string line);

@@ -37,6 +37,7 @@
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
 // summary.
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -47,19 +48,35 @@ namespace sbbench {
 namespace {
 
 const char kUsage[] =
-    "usage: simdbloom-bench [--quick] [--plot FILE]     the demo (about 40 s on 2 cores)\n"
+    "usage: simdbloom-bench [--quick] [--plot FILE] [--only bulk|layouts|false-positives|one-key|"
+    "strings]\n"
+    "                                                    the demo (about 40 s on 2 idle cores)\n"
+    "       simdbloom-bench --summary-from FILE          the demo's summary of figures in FILE\n"
     "       simdbloom-bench --full [--json] [--keys N[,N...]] [--fpp P] [--min-seconds S]"
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
     " [--single-keys N[,N...]]"
     " [--only "
     "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n"
     "  (no option: the demo; --full: every section of the full benchmark, about 10 minutes;\n"
-    "   --json, --only and the size options imply --full; --fpp and --min-seconds apply to both)\n";
+    "   --only with a demo section's name runs that part of the demo (the names its headings\n"
+    "   print), with a full section's name that section; --json and the size options imply\n"
+    "   --full; --fpp and --min-seconds apply to both)\n";
+
+// "False positives" and "false_positives" are "false-positives": the heading's words typed.
+std::string SectionName(std::string s) {
+  for (char& c : s) {
+    c = c == ' ' || c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (s == "bulk-calls") return "bulk";
+  if (s == "one-key-per-call") return "one-key";
+  return s;
+}
 
 enum class Parse { kRun, kHelp, kBad };
 
-Parse ParseArgs(int argc, char** argv, Options* o) {
-  bool full = false;
+// Why a command line is refused goes to *why (printed before the usage).
+Parse ParseArgs(int argc, char** argv, Options* o, std::string* why) {
+  bool full = false, full_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* name) -> std::string {
@@ -78,7 +95,10 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->quick = true;
     } else if (a == "--plot") {
       o->plot_path = value("--plot");
-      if (o->plot_path.empty()) return Parse::kBad;
+      if (o->plot_path.empty()) {
+        *why = "--plot needs a file name";
+        return Parse::kBad;
+      }
     } else if (a == "--json") {
       o->json = true;
       full = true;
@@ -93,7 +113,10 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
         size_t comma = list.find(',', pos);
         if (comma == std::string::npos) comma = list.size();
         const double v = std::atof(list.substr(pos, comma - pos).c_str());
-        if (v < 1) return Parse::kBad;
+        if (v < 1) {
+          *why = a + " " + list + ": each N must be at least 1";
+          return Parse::kBad;
+        }
         keys.push_back(static_cast<size_t>(v));
         pos = comma + 1;
       }
@@ -111,14 +134,30 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
     } else if (a == "--shape-keys") {
       full = true;
       o->shape_keys = static_cast<size_t>(std::atof(value("--shape-keys").c_str()));
+    } else if (a == "--summary-from") {
+      o->summary_from = value("--summary-from");
     } else if (a == "--only") {
-      full = true;
-      const std::string what = value("--only");
-      if (what != "speed" && what != "fpr" && what != "memory" && what != "shapes" &&
-          what != "uuid" && what != "threads" && what != "single" && what != "calibration" &&
-          what != "scalable" && what != "counting" && what != "shifting" && what != "spatial") {
+      const std::string given = value("--only");
+      const std::string what = SectionName(given);
+      bool demo = false, known = false;
+      for (const char* n : kDemoSections) demo = demo || what == n;
+      for (const char* n : kFullSections) known = known || what == n;
+      if (demo) {
+        o->demo_only = what == "layouts" ? "bulk" : what;
+        continue;
+      }
+      if (!known) {
+        std::string names = "the demo's: ", full_names = "the full benchmark's: ";
+        for (const char* n : kDemoSections)
+          names += std::string(n) + (n == kDemoSections[4] ? "" : ", ");
+        for (const char* n : kFullSections) {
+          full_names += std::string(n) + (n == kFullSections[11] ? "" : ", ");
+        }
+        *why = "--only " + given + ": no section of that name; " + names + "; " + full_names;
         return Parse::kBad;
       }
+      full = true;
+      full_only = true;
       o->speed = what == "speed";
       o->fpr = what == "fpr";
       o->memory = what == "memory";
@@ -132,23 +171,37 @@ Parse ParseArgs(int argc, char** argv, Options* o) {
       o->shifting = what == "shifting";
       o->spatial = what == "spatial";
     } else {
+      *why = "unknown option " + a;
       return Parse::kBad;
     }
   }
+  if (full &&
+      (o->quick || !o->plot_path.empty() || !o->demo_only.empty() || !o->summary_from.empty())) {
+    *why = std::string(!o->demo_only.empty() ? "--only " + o->demo_only + " is a part of the demo"
+                                             : "--quick, --plot and --summary-from belong to the "
+                                               "demo") +
+           (full_only ? ", --only with a full section's name runs the full benchmark"
+                      : ", --full and its options run the full benchmark") +
+           ": one or the other";
+    return Parse::kBad;
+  }
   const bool valid = !o->keys.empty() && !o->calib_keys.empty() && o->fpp > 0 && o->fpp < 1 &&
                      o->fpr_keys >= 1000 && o->mem_keys >= 1000 && o->shape_keys >= 1000 &&
-                     o->shape_keys < (uint64_t{1} << 32) && o->min_seconds >= 0 &&
-                     // --quick and --plot belong to the demo.
-                     !(full && (o->quick || !o->plot_path.empty()));
+                     o->shape_keys < (uint64_t{1} << 32) && o->min_seconds >= 0;
+  if (!valid) {
+    *why =
+        "a value out of range: --fpp P needs 0 < P < 1; --fpr-keys, --mem-keys and "
+        "--shape-keys at least 1000 (--shape-keys below 2^32); --min-seconds at least 0";
+  }
   o->demo = !full;
   return valid ? Parse::kRun : Parse::kBad;
 }
 
 void PrintSummary() {
   std::printf(
-      "\n== Summary (CPU target %s; block512 is the default layout: each key sets "
+      "\n== Summary (SIMD code: %s; block512 is the default layout: each key sets "
       "a few bits inside one 64-byte cache line)\n",
-      simdbloom::active_target().c_str());
+      IsaName(simdbloom::active_target()).c_str());
   for (const std::string& line : SummaryLines()) std::printf("- %s\n", line.c_str());
 }
 
@@ -156,13 +209,15 @@ void PrintSummary() {
 
 int Main(int argc, char** argv) {
   Options o;
-  switch (ParseArgs(argc, argv, &o)) {
+  std::string why;
+  switch (ParseArgs(argc, argv, &o, &why)) {
     case Parse::kRun:
       break;
     case Parse::kHelp:
       std::fputs(kUsage, stdout);
       return 0;
     case Parse::kBad:
+      if (!why.empty()) std::fprintf(stderr, "simdbloom-bench: %s\n", why.c_str());
       std::fputs(kUsage, stderr);
       return 2;
   }
