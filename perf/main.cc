@@ -7,9 +7,11 @@
 // short tables, a plot of ns/key against filter size (sizes.svg next to the binary, --plot FILE),
 // and a plain-words summary. --quick runs the demo at tiny sizes (a test of its structure).
 //
+// --only NAME with a name the demo's headings print in brackets (kDemoSections) runs that part of
+// the demo; --summary-from FILE prints the demo's trust section and summary for figures in FILE.
 // --full runs the complete benchmark (about 10 minutes), the sections below; so do --json, --only
-// NAME and the options that size its sections (--keys, --fpr-keys, --mem-keys, --shape-keys,
-// --calib-keys, --single-keys):
+// NAME with a section's name below and the options that size its sections (--keys, --fpr-keys,
+// --mem-keys, --shape-keys, --calib-keys, --single-keys). A command line refused says why.
 //
 // 1. speed.cc   bulk insert/contains of u64 keys, every layout, the scalar reference and every
 //               SIMD target this CPU runs: ns/key, speed-up, bits/key, k, measured FPR.
