@@ -110,7 +110,8 @@ def check_trust(text, cpus=None):
     if os.path.exists("/proc/loadavg"):
         load = re.match(r"Load average \(1 minute\): (\d+\.\d\d) at the start, (\d+\.\d\d) at "
                         r"the end, on (\d+) CPUs", bullets[0])
-        check(load is not None and int(load.group(3)) == (cpus or os.sysconf("SC_NPROCESSORS_ONLN")),
+        want = cpus or os.sysconf("SC_NPROCESSORS_ONLN")
+        check(load is not None and int(load.group(3)) == want,
               "the load average before and after: %r" % bullets[0])
     return m.group(1), bullets
 

@@ -1099,7 +1099,13 @@ int Run(int argc, char** argv) {
     return FlushedStdout();
   }
   if (cmd == "--version" || cmd == "version") {
-    std::printf("simdbloom %s (SIMD target %s)\n", version(), active_target().c_str());
+    // The instruction set as users know it; Highway's name (what SIMDBLOOM_TARGET takes) after.
+    const std::string t = active_target();
+    const std::string isa = t.rfind("AVX3", 0) == 0 ? "AVX-512 (target " + t + ")"
+                            : t == "SCALAR" || t == "EMU128" || t == "reference"
+                                ? "none (target " + t + ")"
+                                : t;
+    std::printf("simdbloom %s (SIMD: %s)\n", version(), isa.c_str());
     return FlushedStdout();
   }
   const CommandHelp* help = FindHelp(cmd.c_str());

@@ -2048,6 +2048,14 @@ def test_help():
         for variant in [[cmd, "-h"], ["help", cmd], [cmd, "-n", "5", "--help", "x"]]:
             o2, _ = run(variant)
             check(o2 == out, "%s prints %s's help" % (variant, cmd))
+    # Issue 40: --version names the instruction set as users know it (AVX-512, Highway's AVX3
+    # only in parentheses after it).
+    ver, _ = run(["--version"])
+    check(re.match(rb"simdbloom \d+\.\d+\.\d+ \(SIMD: (AVX-512 \(target AVX3\w*\)|AVX2|SSE4|"
+                   rb"SSSE3|NEON|SVE\w*|none \(target (SCALAR|EMU128|reference)\))\)\n$",
+                   ver) is not None, "--version: %r" % ver)
+    ver, _ = run(["--version"], env=dict(os.environ, SIMDBLOOM_TARGET="scalar"))
+    check(ver.endswith(b"(SIMD: none (target SCALAR))\n"), "--version, scalar: %r" % ver)
     # After "--", --help is an argument (here a missing FILE): an error, not the help.
     out, err = run(["dedup", "--", "--help"], expect=1)
     check(out == b"" and "--help" in err, "dedup -- --help reads a file named --help: %r" % err)
