@@ -1205,8 +1205,8 @@ void DemoRun(const Options& o) {
     Legend("insert", "ns per key of insert(key); contains: of contains(key), present keys;");
     Legend("",
            "absent: keys never inserted; prefetched: contains(key) after prefetch(key 8 ahead)");
-    Legend("bulk", "table 1's figure for one bulk call on the same keys: it overlaps many keys'");
-    Legend("", "memory accesses, a loop of single calls cannot (unless it prefetches)");
+    Legend("bulk", "table 1's figure for one bulk call on the same keys (a bulk call can overlap");
+    Legend("", "many keys' memory accesses, a loop of single calls only if it prefetches)");
     Legend("32 keys", "bulk contains called on 32 keys at a time (a packet filter's burst)");
     std::printf("%10s %-26s %8s %9s %8s %11s %9s %9s\n", "size", "caller", "insert", "contains",
                 "absent", "prefetched", "bulk ins", "bulk con");
