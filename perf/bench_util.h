@@ -57,6 +57,7 @@ struct Options {
   bool counting = false;  // opt-in: --only counting
   bool shifting = false;
   bool spatial = false;  // only with --only spatial
+  bool many = false;     // opt-in: --only many
 };
 
 // ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, calibration.cc, ...) ----
@@ -72,13 +73,14 @@ void ScalableSection(const Options& o);  // scalable.cc, opt-in
 void CountingSection(const Options& o);
 void ShiftingSection(const Options& o);
 void SpatialSection(const Options& o);
-void DemoRun(const Options& o);  // demo.cc: the default run, with its own summary
+void ManySection(const Options& o);  // many.cc, opt-in
+void DemoRun(const Options& o);      // demo.cc: the default run, with its own summary
 
 // The demo's sections as its headings name them, for --only NAME (demo.cc): "bulk" (tables 1, 2
 // and the plot: one measurement; "layouts" is the same), "false-positives", "one-key", "strings".
 extern const char* const kDemoSections[5];
 // The full benchmark's sections, for --only NAME (main.cc).
-extern const char* const kFullSections[12];
+extern const char* const kFullSections[13];
 
 // A SIMD target as users know the instruction set: "AVX-512 (Highway: AVX3)", "AVX2", "SSE4",
 // "NEON", "SVE", "no SIMD (Highway: SCALAR)", "no SIMD (the per-key reference)".

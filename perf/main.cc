@@ -35,6 +35,8 @@
 //               against block512, ShBF_A and ShBF_x build/query and their error rates vs models.
 // spatial.cc    (--only spatial, not in the default run) SpatialFilter build/classify against
 //               block512 insert/contains, and its error rates against the paper's formulas.
+// many.cc      (--only many) one batch against M filters with FilterSet, against M separate bulk
+//               calls and the random-line-read reference.
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -58,7 +60,8 @@ const char kUsage[] =
     " [--fpr-keys N] [--mem-keys N] [--shape-keys N] [--calib-keys N[,N...]]"
     " [--single-keys N[,N...]]"
     " [--only "
-    "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial]\n"
+    "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial|"
+    "many]\n"
     "  (no option: the demo; --full: every section of the full benchmark, about 10 minutes;\n"
     "   --only with a demo section's name runs that part of the demo (the names its headings\n"
     "   print), with a full section's name that section; --json and the size options imply\n"
@@ -153,7 +156,7 @@ Parse ParseArgs(int argc, char** argv, Options* o, std::string* why) {
         for (const char* n : kDemoSections)
           names += std::string(n) + (n == kDemoSections[4] ? "" : ", ");
         for (const char* n : kFullSections) {
-          full_names += std::string(n) + (n == kFullSections[11] ? "" : ", ");
+          full_names += std::string(n) + (n == kFullSections[12] ? "" : ", ");
         }
         *why = "--only " + given + ": no section of that name; " + names + "; " + full_names;
         return Parse::kBad;
@@ -172,6 +175,7 @@ Parse ParseArgs(int argc, char** argv, Options* o, std::string* why) {
       o->counting = what == "counting";
       o->shifting = what == "shifting";
       o->spatial = what == "spatial";
+      o->many = what == "many";
     } else {
       *why = "unknown option " + a;
       return Parse::kBad;
@@ -241,6 +245,7 @@ int Main(int argc, char** argv) {
     if (o.counting) CountingSection(o);
     if (o.shifting) ShiftingSection(o);
     if (o.spatial) SpatialSection(o);
+    if (o.many) ManySection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());

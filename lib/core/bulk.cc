@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Filter's bulk calls: the kernels' driver over a key source (lib/core/key_source.cc), in pieces
 // for the prefetch tuner (lib/core/prefetch.cc); result forms; the parallel forms.
+#include "lib/core/bulk.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -82,20 +84,6 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   });
 }
 
-// Below this many keys per thread, starting a thread costs more than it saves.
-constexpr size_t kMinKeysPerThread = 32768;
-
-// At most this many threads for one call (the command's --threads limit): more never helps, and
-// a call's memory (a count and a start per part) stays bounded whatever Threads{T} asks.
-constexpr size_t kMaxThreads = 256;
-
-// How many parts RunParallel splits n keys into for `threads`: at most one per kMinKeysPerThread
-// keys and kMaxThreads. Callers size per-part state by it, never by `threads`.
-size_t PartsFor(unsigned threads, size_t n) {
-  const size_t t = std::min<size_t>(kMaxThreads, std::max<size_t>(1, threads));
-  return std::min(t, std::max<size_t>(1, n / kMinKeysPerThread));
-}
-
 // Parallel inserts without atomics use private copies of the filter only while they take at most
 // this much memory together; beyond it, atomic ORs.
 constexpr uint64_t kMaxPrivateCopyBytes = uint64_t{1} << 30;
@@ -121,44 +109,15 @@ void RunParallelWords(size_t parts, size_t n_words, const Fn& fn) {
   for (std::thread& th : pool) th.join();
 }
 
-// Runs fn(part, begin, end) over [0, n) split into `threads` contiguous parts (each but the last a
-// multiple of `align` keys), on threads - 1 new threads and the calling one; joins them and
-// rethrows the first exception. A thread that cannot be started runs its part here.
-template <class Fn>
-void RunParallel(unsigned threads, size_t n, size_t align, const Fn& fn) {
-  const size_t t = PartsFor(threads, n);
-  if (t <= 1) {
-    fn(size_t{0}, size_t{0}, n);
-    return;
-  }
-  size_t per = (n + t - 1) / t;
-  per = (per + align - 1) / align * align;
-  std::vector<std::exception_ptr> errors(t);
-  std::vector<std::thread> pool;
-  pool.reserve(t);
-  auto run = [&](size_t part) {
-    const size_t begin = std::min(n, part * per), end = std::min(n, begin + per);
-    try {
-      if (begin < end) fn(part, begin, end);
-    } catch (...) {
-      errors[part] = std::current_exception();
-    }
-  };
-  for (size_t part = 1; part < t; ++part) {
-    try {
-      pool.emplace_back(run, part);
-    } catch (const std::system_error&) {
-      run(part);
-    }
-  }
-  run(0);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+}  // namespace
+
+uint64_t QueryHashes(const Filter& f, const uint64_t* hashes, size_t n, ResultKind result,
+                     void* out) {
+  const Keys keys(Prehashed{hashes, n});
+  const KeyPlan plan;  // pre-hashed keys bypass key types
+  return Query("FilterSet", f, keys, nullptr, n, result, out, &plan);
 }
 
-}  // namespace
 }  // namespace detail
 
 using detail::Invalid;

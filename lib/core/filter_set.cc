@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: Apache-2.0
+// FilterSet (simdbloom/filter_set.hpp): a batch of keys against many filters. A call checks its
+// keys once and plans them once per key type present; it groups the filters by the hash their
+// keys get (hash family, seed, and how the key type converts the keys: PlanKeys); then, tile by
+// tile, hashes the tile once per group into a scratch on the heap (allocated once per call) and
+// probes every filter with its group's hashes through the bulk kernels (QueryHashes: prefetch
+// and tuner as a bulk call's).
+#include "simdbloom/filter_set.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/core/bulk.h"
+#include "lib/core/key_source.h"
+#include "lib/core/key_types.h"
+#include "lib/core/layout.h"
+
+namespace simdbloom {
+namespace detail {
+namespace {
+
+// Keys per tile: their hashes (8 KiB per group) and results stay in L1/L2 while every filter is
+// probed.
+constexpr size_t kTile = 1024;
+
+// The hash of key i, for every filter of a group: equal hash family, seed and key plan (the width
+// integers are converted to, or a legacy filter's 2-byte records).
+struct GroupKey {
+  bool xxh64;
+  uint64_t seed;
+  uint8_t to_width;
+  bool legacy16;
+  bool operator==(const GroupKey& o) const {
+    return xxh64 == o.xxh64 && seed == o.seed && to_width == o.to_width && legacy16 == o.legacy16;
+  }
+};
+
+// What a call knows of its filters for one batch of keys.
+struct Plan {
+  std::vector<KeyPlan> groups;       // the plan each group hashes with
+  std::vector<GroupKey> group_keys;  // (parallel to groups)
+  std::vector<uint32_t> group_of;    // per filter
+  std::vector<uint8_t> clear_oor;    // per filter: its results for keys out of int32 range go
+  bool any_oor = false;
+  bool prehashed = false;
+};
+
+Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const Keys& keys) {
+  Plan plan;
+  plan.prehashed = keys.kind() == Keys::Kind::kPrehashed;
+  plan.group_of.resize(filters.size());
+  plan.clear_oor.resize(filters.size());
+  // One plan per key type present (PlanKeys scans 8-byte keys for a kInt32 filter: once).
+  KeyPlan by_type[5];
+  bool planned[5] = {};
+  for (size_t i = 0; i < filters.size(); ++i) {
+    const Filter& f = *filters[i];
+    if (f.data() == nullptr) {
+      Invalid(std::string(who) + ": filter " + std::to_string(i) + " was moved from");
+    }
+    const auto t = static_cast<size_t>(f.key_type());
+    if (t >= 5) Invalid(std::string(who) + ": filter " + std::to_string(i) + ": bad key type");
+    if (!planned[t]) {
+      try {
+        by_type[t] = PlanKeys(who, f.key_type(), keys, false);
+      } catch (const KeyTypeError& e) {
+        throw KeyTypeError(std::string(e.what()) + " (filter " + std::to_string(i) + ")");
+      }
+      planned[t] = true;
+    }
+    const KeyPlan& kp = by_type[t];
+    plan.clear_oor[i] = kp.out_of_range;
+    plan.any_oor |= kp.out_of_range;
+    // Pre-hashed keys are every filter's hashes as they are: one group.
+    const GroupKey g = plan.prehashed ? GroupKey{false, 0, 0, false}
+                                      : GroupKey{InfoOf(IdOf(f.layout())).xxh64, f.seed(),
+                                                 kp.to_width, kp.legacy16};
+    size_t gi = 0;
+    while (gi < plan.group_keys.size() && !(plan.group_keys[gi] == g)) ++gi;
+    if (gi == plan.group_keys.size()) {
+      plan.group_keys.push_back(g);
+      plan.groups.push_back(kp);
+    }
+    plan.group_of[i] = static_cast<uint32_t>(gi);
+  }
+  return plan;
+}
+
+// One thread's scratch for tiles of up to `tile` keys (kTile, or fewer for a shorter call),
+// allocated once per call and part, left uninitialized (every entry is written before it is read).
+struct Scratch {
+  template <class T>
+  static std::unique_ptr<T[]> Array(size_t n) {
+    return std::unique_ptr<T[]>(n == 0 ? nullptr : new T[n]);
+  }
+  size_t tile;
+  std::unique_ptr<uint64_t[]> hashes;    // `tile` per group
+  std::unique_ptr<uint64_t[]> gathered;  // first(): the hashes of the keys still unresolved
+  std::unique_ptr<uint32_t[]> sel;       // a filter's selection over a tile
+  std::unique_ptr<uint32_t[]> remaining;
+  std::unique_ptr<uint8_t[]> oor;  // per key of the tile: out of int32 range
+  Scratch(const Plan& plan, size_t n)
+      : tile(std::min(n, kTile)),
+        hashes(Array<uint64_t>(plan.prehashed ? 0 : tile * plan.groups.size())),
+        gathered(Array<uint64_t>(tile)),
+        sel(Array<uint32_t>(tile)),
+        remaining(Array<uint32_t>(tile)),
+        oor(Array<uint8_t>(plan.any_oor ? tile : 0)) {}
+};
+
+// Hashes keys [begin, begin + m) once per group; returns a pointer per group to its hashes.
+void HashTile(const Plan& plan, const std::vector<const Filter*>&, const Keys& keys, size_t begin,
+              size_t m, Scratch& s, std::vector<const uint64_t*>& at) {
+  at.resize(plan.groups.size());
+  if (plan.prehashed) {
+    at[0] = static_cast<const uint64_t*>(keys.keys()) + begin;
+    return;
+  }
+  const Keys slice = SliceKeys(keys, begin, m);
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    uint64_t* out = s.hashes.get() + g * s.tile;
+    HashKeysAs(slice, plan.groups[g], plan.group_keys[g].xxh64, plan.group_keys[g].seed, out);
+    at[g] = out;
+  }
+  if (plan.any_oor) {
+    for (size_t j = 0; j < m; ++j) s.oor[j] = OutOfInt32(keys, begin + j);
+  }
+}
+
+// Filter i's selection over the m keys whose hashes are at h (key j of the selection is the
+// tile's key idx[j] when idx is set); keys out of its int32 range dropped. Returns the count.
+size_t SelectTile(const Plan& plan, size_t i, const Filter& f, const uint64_t* h, size_t m,
+                  const uint32_t* idx, Scratch& s) {
+  size_t c = QueryHashes(f, h, m, ResultKind::kSelection, s.sel.get());
+  if (plan.clear_oor[i]) {
+    size_t kept = 0;
+    for (size_t j = 0; j < c; ++j) {
+      const uint32_t key = idx != nullptr ? idx[s.sel[j]] : s.sel[j];
+      if (!s.oor[key]) s.sel[kept++] = s.sel[j];
+    }
+    c = kept;
+  }
+  return c;
+}
+
+void CheckOutput(const char* who, const Keys& keys, const void* out, size_t size) {
+  if (keys.size() != 0 && out == nullptr) {
+    Invalid(std::string(who) + ": null output with non-zero size");
+  }
+  CheckExtent(who, "results", out, keys.size(), size);
+}
+
+// Keys per thread below which a thread costs more than it saves: a call probes every key against
+// every filter, so the bulk calls' figure is divided among them (at least one tile).
+size_t MinKeysPerPart(size_t filters) {
+  return std::max<size_t>(kTile, kMinKeysPerThread / std::max<size_t>(1, filters));
+}
+
+// Runs fn(part, begin, end, scratch) over [0, n) on up to `threads` threads, in parts of whole
+// tiles (PartsFor(threads, n, MinKeysPerPart(filters)) of them).
+template <class Fn>
+void OverParts(const Plan& plan, size_t filters, size_t n, unsigned threads, const Fn& fn) {
+  RunParallel(
+      threads, n, kTile,
+      [&](size_t part, size_t begin, size_t end) {
+        Scratch s(plan, end - begin);
+        fn(part, begin, end, s);
+      },
+      MinKeysPerPart(filters));
+}
+
+// The matches of keys [begin, end), appended to dst in key order, then filter order.
+void MatchesOf(const Plan& plan, const std::vector<const Filter*>& filters, const Keys& keys,
+               size_t begin, size_t end, Scratch& s, std::vector<FilterSet::Match>& dst) {
+  std::vector<const uint64_t*> at;
+  std::vector<FilterSet::Match> tile;  // (filter, key in tile), filter order
+  std::vector<uint32_t> per_key(std::min(kTile, end - begin) + 1);
+  for (size_t b = begin; b < end; b += kTile) {
+    const size_t m = std::min(kTile, end - b);
+    HashTile(plan, filters, keys, b, m, s, at);
+    tile.clear();
+    std::fill(per_key.begin(), per_key.begin() + m + 1, 0);
+    for (size_t i = 0; i < filters.size(); ++i) {
+      const size_t c = SelectTile(plan, i, *filters[i], at[plan.group_of[i]], m, nullptr, s);
+      for (size_t j = 0; j < c; ++j) {
+        tile.push_back({static_cast<uint32_t>(i), s.sel[j]});
+        ++per_key[s.sel[j] + 1];
+      }
+    }
+    // A counting sort by key (stable: filter order within a key).
+    for (size_t j = 0; j < m; ++j) per_key[j + 1] += per_key[j];
+    const size_t base = dst.size();
+    dst.resize(base + tile.size());
+    for (const FilterSet::Match& t : tile) {
+      dst[base + per_key[t.key]++] = {t.filter, static_cast<uint32_t>(b + t.key)};
+    }
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+FilterSet::FilterSet(Span<const Filter* const> filters) : filters_(filters.begin(), filters.end()) {
+  if (filters_.size() > static_cast<size_t>(INT32_MAX)) {
+    detail::Invalid("FilterSet: more than 2^31 - 1 filters");
+  }
+  for (size_t i = 0; i < filters_.size(); ++i) {
+    if (filters_[i] == nullptr) {
+      detail::Invalid("FilterSet: filter " + std::to_string(i) + " is a null pointer");
+    }
+  }
+}
+
+FilterSet::FilterSet(std::initializer_list<const Filter*> filters)
+    : FilterSet(Span<const Filter* const>(filters.begin(), filters.size())) {}
+
+uint64_t FilterSet::contains(const Keys& keys, std::vector<Match>& out) const {
+  return contains(keys, out, Threads{1});
+}
+
+uint64_t FilterSet::contains(const Keys& keys, std::vector<Match>& out, Threads threads) const {
+  using namespace detail;
+  const char* who = "FilterSet::contains";
+  if (keys.size() >= (uint64_t{1} << 32)) {
+    Invalid("FilterSet::contains: 2^32 keys or more do not fit 32-bit key indices");
+  }
+  ValidateKeys(who, keys);
+  const Plan plan = PlanCall(who, filters_, keys);
+  out.clear();
+  const size_t n = keys.size();
+  if (n == 0 || filters_.empty()) return 0;
+  const size_t parts = PartsFor(threads.count, n, MinKeysPerPart(filters_.size()));
+  if (parts <= 1) {
+    Scratch s(plan, n);
+    MatchesOf(plan, filters_, keys, 0, n, s, out);
+    return out.size();
+  }
+  // Each part collects its matches in key order; the parts are concatenated in order.
+  std::vector<std::vector<Match>> part_out(parts);
+  OverParts(plan, filters_.size(), n, threads.count,
+            [&](size_t part, size_t begin, size_t end, Scratch& s) {
+              MatchesOf(plan, filters_, keys, begin, end, s, part_out[part]);
+            });
+  size_t total = 0;
+  for (const auto& p : part_out) total += p.size();
+  out.reserve(total);
+  for (const auto& p : part_out) out.insert(out.end(), p.begin(), p.end());
+  return total;
+}
+
+uint64_t FilterSet::first(const Keys& keys, int32_t* out) const {
+  return first(keys, out, Threads{1});
+}
+
+uint64_t FilterSet::first(const Keys& keys, int32_t* out, Threads threads) const {
+  using namespace detail;
+  const char* who = "FilterSet::first";
+  ValidateKeys(who, keys);
+  CheckOutput(who, keys, out, sizeof(int32_t));
+  const Plan plan = PlanCall(who, filters_, keys);
+  const size_t n = keys.size();
+  if (n == 0) return 0;
+  std::vector<uint64_t> part_hits(PartsFor(threads.count, n, MinKeysPerPart(filters_.size())));
+  OverParts(plan, filters_.size(), n, threads.count,
+            [&](size_t part, size_t begin, size_t end, Scratch& s) {
+              std::vector<const uint64_t*> at;
+              uint64_t hits = 0;
+              for (size_t b = begin; b < end; b += kTile) {
+                const size_t m = std::min(kTile, end - b);
+                std::fill(out + b, out + b + m, -1);
+                if (filters_.empty()) continue;
+                HashTile(plan, filters_, keys, b, m, s, at);
+                // The tile's keys no earlier filter matched, ascending.
+                size_t r = m;
+                for (size_t j = 0; j < m; ++j) s.remaining[j] = static_cast<uint32_t>(j);
+                for (size_t i = 0; i < filters_.size() && r > 0; ++i) {
+                  const uint64_t* h = at[plan.group_of[i]];
+                  if (r < m) {
+                    for (size_t j = 0; j < r; ++j) s.gathered[j] = h[s.remaining[j]];
+                    h = s.gathered.get();
+                  }
+                  const size_t c = SelectTile(plan, i, *filters_[i], h, r, s.remaining.get(), s);
+                  if (c == 0) continue;
+                  // Record the matches and drop them from `remaining` (both ascending).
+                  size_t kept = 0, next = 0;
+                  for (size_t j = 0; j < r; ++j) {
+                    if (next < c && s.sel[next] == j) {
+                      out[b + s.remaining[j]] = static_cast<int32_t>(i);
+                      ++next;
+                    } else {
+                      s.remaining[kept++] = s.remaining[j];
+                    }
+                  }
+                  hits += c;
+                  r = kept;
+                }
+              }
+              part_hits[part] = hits;
+            });
+  uint64_t total = 0;
+  for (uint64_t h : part_hits) total += h;
+  return total;
+}
+
+uint64_t FilterSet::count(const Keys& keys, uint32_t* out) const {
+  return count(keys, out, Threads{1});
+}
+
+uint64_t FilterSet::count(const Keys& keys, uint32_t* out, Threads threads) const {
+  using namespace detail;
+  const char* who = "FilterSet::count";
+  ValidateKeys(who, keys);
+  CheckOutput(who, keys, out, sizeof(uint32_t));
+  const Plan plan = PlanCall(who, filters_, keys);
+  const size_t n = keys.size();
+  if (n == 0) return 0;
+  std::vector<uint64_t> part_hits(PartsFor(threads.count, n, MinKeysPerPart(filters_.size())));
+  OverParts(plan, filters_.size(), n, threads.count,
+            [&](size_t part, size_t begin, size_t end, Scratch& s) {
+              std::vector<const uint64_t*> at;
+              uint64_t hits = 0;
+              for (size_t b = begin; b < end; b += kTile) {
+                const size_t m = std::min(kTile, end - b);
+                std::fill(out + b, out + b + m, 0u);
+                if (filters_.empty()) continue;
+                HashTile(plan, filters_, keys, b, m, s, at);
+                for (size_t i = 0; i < filters_.size(); ++i) {
+                  const size_t c =
+                      SelectTile(plan, i, *filters_[i], at[plan.group_of[i]], m, nullptr, s);
+                  for (size_t j = 0; j < c; ++j) ++out[b + s.sel[j]];
+                  hits += c;
+                }
+              }
+              part_hits[part] = hits;
+            });
+  uint64_t total = 0;
+  for (uint64_t h : part_hits) total += h;
+  return total;
+}
+
+}  // namespace simdbloom
