@@ -1279,6 +1279,79 @@ static void test_key_types(int layout) {
   simdbloom_free(f);
 }
 
+/* simdbloom_set_*: one batch against several filters equals a call per filter. */
+static void test_filter_set(void) {
+  enum { kKeys = 3000, kFilters = 3 };
+  static uint64_t keys[kKeys];
+  static uint8_t hit[kFilters][kKeys];
+  static uint32_t filter_index[kKeys * kFilters], key_index[kKeys * kFilters], counts[kKeys];
+  static int32_t first[kKeys];
+  simdbloom_filter* f[kFilters] = {NULL, NULL, NULL};
+  simdbloom_filter* bytes = NULL;
+  const simdbloom_filter* with_null[2];
+  const simdbloom_filter* mixed[2];
+  simdbloom_keys k = {.kind = SIMDBLOOM_KEYS_U64, .keys = keys, .count = kKeys};
+  uint64_t s = 43, matches = 0, hits = 0, total = 0, expected = 0, expected_first = 0;
+  size_t i, j, m = 0;
+  int ok = 1;
+  for (i = 0; i < kKeys; ++i) keys[i] = next(&s);
+  EXPECT(simdbloom_with_bits(1 << 14, 6, SIMDBLOOM_BLOCK512, 0, &f[0]) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_with_bits(1 << 14, 8, SIMDBLOOM_SPLIT_BLOCK256, 0, &f[1]) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_with_bits(3 << 12, 5, SIMDBLOOM_CLASSIC, 5, &f[2]) == SIMDBLOOM_OK);
+  for (j = 0; j < kFilters; ++j) {
+    EXPECT(simdbloom_insert_u64(f[j], keys + 500 * j, 1000) == SIMDBLOOM_OK);
+    EXPECT(simdbloom_contains_u64(f[j], keys, kKeys, hit[j]) == SIMDBLOOM_OK);
+  }
+  EXPECT(simdbloom_set_contains((const simdbloom_filter* const*)f, kFilters, &k, 2, filter_index,
+                                key_index, kKeys * kFilters, &matches) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_set_first((const simdbloom_filter* const*)f, kFilters, &k, 1, first, &hits) ==
+         SIMDBLOOM_OK);
+  EXPECT(simdbloom_set_count((const simdbloom_filter* const*)f, kFilters, &k, 0, counts, &total) ==
+         SIMDBLOOM_OK);
+  for (i = 0; i < kKeys; ++i) {
+    int32_t want_first = -1;
+    uint32_t want_count = 0;
+    for (j = 0; j < kFilters; ++j) {
+      if (!hit[j][i]) continue;
+      ok &= m < matches && filter_index[m] == j && key_index[m] == i;
+      ++m;
+      ++want_count;
+      if (want_first < 0) want_first = (int32_t)j;
+    }
+    ok &= first[i] == want_first && counts[i] == want_count;
+    expected_first += want_first >= 0;
+  }
+  expected = m;
+  EXPECT(ok);
+  EXPECT(matches == expected && total == expected && hits == expected_first);
+  EXPECT(expected > 3000); /* every inserted key matches its filter at least */
+  /* A short buffer: the first `capacity` pairs, and the count of all. */
+  memset(key_index, 0xFF, sizeof(key_index));
+  EXPECT(simdbloom_set_contains((const simdbloom_filter* const*)f, kFilters, &k, 1, filter_index,
+                                key_index, 10, &matches) == SIMDBLOOM_OK);
+  EXPECT(matches == expected && key_index[9] != UINT32_MAX && key_index[10] == UINT32_MAX);
+  /* Errors name the argument, or the filter whose key type refuses the keys. */
+  with_null[0] = f[0];
+  with_null[1] = NULL;
+  EXPECT_ERROR(simdbloom_set_count(with_null, 2, &k, 1, counts, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_set_count", "filters[1] is NULL");
+  EXPECT_ERROR(simdbloom_set_contains((const simdbloom_filter* const*)f, kFilters, &k, 1,
+                                      filter_index, key_index, 10, NULL),
+               SIMDBLOOM_EINVAL, "simdbloom_set_contains", "matches");
+  EXPECT_ERROR(simdbloom_set_first(NULL, 2, &k, 1, first, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_set_first", "filters");
+  EXPECT(simdbloom_with_bits(1 << 12, 6, SIMDBLOOM_BLOCK512, 0, &bytes) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_set_key_type(bytes, SIMDBLOOM_KEY_BYTES) == SIMDBLOOM_OK);
+  mixed[0] = f[0];
+  mixed[1] = bytes;
+  counts[0] = 77;
+  EXPECT_ERROR(simdbloom_set_count(mixed, 2, &k, 1, counts, NULL), SIMDBLOOM_EINVAL,
+               "simdbloom_set_count", "(filter 1)");
+  EXPECT(counts[0] == 77);
+  for (j = 0; j < kFilters; ++j) simdbloom_free(f[j]);
+  simdbloom_free(bytes);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -1308,6 +1381,7 @@ int main(void) {
   test_full_disk_save();
   test_byte_pointers();
   test_hostile();
+  test_filter_set();
 
   /* Errors never crash and leave outputs unchanged. */
   EXPECT(simdbloom_create(100, 0.0, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_EINVAL);

@@ -185,6 +185,34 @@ simdbloom_status simdbloom_refine(const simdbloom_filter* filter, const simdbloo
 simdbloom_status simdbloom_hash_keys(const simdbloom_filter* filter, const simdbloom_keys* keys,
                                      uint64_t* out);
 
+/* ---- Many filters, one batch (simdbloom::FilterSet, simdbloom/filter_set.hpp) ----
+ * `filters` holds n_filters filter handles in set order (LSM levels newest first, row groups,
+ * partitions); each key is hashed once per hash of the set (filters of one hash family, seed and
+ * key type share it), not once per filter. Answers equal a separate call per filter. `threads`:
+ * 0 or 1 the calling thread alone, T: up to T threads (simdbloom::Threads). The filters are only
+ * read. EINVAL: filters NULL with n_filters > 0, a NULL entry, keys as above (a key of the other
+ * kind than a filter's key type names that filter), an output NULL with keys. Cost: O(count) hashes
+ * per distinct hash, O(count x n_filters) probes; a scratch of about 13 KiB per thread. */
+/* Every (filter, key) pair where the key may be in the filter, in key order, then filter order:
+ * pair j is (filter_index[j], key_index[j]) for j < min(*matches, capacity). *matches (required)
+ * receives the number of pairs; if it exceeds capacity, only the first capacity were written:
+ * call again with capacity >= *matches. keys->count must be below 2^32. Allocates the pairs
+ * (8 bytes each) for the call. */
+simdbloom_status simdbloom_set_contains(const simdbloom_filter* const* filters, size_t n_filters,
+                                        const simdbloom_keys* keys, unsigned threads,
+                                        uint32_t* filter_index, uint32_t* key_index,
+                                        size_t capacity, uint64_t* matches);
+/* out[i] = the index of the first filter (set order) that may hold key i, -1 if none; later
+ * filters are probed only for keys no earlier one matched. *hits (if not NULL) receives the
+ * number of keys matched. */
+simdbloom_status simdbloom_set_first(const simdbloom_filter* const* filters, size_t n_filters,
+                                     const simdbloom_keys* keys, unsigned threads, int32_t* out,
+                                     uint64_t* hits);
+/* out[i] = how many filters may hold key i; *total (if not NULL) receives the sum. */
+simdbloom_status simdbloom_set_count(const simdbloom_filter* const* filters, size_t n_filters,
+                                     const simdbloom_keys* keys, unsigned threads, uint32_t* out,
+                                     uint64_t* total);
+
 /* ---- Key types (simdbloom::KeyType, simdbloom/detail/keys.hpp; lib/FORMAT.md "Keys") ----
  * A key is its value: an integer is one key whatever call carries it (the _u64 calls, U64 and U32
  * arrays of simdbloom_keys), so simdbloom_insert_u64 of 7 is found by a U32 array holding 7, in

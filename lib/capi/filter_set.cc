@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// The C API of FilterSet (simdbloom/filter_set.hpp): simdbloom_set_* over an array of filter
+// handles.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/capi/shim.h"
+#include "simdbloom/filter_set.hpp"
+
+namespace simdbloom {
+namespace capi {
+namespace {
+
+// The FilterSet of n_filters handles (each checked not NULL).
+FilterSet SetOf(const simdbloom_filter* const* filters, size_t n_filters) {
+  CheckArray(filters, n_filters, sizeof(void*), "filters", "n_filters");
+  if (n_filters > static_cast<size_t>(INT32_MAX)) {
+    Reject("n_filters = " + std::to_string(n_filters) + " exceeds 2^31 - 1");
+  }
+  std::vector<const Filter*> ptrs(n_filters);
+  for (size_t i = 0; i < n_filters; ++i) {
+    if (filters[i] == nullptr) Reject("filters[" + std::to_string(i) + "] is NULL");
+    ptrs[i] = &filters[i]->filter;
+  }
+  return FilterSet(ptrs);
+}
+
+unsigned ThreadsOf(unsigned threads) { return std::max(1u, threads); }
+
+}  // namespace
+}  // namespace capi
+}  // namespace simdbloom
+
+using simdbloom::capi::CheckArray;
+using simdbloom::capi::Guard;
+using simdbloom::capi::KeysOf;
+using simdbloom::capi::NotNullIf;
+using simdbloom::capi::SetOf;
+
+simdbloom_status simdbloom_set_contains(const simdbloom_filter* const* filters, size_t n_filters,
+                                        const simdbloom_keys* keys, unsigned threads,
+                                        uint32_t* filter_index, uint32_t* key_index,
+                                        size_t capacity, uint64_t* matches) {
+  return Guard("simdbloom_set_contains", [&] {
+    const simdbloom::FilterSet set = SetOf(filters, n_filters);
+    const simdbloom::Keys k = KeysOf(keys);
+    simdbloom::capi::NotNull(matches, "matches");
+    CheckArray(filter_index, capacity, sizeof(uint32_t), "filter_index", "capacity");
+    CheckArray(key_index, capacity, sizeof(uint32_t), "key_index", "capacity");
+    std::vector<simdbloom::FilterSet::Match> found;
+    const uint64_t total = set.contains(k, found, simdbloom::Threads{
+                                                      simdbloom::capi::ThreadsOf(threads)});
+    const size_t written = static_cast<size_t>(std::min<uint64_t>(total, capacity));
+    for (size_t i = 0; i < written; ++i) {
+      filter_index[i] = found[i].filter;
+      key_index[i] = found[i].key;
+    }
+    *matches = total;
+  });
+}
+
+simdbloom_status simdbloom_set_first(const simdbloom_filter* const* filters, size_t n_filters,
+                                     const simdbloom_keys* keys, unsigned threads, int32_t* out,
+                                     uint64_t* hits) {
+  return Guard("simdbloom_set_first", [&] {
+    const simdbloom::FilterSet set = SetOf(filters, n_filters);
+    const simdbloom::Keys k = KeysOf(keys);
+    NotNullIf(out, k.size(), "out", "keys->count");
+    const uint64_t r =
+        set.first(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
+    if (hits != nullptr) *hits = r;
+  });
+}
+
+simdbloom_status simdbloom_set_count(const simdbloom_filter* const* filters, size_t n_filters,
+                                     const simdbloom_keys* keys, unsigned threads, uint32_t* out,
+                                     uint64_t* total) {
+  return Guard("simdbloom_set_count", [&] {
+    const simdbloom::FilterSet set = SetOf(filters, n_filters);
+    const simdbloom::Keys k = KeysOf(keys);
+    NotNullIf(out, k.size(), "out", "keys->count");
+    const uint64_t r =
+        set.count(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
+    if (total != nullptr) *total = r;
+  });
+}
