@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The C API of FilterSet (simdbloom/filter_set.hpp): simdbloom_set_* over an array of filter
 // handles.
+#include "simdbloom/filter_set.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "lib/capi/shim.h"
-#include "simdbloom/filter_set.hpp"
 
 namespace simdbloom {
 namespace capi {
@@ -50,8 +51,8 @@ simdbloom_status simdbloom_set_contains(const simdbloom_filter* const* filters, 
     CheckArray(filter_index, capacity, sizeof(uint32_t), "filter_index", "capacity");
     CheckArray(key_index, capacity, sizeof(uint32_t), "key_index", "capacity");
     std::vector<simdbloom::FilterSet::Match> found;
-    const uint64_t total = set.contains(k, found, simdbloom::Threads{
-                                                      simdbloom::capi::ThreadsOf(threads)});
+    const uint64_t total =
+        set.contains(k, found, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
     const size_t written = static_cast<size_t>(std::min<uint64_t>(total, capacity));
     for (size_t i = 0; i < written; ++i) {
       filter_index[i] = found[i].filter;
@@ -68,8 +69,7 @@ simdbloom_status simdbloom_set_first(const simdbloom_filter* const* filters, siz
     const simdbloom::FilterSet set = SetOf(filters, n_filters);
     const simdbloom::Keys k = KeysOf(keys);
     NotNullIf(out, k.size(), "out", "keys->count");
-    const uint64_t r =
-        set.first(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
+    const uint64_t r = set.first(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
     if (hits != nullptr) *hits = r;
   });
 }
@@ -81,8 +81,7 @@ simdbloom_status simdbloom_set_count(const simdbloom_filter* const* filters, siz
     const simdbloom::FilterSet set = SetOf(filters, n_filters);
     const simdbloom::Keys k = KeysOf(keys);
     NotNullIf(out, k.size(), "out", "keys->count");
-    const uint64_t r =
-        set.count(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
+    const uint64_t r = set.count(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
     if (total != nullptr) *total = r;
   });
 }

@@ -132,6 +132,7 @@ PYBIND11_MODULE(_core, m) {
 
   sp::BindBinary(m);
   sp::BindFilter(m);
+  sp::BindFilterSet(m);
   sp::BindCounting(m);
   sp::BindScalable(m);
   sp::BindSpatial(m);

@@ -57,6 +57,7 @@ simdbloom::Layout LayoutFrom(py::handle h);
 py::dict SizingDict(const char* size_name, uint64_t size, uint32_t k, double predicted_fpp);
 
 void BindFilter(py::module_& m);
+void BindFilterSet(py::module_& m);
 void BindCounting(py::module_& m);
 void BindScalable(py::module_& m);
 void BindSpatial(py::module_& m);

@@ -5,6 +5,7 @@ from ._core import (
     CountingLayout as CountingLayout,
     Error as Error,
     Filter as Filter,
+    FilterSet as FilterSet,
     Layout as Layout,
     ScalableFilter as ScalableFilter,
     ShiftingAssociation as ShiftingAssociation,
