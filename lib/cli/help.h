@@ -88,11 +88,16 @@ named by it; simdbloom classify tells a key's area). Both need -n on a pipe.
      "  simdbloom build -n 1M -o blocklist.sbf urls.txt\n"},
     {"query",
      R"(usage: simdbloom query [--absent] [-c] [-q] [-z] FILTER [FILE...]
+       simdbloom query [--first | --absent] [-c] [-q] [-z] -f FILTER [-f FILTER...] [FILE...]
 Prints the keys of FILEs (stdin without FILE) that may be in FILTER (plain, scalable or
 counting), in input order; --absent prints those that are surely not in it. Exit status as grep: 0 if a key was selected, 1 if none,
 2 on any error. -q prints nothing and stops at the first selected key.
-      --absent        select the keys that are surely absent
-  -c, --count         print only the number of selected keys
+With -f, every key is probed against every FILTER given (each hashed once, not once per filter)
+and each match prints as KEY<TAB>FILTER, in input order, then in -f order.
+      --absent        select the keys that are surely absent (with -f: in none of the filters)
+  -c, --count         print only the number of selected keys (with -f: of the lines)
+  -f, --filter FILTER probe this filter too (repeat: one -f per filter)
+      --first         with -f: only the first filter (in -f order) that may hold each key
   -z, --null          keys end at NUL, not newline, on input and output
 )",
      "  printf '%s\\n' \"$url\" | simdbloom query -q blocklist.sbf && echo blocked\n"},

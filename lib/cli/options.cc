@@ -77,6 +77,7 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
       throw CliError(kExitUsage, command_ + ": option " + typed + " takes no value");
     }
     values_[spec->long_name] = value;
+    if (spec->takes_value) all_[spec->long_name].push_back(value);
     ++times_[spec->long_name];
     typed_[spec->long_name] = typed;
   }

@@ -32,6 +32,11 @@ class Options {
     return it == times_.end() ? 0 : it->second;
   }
   std::string Str(const std::string& name, const std::string& fallback) const;
+  // Every value of a value option, in the order given ("-f A -f B": A, B).
+  std::vector<std::string> All(const std::string& name) const {
+    const auto it = all_.find(name);
+    return it == all_.end() ? std::vector<std::string>() : it->second;
+  }
   // The option as the user last spelled it ("-n", "--n", "--threads", "-t"); if not given, as the
   // help spells it: "-n" for an option whose only name is one letter, else "--NAME".
   std::string Typed(const std::string& name) const;
@@ -48,6 +53,7 @@ class Options {
   std::vector<OptionSpec> specs_;
   std::map<std::string, std::string> values_;
   std::map<std::string, int> times_;
+  std::map<std::string, std::vector<std::string>> all_;
   std::map<std::string, std::string> typed_;
   std::vector<std::string> positional_;
 };

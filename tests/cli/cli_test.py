@@ -1713,6 +1713,68 @@ def test_spatial():
     one_line(err, "trunc.sbs")
 
 
+def test_query_many():
+    """query -f A -f B ...: KEY<TAB>FILTER per match in key order then filter order (--first: the
+    first filter only), --absent the keys in none, -c the count, grep's exit status; the answers
+    of one query per filter, with plain, scalable and counting filters, on 1 and 2 threads."""
+    rnd = random.Random(43)
+    keys = urls(rnd, 3000, "k")
+    parts = [keys[0:1200], keys[800:2000], keys[1500:2600]]
+    paths = [w("a.sbf"), w("b.sbf"), w("c.sbf")]
+    for path, part in zip(paths, parts):
+        write_lines(path + ".txt", part)
+    run(["build", "-q", "-o", paths[0], paths[0] + ".txt"])
+    run(["build", "-q", "--counting", "-o", paths[1], paths[1] + ".txt"])
+    query_file = w("q.txt")
+    write_lines(query_file, keys)
+    for scalable in (False, True):
+        if scalable:  # a pipe without -n: a scalable chain
+            with open(paths[2] + ".txt", "rb") as f:
+                run(["build", "-q", "-o", paths[2], "-"], stdin=f)
+        else:
+            run(["build", "-q", "-o", paths[2], paths[2] + ".txt"])
+        single = []
+        for path in paths:
+            out, _ = run(["query", path, query_file])
+            single.append(set(lines_of(out)))
+        expected = [k + "\t" + p for k in keys for p, s in zip(paths, single) if k in s]
+        check(len(expected) > 3400, "query -f: the parts overlap: %d matches" % len(expected))
+        for t in ("1", "2"):
+            args = ["query", "-t", t] + sum([["-f", p] for p in paths], []) + [query_file]
+            out, _ = run(args)
+            check(lines_of(out) == expected, "query -f (%s threads): one line per match, in key "
+                  "then filter order" % t)
+            out, _ = run(args[:1] + ["--first"] + args[1:])
+            firsts, seen = [], set()
+            for line in expected:
+                k = line.split("\t")[0]
+                if k not in seen:
+                    seen.add(k)
+                    firsts.append(line)
+            check(lines_of(out) == firsts, "query -f --first: the first filter of each key")
+            out, _ = run(args[:1] + ["-c"] + args[1:])
+            check(out.strip() == str(len(expected)).encode(), "query -f -c: %r" % out)
+        absent_keys = ["nowhere-%d" % i for i in range(500)]
+        write_lines(w("absent.txt"), absent_keys + keys[:1])
+        out, _ = run(["query", "--absent", "-f", paths[0], "-f", paths[1], w("absent.txt")])
+        fp = 500 - len(lines_of(out))
+        check(set(lines_of(out)) <= set(absent_keys) and fp < fp_bound(1000, 0.01),
+              "query -f --absent: the keys in no filter (%d false positives)" % fp)
+    # Exit status as grep's: 1 when nothing is selected, 0 with -q when something is.
+    write_lines(w("none.txt"), ["nowhere-%d" % i for i in range(3)])
+    run(["query", "-f", paths[0], "-f", paths[1], w("none.txt")], expect=1)
+    out, _ = run(["query", "-q", "-f", paths[0], "-f", paths[1], query_file])
+    check(out == b"", "query -q -f prints nothing")
+    # Usage errors: --first without -f, --first with --absent, a filter of another kind.
+    _, err = run(["query", "--first", paths[0], query_file], expect=2)
+    check("--first needs filters given with -f" in err, err)
+    _, err = run(["query", "--first", "--absent", "-f", paths[0], query_file], expect=2)
+    check("--first and --absent" in err, err)
+    write_lines(w("area.txt"), keys[:10])
+    run(["build", "-q", "--areas", "-o", w("s.sbf"), w("area.txt")])
+    run(["query", "-f", paths[0], "-f", w("s.sbf"), query_file], expect=2)
+
+
 def test_kinds():
     """info describes every kind of filter file, told by its magic (plain, scalable, counting,
     spatial, ShBF_A, ShBF_x), from a file and from a pipe, with the geometry the file's header
