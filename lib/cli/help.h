@@ -167,15 +167,22 @@ different key types, cannot be merged (exit 2).
      "  simdbloom merge monday.sbf tuesday.sbf -o week.sbf\n"},
     {"parquet",
      R"(usage: simdbloom parquet FILE --column NAME VALUE...
+       simdbloom parquet --keys KEYS --column NAME [-c] FILE...
 Probes the Bloom filter of column NAME (a.b.c for nested columns) in each row group of the Parquet
 FILE for each VALUE: of an INT32 or INT64 column a decimal integer, probed by value (negative
 values after --); of a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY column its bytes (other types are
 refused); prints ROW_GROUP<TAB>VALUE<TAB>maybe|no. A row group without a filter answers maybe
 (noted on stderr). A malformed file is a failure (exit 1); an unknown column, a column of another
 type or a bad value a usage error (2).
+With --keys, every line of KEYS ('-': stdin) is probed against every row group of every FILE
+(one batch against all their filters, reading only footers and filters) and each row group that
+may hold a key prints FILE<TAB>ROW_GROUP<TAB>KEY; -c prints FILE<TAB>ROW_GROUP<TAB>COUNT instead.
       --column NAME   the column (required, once: every VALUE is probed in it)
+      --keys KEYS     the keys to probe, one per line, against every FILE
+  -c, --count         with --keys: how many keys each row group may hold
 )",
-     "  simdbloom parquet events.parquet --column user_id 42 4711\n"},
+     "  simdbloom parquet events.parquet --column user_id 42 4711\n"
+     "  simdbloom parquet --keys ids.txt --column user_id -c 2026-*.parquet\n"},
 };
 
 inline const CommandHelp* FindHelp(const char* name) {

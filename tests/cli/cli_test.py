@@ -477,6 +477,73 @@ def test_parquet():
     hostile_parquet()
 
 
+def test_parquet_many():
+    """parquet --keys FILE --column NAME F1 F2 ...: every key against every row group of every
+    file, FILE<TAB>ROW_GROUP<TAB>KEY per (row group, key) that may match (in file, row-group and
+    key order), --count per row group: exactly the single-file command's "maybe" rows; no false
+    negative; INT64, INT32 and BYTE_ARRAY columns; the parquet-mr file."""
+    T = parquet_writer
+    columns = [("id", T.INT64), ("small", T.INT32), ("url", T.BYTE_ARRAY), ("note", T.BYTE_ARRAY)]
+    files, held = [], []
+    for f in range(4):
+        groups = []
+        for g in range(1 + f):
+            base = 1000 * f + 100 * g
+            ids = [base + i for i in range(60)] + [-(base + 1)]
+            small = [(v * 7919) % 2**31 - 2**30 for v in ids]
+            urls = [("https://f%d.example/%d" % (f, v)).encode() for v in ids]
+            groups.append([ids, small, urls, [b"n" for _ in ids]])
+        path = w("part%d.parquet" % f)
+        with open(path, "wb") as out:
+            out.write(T.write_parquet(columns, groups, {"id", "small", "url"}))
+        files.append(path)
+        held.append(groups)
+    rnd = random.Random(5)
+    for ci, column in [(0, "id"), (1, "small"), (2, "url")]:
+        picks = {(f, g): held[f][g][ci][rnd.randrange(61)] for f in range(4) for g in range(1 + f)}
+        picks = {fg: v.decode() if isinstance(v, bytes) else str(v) for fg, v in picks.items()}
+        present = list(picks.values())
+        others = ["https://nowhere/%d" % i for i in range(300)] if ci == 2 else \
+            [str(v) for v in range(-400000, 400000, 2671)]
+        keys = present + others
+        if ci == 0:
+            keys += ["18446744073709551615", "-9223372036854775808"]
+        if ci == 1:
+            keys += ["4294967295", "4294967296", "9223372036854775808", "-2147483649"]
+        write_lines(w("keys.txt"), keys)
+        expected, counts = [], []
+        for path in files:
+            rows, _ = probe(path, column, keys)
+            per_group = {}
+            for g, v, answer in rows:
+                per_group.setdefault(int(g), []).append((v, answer))
+            for g in sorted(per_group):
+                maybe = [v for v, a in per_group[g] if a == "maybe"]
+                expected += ["%s\t%d\t%s" % (path, g, v) for v in maybe]
+                counts.append("%s\t%d\t%d" % (path, g, len(maybe)))
+        out, err = run(["parquet", "--keys", w("keys.txt"), "--column", column] + files)
+        check(lines_of(out) == expected, "parquet --keys %s: the single-file answers" % column)
+        for (f, g), v in picks.items():
+            check("%s\t%d\t%s" % (files[f], g, v) in expected, "no false negative: %s" % v)
+        out, _ = run(["parquet", "--keys", w("keys.txt"), "--column", column, "-c"] + files)
+        check(lines_of(out) == counts, "parquet --keys -c: one count per row group: %r" % out)
+    # Keys from stdin, the parquet-mr file, a column without filters (every key may match).
+    real = os.path.join(ARGS.data, "data_index_bloom_encoding_stats.parquet")
+    out, _ = run(["parquet", "--keys", "-", "--column", "String", real],
+                 input_bytes=b"Hello\nhello\ntoday\n")
+    check(lines_of(out) == [real + "\t0\tHello", real + "\t0\ttoday"], "parquet-mr: %r" % out)
+    out, err = run(["parquet", "--keys", w("keys.txt"), "--column", "note", "-c", files[0]])
+    check(lines_of(out) == [files[0] + "\t0\t%d" % len(keys)] and "no Bloom filter" in err,
+          "a row group without a filter: every key: %r %r" % (out, err))
+    # Usage errors: --count without --keys, a key that is no integer, a missing column.
+    run(["parquet", files[0], "--column", "id", "-c", "5"], expect=2)
+    write_lines(w("bad.txt"), ["12", "abc"])
+    _, err = run(["parquet", "--keys", w("bad.txt"), "--column", "id"] + files, expect=2)
+    check("abc" in err, err)
+    _, err = run(["parquet", "--keys", w("keys.txt"), "--column", "nope", files[0]], expect=2)
+    check("no column 'nope'" in err, err)
+
+
 def parquet_key_types():
     """A column's filter holds the column's physical type (issue 39): INT32 4-byte integers,
     INT64 8-byte integers, BYTE_ARRAY byte strings; the values of an integer column are decimal
