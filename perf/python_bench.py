@@ -21,7 +21,12 @@
    machine (each process measures its own prefetch distances: lib/core/prefetch.h), so each row
    also gives the module's fixed cost per call (call_us: a query of a 1-key batch, whose library
    part is a few ns) and fixed_cost_ratio = (C++ time + call_us) / C++ time, what the module adds.
-4. dask: simdbloom.dask.build over --dask-keys keys (default 1e8) on a distributed.LocalCluster
+4. single: one key per call on int and str keys (--loop-keys of each, in a Python list), for every
+   membership class (Filter, CountingFilter, ScalableFilter: `key in f`, f.add(key),
+   f.contains(key), f.insert(key)) and a Python `set` of the same keys (`key in s`, s.add(key))
+   in the same run, rounds alternating; ns/key is the loop's time per key (the `for` loop's own
+   cost included, as for the set: an empty loop's ns/key is its own row). Needs no simdbloom-pyref.
+5. dask: simdbloom.dask.build over --dask-keys keys (default 1e8) on a distributed.LocalCluster
    of --workers worker processes (default 2), the keys generated and held on the workers in
    --partitions partitions before timing; against Filter.create + insert of the same keys in
    this process. The bytes are compared. --dask-keys 0 skips it.
@@ -151,6 +156,81 @@ def bench_loop(args, bulk_best, n_bulk):
              ns_per_key=round(t / m * 1e9, 4), reference="bulk call (Python)",
              reference_ns=round(ref / n_bulk * 1e9, 4),
              ratio=round((t / m) / (ref / n_bulk), 4), repeats=args.repeats)
+
+
+def bench_single(args):
+    """Single-key calls beside a Python set, int and str keys, the minimum of --rounds rounds of
+    --repeats loops each (rounds alternate the calls, so load hits them alike)."""
+    m = int(args.loop_keys)
+    rng = np.random.default_rng(11)
+    ints = rng.integers(0, 2**62, m, dtype=np.int64).tolist()  # Python ints
+    strs = ["user-%d" % k for k in ints]  # str keys (their UTF-8 cached after the first use)
+    classes = {
+        "Filter": lambda: simdbloom.Filter(m, args.fpp),
+        "CountingFilter": lambda: simdbloom.CountingFilter(m, args.fpp),
+        "ScalableFilter": lambda: simdbloom.ScalableFilter(m, args.fpp),
+    }
+
+    def loops(obj, keys):
+        add, contains, insert = obj.add, obj.contains, getattr(obj, "insert", obj.add)
+
+        def in_loop():
+            for k in keys:
+                k in obj
+
+        def add_loop():
+            for k in keys:
+                add(k)
+
+        def contains_loop():
+            for k in keys:
+                contains(k)
+
+        def insert_loop():
+            for k in keys:
+                insert(k)
+
+        return {"`key in f`": in_loop, "f.add(key)": add_loop, "f.contains(key)": contains_loop,
+                "f.insert(key)": insert_loop}
+
+    for key_name, keys in (("int", ints), ("str", strs)):
+        cases = []  # (class, call, fn, setup)
+
+        def empty_loop(keys=keys):
+            for k in keys:
+                pass
+
+        cases.append(("loop", "`for k in keys: pass`", empty_loop, None))
+        s = set()
+        s_add = s.add
+
+        def set_in(keys=keys, s=s):
+            for k in keys:
+                k in s
+
+        def set_add(keys=keys, s_add=s_add):
+            for k in keys:
+                s_add(k)
+
+        cases.append(("set", "s.add(key)", set_add, s.clear))
+        cases.append(("set", "`key in s`", set_in, lambda s=s, keys=keys: s.update(keys)))
+        for cname, make in classes.items():
+            obj = make()
+            for call, fn in loops(obj, keys).items():
+                cases.append((cname, call, fn, None))
+        best = {}
+        for _ in range(args.rounds):
+            for cname, call, fn, setup in cases:
+                if setup is not None:
+                    setup()
+                t = best_of(fn, args.repeats)
+                best[(cname, call)] = min(best.get((cname, call), float("inf")), t)
+        set_in_ns = best[("set", "`key in s`")] / m * 1e9
+        for (cname, call), t in best.items():
+            emit(bench="python", what="single key: " + call, kind=cname, key=key_name, keys=m,
+                 ns_per_key=round(t / m * 1e9, 2), set_in_ns=round(set_in_ns, 2),
+                 ratio_to_set_in=round(t / m * 1e9 / set_in_ns, 3), rounds=args.rounds,
+                 repeats=args.repeats)
 
 
 # Each class as the kinds benchmark runs it: (make an empty object of n keys at fpp, insert the
@@ -287,7 +367,7 @@ def main():
     p.add_argument("--partitions", type=int, default=4)
     p.add_argument("--kind-keys", type=float, default=1e6)
     p.add_argument("--kinds", default=",".join(KINDS))
-    p.add_argument("--only", choices=["bulk", "loop", "kinds", "dask"])
+    p.add_argument("--only", choices=["bulk", "loop", "kinds", "single", "dask"])
     args = p.parse_args()
     if args.only in (None, "bulk", "loop", "kinds") and not os.path.exists(args.pyref):
         sys.exit("no %s: configure with -DSIMDBLOOM_PYTHON=ON and build simdbloom-pyref"
@@ -295,6 +375,8 @@ def main():
     emit(bench="python", what="setup", python=sys.version.split()[0], numpy=np.__version__,
          simdbloom=simdbloom.__version__, target=simdbloom.active_target(),
          cpus=os.cpu_count(), cpu=cpu_model())
+    if args.only in (None, "single"):
+        bench_single(args)
     with tempfile.TemporaryDirectory() as tmp:
         # The kinds first: their 1e6-key objects are allocated anew each repeat, and after the
         # 1e7-key filters of `bulk` are freed, fresh allocations of this process fault their
