@@ -94,11 +94,14 @@ double NonZeroFraction(const CountingFilter& f) {
   return static_cast<double>(nonzero) / static_cast<double>(f.counter_count());
 }
 
-Ptr<CountingFilter> Create(Count n, double fpp, py::object layout, uint64_t seed,
+Ptr<CountingFilter> Create(IntArg n_arg, FloatArg fpp_arg, py::object layout, IntArg seed_arg,
                            py::object key_type) {
+  const uint64_t n = IntOf(n_arg, "CountingFilter", "n", 1);
+  const double fpp = FloatOf(fpp_arg, "CountingFilter", "fpp");
+  const uint64_t seed = IntOf(seed_arg, "CountingFilter", "seed");
   const CountingLayout l = CountingLayoutFrom(layout);
   const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return CountingFilter::create(n.value, fpp, l, seed, t); }));
+  return Wrap(WithoutGil([&] { return CountingFilter::create(n, fpp, l, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =
@@ -263,6 +266,9 @@ contains.)doc")
           "'blocked', classic for 'classic'; same k and seed): bit-identical to inserting the "
           "keys present into Filter.with_bits(counter_count, num_hashes, plain_layout, seed). A "
           "quarter of the memory. O(size_bytes), one allocation, GIL released.")
+      .def("__bool__",
+           Locked<CountingFilter>([](const CountingFilter& f) { return f.size() != 0; }),
+           "Whether it holds anything: len(f) != 0 (inserts minus removes). O(1).")
       .def("__len__", Locked<CountingFilter>(&CountingFilter::size),
            "Inserts minus successful removes (kept by the filter, saved with it; merge adds). "
            "O(1).")

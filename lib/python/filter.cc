@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: simdbloom.Filter (simdbloom::Filter), the Bloom filter.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <simdbloom/simdbloom.hpp>
 #include <stdexcept>
@@ -68,6 +70,16 @@ namespace {
 
 using G = Guarded<Filter>;
 
+// len()'s cap: the estimate of a filter of m bits with one bit clear at k distinct bits per key.
+// The model's per-key share is at most k, so the estimate at one clear bit is at least the cap:
+// min(estimate, cap) grows with the set bits, up to the cap when every bit is set.
+double LenCap(const Filter& f) {
+  const double m = static_cast<double>(f.bit_count());
+  if (m < 2) return 1;
+  const double k = std::min(static_cast<double>(f.num_hashes()), m - 1);
+  return std::log(m) / -std::log1p(-k / m);
+}
+
 py::dict Stats(const G& self) {
   uint64_t inserted = 0;
   double fill = 0, count = 0, fpp = 0;
@@ -95,10 +107,14 @@ py::dict Stats(const G& self) {
   return d;
 }
 
-Ptr<Filter> Create(Count n, double fpp, py::object layout, uint64_t seed, py::object key_type) {
+Ptr<Filter> Create(IntArg n_arg, FloatArg fpp_arg, py::object layout, IntArg seed_arg,
+                   py::object key_type) {
+  const uint64_t n = IntOf(n_arg, "Filter", "n", 1);
+  const double fpp = FloatOf(fpp_arg, "Filter", "fpp");
+  const uint64_t seed = IntOf(seed_arg, "Filter", "seed");
   const simdbloom::Layout l = LayoutFrom(layout);
   const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return Filter::create(n.value, fpp, l, seed, t); }));
+  return Wrap(WithoutGil([&] { return Filter::create(n, fpp, l, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =
@@ -128,7 +144,12 @@ independent filters.)doc");
              py::arg("seed") = 0, py::arg("key_type") = py::none(), kCreateDoc);
   cls.def_static(
       "with_bits",
-      [](uint64_t bits, uint32_t k, py::object layout, uint64_t seed, py::object key_type) {
+      [](IntArg bits_arg, IntArg k_arg, py::object layout, IntArg seed_arg, py::object key_type) {
+        // 0 reaches the library, which says what it needs.
+        const uint64_t bits = IntOf(bits_arg, "Filter.with_bits", "bits");
+        const auto k =
+            static_cast<uint32_t>(IntOf(k_arg, "Filter.with_bits", "num_hashes", 0, UINT32_MAX));
+        const uint64_t seed = IntOf(seed_arg, "Filter.with_bits", "seed");
         const simdbloom::Layout l = LayoutFrom(layout);
         const KeyType t = KeyTypeArg(key_type);
         return Wrap(WithoutGil([&] { return Filter::with_bits(bits, k, l, seed, t); }));
@@ -142,7 +163,10 @@ independent filters.)doc");
       [](py::buffer data, py::object key_type) {
         const BufferBytes b = BytesOf(data);
         const KeyType t = KeyTypeArg(key_type);
-        return Wrap(WithoutGil([&] { return Filter::from_parquet(b.data, b.size, nullptr, t); }));
+        Ptr<Filter> f =
+            Wrap(WithoutGil([&] { return Filter::from_parquet(b.data, b.size, nullptr, t); }));
+        f->uncounted = true;  // Parquet's bytes hold no insert count
+        return f;
       },
       py::arg("data"), py::arg("key_type") = py::none(),
       "A split_block256 filter from a Parquet column's Bloom filter bytes (a Thrift-compact "
@@ -202,12 +226,28 @@ independent filters.)doc");
           "__len__",
           [](const G& self) {
             const double c = Reading(self, [](const Filter& f) { return f.approximate_count(); });
-            if (!(c < 9.2e18)) throw std::overflow_error("the filter is full: no estimate");
-            return static_cast<Py_ssize_t>(c + 0.5);
+            return static_cast<Py_ssize_t>(std::min(c, LenCap(self.obj)) + 0.5);
           },
           "An estimate: the number of distinct keys inserted as round(approximate_count()), from "
-          "the set bits (a Bloom filter does not store its keys). OverflowError when every bit "
-          "is set. O(size_bytes): reads the whole bit array.")
+          "the set bits (a Bloom filter does not store its keys), capped at the estimate of a "
+          "filter with one bit left clear, ln(m) / -ln(1 - k/m) (about m ln(m) / k for m bits "
+          "and k probes): a saturated filter (every bit set, approximate_count() inf) has that "
+          "length and never raises. O(size_bytes): reads the whole bit array; bool(f) is O(1).")
+      .def(
+          "__bool__",
+          [](const G& self) {
+            auto lock = LockWithGil<SharedLock>(self.mu);
+            if (self.obj.inserted_count() != 0) return true;
+            if (!self.uncounted) return false;
+            const uint8_t* p = self.obj.data();  // from_parquet: any set bit (stops at the first)
+            for (size_t i = 0; i < self.obj.size_bytes(); ++i) {
+              if (p[i] != 0) return true;
+            }
+            return false;
+          },
+          "Whether anything was inserted (or merged in): inserted_count() != 0, O(1), never a "
+          "scan (len() is one); a filter from from_parquet, whose bytes hold no count, is true "
+          "when any bit is set. False again after clear().")
       .def("approximate_count", Scan<Filter>(&Filter::approximate_count),
            "Estimated distinct keys from the number of set bits (inf when full). O(size_bytes).")
       .def("fill_ratio", Scan<Filter>(&Filter::fill_ratio), "Fraction of bits set. O(size_bytes).")

@@ -49,6 +49,8 @@ struct Guarded {
   explicit Guarded(T&& o) : obj(std::move(o)) {}
   T obj;
   mutable std::shared_mutex mu;
+  // Bits that came without an insert count (Filter.from_parquet): __bool__ looks at the bits.
+  bool uncounted = false;
 };
 
 template <class T>
@@ -139,7 +141,9 @@ template <class T>
 Ptr<T> CopyOf(const Guarded<T>& self) {
   std::optional<T> copy;
   Reading(self, [&](const T& obj) { copy.emplace(Kind<T>::Copy(obj)); });
-  return Wrap(std::move(*copy));
+  Ptr<T> r = Wrap(std::move(*copy));
+  r->uncounted = self.uncounted;
+  return r;
 }
 
 // ---- Getters ----
@@ -318,7 +322,8 @@ py::object Query(const Guarded<T>& g, py::handle keys, py::object out, bool preh
   }
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
-  return QueryBatch<Out>(g, b, std::move(out), bulk);
+  if (!out.is_none()) return QueryBatch<Out>(g, b, std::move(out), bulk);
+  return LikeKeys(keys, QueryBatch<Out>(g, b, std::move(out), bulk));
 }
 
 // A mutation of one key (one(obj, key)) or of a batch (bulk(obj, keys)); their values as Python

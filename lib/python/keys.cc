@@ -326,31 +326,45 @@ void FromBinary(const PyBinary& bin, KeyBatch* b) {
   }
 }
 
-// pandas extension arrays whose dtype names a NumPy dtype (`numpy_dtype`: the nullable
-// Int16..UInt64, Float32/64, boolean; Series and Index of them): the keys are the values as that
-// NumPy dtype, so a nullable Int32 column hashes as the int32 array of its values (a 1-byte or
-// float dtype is refused as for NumPy). Nulls are left out of the keys; valid[] says where they
-// were. Returns false for anything else. Cost: to_numpy's copy, one more of the non-null values
-// when there are nulls, a flag per key.
+// pandas objects of an extension dtype (nullable, with isna()): Series, Index and arrays. Those
+// whose dtype names a NumPy dtype (`numpy_dtype`: the nullable Int16..UInt64, Float32/64,
+// boolean) are their values as that NumPy dtype, so a nullable Int32 column hashes as the int32
+// array of its values (a 1-byte or float dtype is refused as for NumPy). The others (string,
+// categorical, Arrow-backed, ...) are what numpy.asarray gives of their non-null values (str
+// objects, a categorical's categories' dtype, ...). Either way nulls are left out of the keys;
+// valid[] says where they were. Cost: to_numpy's copy, one more of the non-null values when
+// there are nulls, a flag per key.
 // Whether `obj` is such a pandas extension array, Series or Index.
 bool IsMasked(py::handle obj) {
   if (!py::hasattr(obj, "dtype") || !py::hasattr(obj, "isna") || !py::hasattr(obj, "to_numpy")) {
     return false;
   }
-  py::object dt = obj.attr("dtype");
-  return !py::isinstance<py::dtype>(dt) && py::hasattr(dt, "numpy_dtype");
+  return !py::isinstance<py::dtype>(obj.attr("dtype"));
 }
 
 void FromMasked(py::handle obj, bool prehashed, KeyBatch* b) {
   py::object dt = obj.attr("dtype");
   py::module_ np = py::module_::import("numpy");
   py::array isna = np.attr("asarray")(obj.attr("isna")(), "bool");
+  const bool nulls = np.attr("any")(isna).cast<bool>();
+  if (!py::hasattr(dt, "numpy_dtype")) {
+    if (!nulls) return FromArray(np.attr("asarray")(obj), prehashed, b);
+    if (isna.ndim() != 1) BadArray("a key array must be 1-D");
+    py::array valid = np.attr("ascontiguousarray")(np.attr("logical_not")(isna));
+    // The non-null values as NumPy has them (a categorical's as its categories' dtype, strings
+    // as objects, kept by refs).
+    FromArray(np.attr("asarray")(obj[valid]), prehashed, b);
+    b->valid_array = valid;
+    b->valid = static_cast<const uint8_t*>(valid.data());
+    b->total = static_cast<size_t>(valid.shape(0));
+    return;
+  }
   py::array values = np.attr("ascontiguousarray")(
       obj.attr("to_numpy")(py::arg("dtype") = dt.attr("numpy_dtype"), py::arg("na_value") = 0));
   if (isna.ndim() != 1 || values.ndim() != 1 || isna.shape(0) != values.shape(0)) {
     BadArray("a key array must be 1-D");
   }
-  if (!np.attr("any")(isna).cast<bool>()) return FromArray(values, prehashed, b);
+  if (!nulls) return FromArray(values, prehashed, b);
   py::array valid = np.attr("ascontiguousarray")(np.attr("logical_not")(isna));
   FromArray(values[valid], prehashed, b);  // the non-null values, a contiguous copy
   b->valid_array = valid;
@@ -475,6 +489,15 @@ void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b) {
       "keys: expected a key (int, bytes, str, NumPy integer) or a batch "
       "(NumPy array, list or tuple of keys, pandas Series), got " +
       TypeName(obj));
+}
+
+py::object LikeKeys(py::handle keys, py::object answers) {
+  PyObject* pandas = PyDict_GetItemString(PyImport_GetModuleDict(), "pandas");  // borrowed
+  if (pandas == nullptr) return answers;  // no Series without pandas
+  py::object series = py::reinterpret_borrow<py::object>(pandas).attr("Series");
+  if (!py::isinstance(keys, series)) return answers;
+  return series(answers, py::arg("index") = keys.attr("index"), py::arg("name") = keys.attr("name"),
+                py::arg("copy") = false);
 }
 
 bool IsSingle(py::handle h) {

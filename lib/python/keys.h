@@ -101,6 +101,10 @@ struct KeyBatch {
 // ints. Needs the GIL.
 void MakeKeys(py::handle obj, bool prehashed, KeyBatch* b);
 
+// A query's answers (one per key) as the caller's keys are: for a pandas Series, a Series with
+// its index and name (as Series.isin answers); else `answers` itself. O(1) (no copy).
+py::object LikeKeys(py::handle keys, py::object answers);
+
 // out[i] for each key of the caller's batch: the next of `flags` where key i is not null, 0
 // (never present, never new, no label) where it is. No GIL needed.
 template <class T>

@@ -11,7 +11,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <simdbloom/simdbloom.hpp>
+#include <string>
 #include <vector>
 
 #include "keys.h"
@@ -21,6 +23,74 @@ namespace simdbloom_py {
 simdbloom::Layout LayoutFrom(py::handle h) {
   return EnumFrom<simdbloom::Layout>(h, "layout", "Layout", simdbloom::layouts(),
                                      simdbloom::layout_name);
+}
+
+namespace {
+
+std::string ValueText(py::handle h) {
+  std::string r = py::repr(h).cast<std::string>();
+  if (r.size() > 40) r = r.substr(0, 37) + "...";
+  return r + " (" + py::str(h.get_type().attr("__name__")).cast<std::string>() + ")";
+}
+
+std::string Bound(uint64_t v) {
+  return v == UINT64_MAX ? std::string("2**64 - 1") : std::to_string(v);
+}
+
+}  // namespace
+
+uint64_t IntOf(const IntArg& a, const char* who, const char* name, uint64_t lo, uint64_t hi) {
+  PyObject* o = a.obj.ptr();
+  const std::string arg = std::string(who) + ": " + name;
+  if (PyBool_Check(o)) {
+    throw py::type_error(arg + " must be an int, got " + ValueText(o) + " (True is not 1)");
+  }
+  py::object value;
+  if (PyFloat_Check(o)) {
+    const double d = PyFloat_AS_DOUBLE(o);
+    if (!std::isfinite(d) || std::floor(d) != d) {
+      throw py::type_error(arg + " must be an int, got " + ValueText(o));
+    }
+    value = py::reinterpret_steal<py::object>(PyLong_FromDouble(d));
+  } else if (!PyUnicode_Check(o) && !PyBytes_Check(o)) {
+    value = py::reinterpret_steal<py::object>(PyNumber_Index(o));
+    if (!value) PyErr_Clear();
+  }
+  if (!value) throw py::type_error(arg + " must be an int, got " + ValueText(o));
+  const std::string range = Bound(lo) + ".." + Bound(hi);
+  const auto outside = [&] {  // simdbloom.Error (a ValueError), as the library's range checks
+    return simdbloom::Error(simdbloom::ErrorCode::kInvalidArgument,
+                            arg + " = " + py::str(value).cast<std::string>() + " is outside " +
+                                range);
+  };
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  uint64_t u = 0;
+  if (overflow < 0 || (overflow == 0 && v < 0)) throw outside();
+  if (overflow == 0) {
+    u = static_cast<uint64_t>(v);
+  } else {
+    const unsigned long long w = PyLong_AsUnsignedLongLong(value.ptr());
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      throw outside();
+    }
+    u = w;
+  }
+  if (u < lo || u > hi) throw outside();
+  return u;
+}
+
+double FloatOf(const FloatArg& a, const char* who, const char* name) {
+  PyObject* o = a.obj.ptr();
+  if (PyFloat_Check(o)) return PyFloat_AS_DOUBLE(o);
+  if (!PyBool_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o) && PyNumber_Check(o)) {
+    const double d = PyFloat_AsDouble(o);
+    if (!(d == -1.0 && PyErr_Occurred())) return d;
+    PyErr_Clear();
+  }
+  throw py::type_error(std::string(who) + ": " + name + " must be a number (float), got " +
+                       ValueText(o));
 }
 
 py::dict SizingDict(const char* size_name, uint64_t size, uint32_t k, double predicted_fpp) {

@@ -23,11 +23,24 @@ void BindErrors(py::module_& m);
 // 'io'; otherwise returns, and the caller rethrows `e`.
 void RaiseIfOsError(const simdbloom::Error& e, const std::string& path);
 
-// A count argument (n, initial_capacity): an int or NumPy integer as uint64_t would take, but not a
-// bool (Filter(True, 0.01) was a filter for one key): TypeError.
-struct Count {
-  uint64_t value = 0;
+// A constructor's numeric argument (n, fpp, seed, num_areas, ...) as given: its caster takes
+// any object (the signature says int/float), so a bad value reaches IntOf/FloatOf, which name the
+// argument and the value, instead of pybind11's "incompatible constructor arguments".
+struct IntArg {
+  py::object obj;
 };
+struct FloatArg {
+  py::object obj;
+};
+// The integer `a` stands for, in [lo, hi]: an int, a NumPy integer (operator.index) or a float
+// with an integral value (1e6), never a bool. TypeError ("<who>: <name> must be an int, got 1.5")
+// or simdbloom.Error, a ValueError of code invalid_argument ("<who>: <name> = -1 is outside
+// 1..2**64 - 1") otherwise.
+uint64_t IntOf(const IntArg& a, const char* who, const char* name, uint64_t lo = 0,
+               uint64_t hi = UINT64_MAX);
+// The real number `a` stands for: an int, a float, a NumPy number (never a bool or a str);
+// TypeError naming the argument and the value otherwise. The library checks its range.
+double FloatOf(const FloatArg& a, const char* who, const char* name);
 
 // The member of enum E that `h` names: a member of the bound enum (Python name `type`), or its
 // name (str). `what` names the parameter in errors; names(e) is the library's name of e, `values`
@@ -68,19 +81,25 @@ void BindShifting(py::module_& m);
 namespace pybind11 {
 namespace detail {
 template <>
-struct type_caster<simdbloom_py::Count> {
-  PYBIND11_TYPE_CASTER(simdbloom_py::Count, const_name("int"));
-  bool load(handle src, bool convert) {
-    if (PyBool_Check(src.ptr())) {
-      throw type_error("a count must be an int, not bool (True is not 1 key)");
-    }
-    make_caster<uint64_t> inner;
-    if (!inner.load(src, convert)) return false;
-    value.value = cast_op<uint64_t>(inner);
+struct type_caster<simdbloom_py::IntArg> {
+  PYBIND11_TYPE_CASTER(simdbloom_py::IntArg, const_name("int"));
+  bool load(handle src, bool) {
+    value.obj = reinterpret_borrow<object>(src);
     return true;
   }
-  static handle cast(simdbloom_py::Count c, return_value_policy, handle) {
-    return PyLong_FromUnsignedLongLong(c.value);
+  static handle cast(const simdbloom_py::IntArg& a, return_value_policy, handle) {
+    return a.obj.inc_ref();
+  }
+};
+template <>
+struct type_caster<simdbloom_py::FloatArg> {
+  PYBIND11_TYPE_CASTER(simdbloom_py::FloatArg, const_name("float"));
+  bool load(handle src, bool) {
+    value.obj = reinterpret_borrow<object>(src);
+    return true;
+  }
+  static handle cast(const simdbloom_py::FloatArg& a, return_value_policy, handle) {
+    return a.obj.inc_ref();
   }
 };
 }  // namespace detail

@@ -67,16 +67,19 @@ using G = Guarded<ScalableFilter>;
 // The default first stage: 1024 keys (about 2 KB at 1%); later stages double.
 constexpr uint64_t kDefaultCapacity = 1024;
 
-Ptr<ScalableFilter> Create(Count initial_capacity, double fpp, double growth, double tightening,
-                           py::object layout, uint64_t seed, py::object key_type) {
+Ptr<ScalableFilter> Create(IntArg capacity_arg, FloatArg fpp_arg, FloatArg growth,
+                           FloatArg tightening, py::object layout, IntArg seed,
+                           py::object key_type) {
+  const char* who = "ScalableFilter";
+  const uint64_t initial_capacity = IntOf(capacity_arg, who, "initial_capacity", 1);
+  const double fpp = FloatOf(fpp_arg, who, "fpp");
   simdbloom::ScalableOptions options;
-  options.growth = growth;
-  options.tightening = tightening;
+  options.growth = FloatOf(growth, who, "growth");
+  options.tightening = FloatOf(tightening, who, "tightening");
   options.layout = LayoutFrom(layout);
-  options.seed = seed;
+  options.seed = IntOf(seed, who, "seed");
   options.key_type = KeyTypeArg(key_type);
-  return Wrap(
-      WithoutGil([&] { return ScalableFilter::create(initial_capacity.value, fpp, options); }));
+  return Wrap(WithoutGil([&] { return ScalableFilter::create(initial_capacity, fpp, options); }));
 }
 
 constexpr const char kCreateDoc[] =
@@ -180,6 +183,14 @@ calls).)doc");
            });
          },
          py::arg("other"), "Whether merge(other) would succeed. O(stages).")
+      .def("__bool__", Locked<ScalableFilter>([](const ScalableFilter& f) {
+             for (size_t i = 0; i < f.stages(); ++i) {
+               if (f.stage(i).inserted_count() != 0) return true;
+             }
+             return false;
+           }),
+           "Whether anything was inserted (or merged in): a stage with an insert. O(stages), "
+           "never a scan of the bits.")
       .def("__len__", Locked<ScalableFilter>(&ScalableFilter::count),
            "Distinct keys counted at insert: the keys that set a clear bit in their stage (a "
            "repeat, or a false positive of the newest stage, is not counted). O(stages).")

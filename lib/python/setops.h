@@ -38,6 +38,43 @@ void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, co
             return self;
           },
           py::is_operator(), py::arg("other"));
+  // set's names: union(*others) for | (whose others may also be iterables of keys, inserted as
+  // update() does) and intersection(*others) for &, each a new object, self unchanged.
+  const bool is_union = std::string(op) == "__or__";
+  const std::string kind = Kind<T>::kName;
+  cls.def(
+      is_union ? "union" : "intersection",
+      [fn, is_union](const G& self, const py::args& others) {
+        Ptr<T> r = CopyOf(self);
+        for (py::handle o : others) {
+          if (py::isinstance<G>(o)) {
+            WithPair(*r, o.cast<const G&>(), fn);
+          } else if (is_union) {
+            UpdateFrom(*r, o, [](T& f, const Keys& k) { Kind<T>::InsertBulk(f, k, nullptr, 1); });
+          } else {
+            throw py::type_error("intersection: expected " + std::string(Kind<T>::kName) +
+                                 " objects, got " +
+                                 py::str(o.get_type().attr("__name__")).cast<std::string>());
+          }
+        }
+        return r;
+      },
+      (is_union
+           ? "union(*others): a new " + kind +
+                 " holding this one's keys and every other's (as "
+                 "set.union and rbloom's Bloom.union): a copy, merged with each " +
+                 kind +
+                 " (as "
+                 "self | other; same conditions as merge) and given the keys of any other iterable "
+                 "(as update()). This object is unchanged; merge() and |= change it in place."
+           : "intersection(*others): a new " + kind +
+                 " of the keys this one and every other "
+                 "may hold (as set.intersection and rbloom's Bloom.intersection): a copy, "
+                 "intersected with each " +
+                 kind +
+                 " (as self & other; same conditions as "
+                 "intersect). This object is unchanged; intersect() and &= change it in place.")
+          .c_str());
 }
 
 // issubset/issuperset and <=, >=, <, > from subset(a, b): whether every key a answers present

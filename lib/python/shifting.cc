@@ -162,6 +162,8 @@ void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
       "Clears every bit (and len; key_type is kept): the filter as created. Cost: a new zeroed "
       "allocation of bit_count / 8 bytes.");
   cls.def("__len__", Locked<T>(&T::items), "Keys inserted so far (repeats included). O(1).")
+      .def("__bool__", Locked<T>([](const T& f) { return f.items() != 0; }),
+           "Whether any key was inserted: len(f) != 0. O(1).")
       .def("fill_ratio", Scan<T>([](const T& f) { return BitFill(f.data(), f.bit_count() / 8); }),
            "Fraction of bits set. O(size_bytes).")
       .def("false_positive_probability", Locked<T>(&T::false_positive_probability),
@@ -212,9 +214,13 @@ calls).)doc");
       "probability at most `fpp` (a key of S1 | S2 then gets a clear answer with probability "
       "about 1 - 2 fpp). Raises simdbloom.Error (invalid_argument). Cost: one zeroed allocation, "
       "GIL released.";
-  auto make_a = [](Count n, double fpp, uint64_t seed, py::object key_type) {
+  auto make_a = [](IntArg n_arg, FloatArg fpp_arg, IntArg seed_arg, py::object key_type) {
+    const char* who = "ShiftingAssociation";
+    const uint64_t n = IntOf(n_arg, who, "n", 1);
+    const double fpp = FloatOf(fpp_arg, who, "fpp");
+    const uint64_t seed = IntOf(seed_arg, who, "seed");
     const KeyType t = KeyTypeArg(key_type);
-    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n.value, fpp, seed, t); }));
+    return Wrap(WithoutGil([&] { return ShiftingAssociation::create(n, fpp, seed, t); }));
   };
   BindCreate(a, make_a, py::arg("n"), py::arg("fpp"), py::arg("seed") = 0,
              py::arg("key_type") = py::none(), create_a);
@@ -272,10 +278,16 @@ calls).)doc");
       "An empty filter for `n` distinct keys with counts up to max_count (1..64), sized so that "
       "one wrong pattern is complete with probability at most `fpp`. Raises simdbloom.Error "
       "(invalid_argument). Cost: one zeroed allocation, GIL released.";
-  auto make_x = [](Count n, double fpp, uint32_t max_count, uint64_t seed, py::object key_type) {
+  auto make_x = [](IntArg n_arg, FloatArg fpp_arg, IntArg max_arg, IntArg seed_arg,
+                   py::object key_type) {
+    const char* who = "ShiftingMultiplicity";
+    const uint64_t n = IntOf(n_arg, who, "n", 1);
+    const double fpp = FloatOf(fpp_arg, who, "fpp");
+    const auto max_count = static_cast<uint32_t>(IntOf(max_arg, who, "max_count", 1, 64));
+    const uint64_t seed = IntOf(seed_arg, who, "seed");
     const KeyType t = KeyTypeArg(key_type);
     return Wrap(
-        WithoutGil([&] { return ShiftingMultiplicity::create(n.value, fpp, max_count, seed, t); }));
+        WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed, t); }));
   };
   BindCreate(x, make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
              py::arg("key_type") = py::none(), create_x);

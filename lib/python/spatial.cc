@@ -68,10 +68,15 @@ namespace {
 
 using G = Guarded<SpatialFilter>;
 
-Ptr<SpatialFilter> Create(Count n, double fpp, uint32_t num_areas, uint64_t seed,
+Ptr<SpatialFilter> Create(IntArg n_arg, FloatArg fpp_arg, IntArg areas_arg, IntArg seed_arg,
                           py::object key_type) {
+  const char* who = "SpatialFilter";
+  const uint64_t n = IntOf(n_arg, who, "n", 1);
+  const double fpp = FloatOf(fpp_arg, who, "fpp");
+  const auto num_areas = static_cast<uint32_t>(IntOf(areas_arg, who, "num_areas", 1, 65535));
+  const uint64_t seed = IntOf(seed_arg, who, "seed");
   const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return SpatialFilter::create(n.value, fpp, num_areas, seed, t); }));
+  return Wrap(WithoutGil([&] { return SpatialFilter::create(n, fpp, num_areas, seed, t); }));
 }
 
 constexpr const char kCreateDoc[] =
@@ -218,6 +223,15 @@ calls).)doc");
           "The name of area `label` as a str ('' if it has none, and outside 1..num_areas; bytes "
           "that are not UTF-8 as surrogate escapes, which set_area_name takes back). O(name "
           "size).")
+      .def("__bool__", Locked<SpatialFilter>([](const SpatialFilter& f) {
+             // Labels go in ascending order: keys only up to current_label(), the newest first.
+             for (uint32_t a = f.current_label(); a >= 1; --a) {
+               if (f.members(static_cast<uint16_t>(a)) != 0) return true;
+             }
+             return false;
+           }),
+           "Whether any key was inserted. O(1) once a key is in the current area (at most "
+           "O(current_label)), never a scan of the cells.")
       .def("__len__", Locked<SpatialFilter>(&Kind<SpatialFilter>::Members),
            "Keys inserted, all areas, repeats included. O(num_areas).")
       .def(

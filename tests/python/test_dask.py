@@ -348,3 +348,30 @@ def test_semi_join_categorical_and_sparse_columns(client):
         plain = single(col.to_numpy(dtype=dtype), 1000, 0.001)
         assert built.to_bytes() == plain.to_bytes()
         assert built.key_type == plain.key_type
+
+
+def test_semi_join_of_a_series(client):
+    """Issue 40 item 12: a Dask series is semi-joined as itself (semi_join(series, flt)): its
+    items that may be in the filter, index and name kept, nulls dropped; strings with NA too."""
+    r = np.random.default_rng(40)
+    dim = r.integers(0, 2**62, 2_000).astype(np.int64)
+    flt = simdbloom.Filter.create(len(dim), 0.01)
+    flt.insert(dim)
+    probe = pd.Series(np.concatenate([dim[:500], r.integers(0, 2**62, 3_000)]).astype(np.int64),
+                      name="k", index=np.arange(3_500) * 3)
+    for call in (lambda s: sdask.semi_join(s, flt), lambda s: sdask.semi_join(s, flt=flt)):
+        out = call(dd.from_pandas(probe, npartitions=4)).compute()
+        expect = probe[flt.contains(probe.to_numpy())]
+        pd.testing.assert_series_equal(out.sort_index(), expect.sort_index())
+        assert set(dim[:500]) <= set(out)
+    words = simdbloom.Filter.create(100, 0.01)
+    words.update(["a", "c"])
+    s = pd.Series(["a", None, "b", "c", None], dtype="string", name="w")
+    out = sdask.semi_join(dd.from_pandas(s, npartitions=2), words).compute()
+    assert out.tolist() == ["a", "c"] and out.index.tolist() == [0, 3] and out.name == "w"
+    # A string column with NA in a dataframe, and the filter's Series answer used as a mask.
+    df = pd.DataFrame({"w": s, "v": np.arange(5)})
+    got = sdask.semi_join(dd.from_pandas(df, npartitions=2), "w", words).compute()
+    assert got["v"].tolist() == [0, 3]
+    with pytest.raises(TypeError, match="a series has no columns"):
+        sdask.semi_join(dd.from_pandas(s, npartitions=1), "w", words)

@@ -49,11 +49,16 @@ column.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Type, Union, overload
 
 import numpy as np
 
 from ._core import CountingFilter, Filter, Layout, ScalableFilter, counting_size_for, size_for
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from dask.delayed import Delayed
 
 __all__ = ["build", "semi_join", "partition_filter", "merge_filters", "extend_chain"]
 
@@ -74,7 +79,7 @@ def _kind(kind: Any) -> str:
 def _keys_of(part: Any) -> Any:
     """The keys of one partition as something Filter.insert takes in place."""
     if hasattr(part, "dropna") and hasattr(part, "to_numpy"):  # pandas Series / Index
-        import pandas as pd
+        import pandas as pd  # type: ignore[import]  # (no stubs in Debian's pandas)
 
         part = part.dropna()
         if isinstance(part.dtype, pd.CategoricalDtype):
@@ -157,6 +162,32 @@ def _partitions(collection: Any) -> list:
                     type(collection).__name__)
 
 
+@overload
+def build(collection: Any, n: Optional[int], fpp: float, *,
+          kind: Union[Literal["filter"], Type[Filter]] = ..., layout: Union[str, Layout, None] = ...,
+          seed: int = ..., split_every: int = ..., threads: int = ..., compute: Literal[True] = ...,
+          growth: float = ..., tightening: float = ..., key_type: Optional[str] = ...) -> Filter: ...
+@overload
+def build(collection: Any, n: Optional[int], fpp: float, *,
+          kind: Union[Literal["counting"], Type[CountingFilter]],
+          layout: Union[str, Layout, None] = ..., seed: int = ..., split_every: int = ...,
+          threads: int = ..., compute: Literal[True] = ..., growth: float = ...,
+          tightening: float = ..., key_type: Optional[str] = ...) -> CountingFilter: ...
+@overload
+def build(collection: Any, n: Optional[int], fpp: float, *,
+          kind: Union[Literal["scalable"], Type[ScalableFilter]],
+          layout: Union[str, Layout, None] = ..., seed: int = ..., split_every: int = ...,
+          threads: int = ..., compute: Literal[True] = ..., growth: float = ...,
+          tightening: float = ..., key_type: Optional[str] = ...) -> ScalableFilter: ...
+@overload
+def build(collection: Any, n: Optional[int], fpp: float, *,
+          kind: Union[Literal["filter", "counting", "scalable"], Type[Filter],
+                      Type[CountingFilter], Type[ScalableFilter]] = ...,
+          layout: Union[str, Layout, None] = ..., seed: int = ..., split_every: int = ...,
+          threads: int = ..., compute: Literal[False], growth: float = ...,
+          tightening: float = ..., key_type: Optional[str] = ...) -> Delayed: ...
+
+
 def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter",
           layout: Union[str, Layout, None] = None, seed: int = 0, split_every: int = 8,
           threads: int = 1, compute: bool = True, growth: float = 2.0,
@@ -218,7 +249,7 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
         n = max(1, sum(dask.compute(*[dask.delayed(_count)(p) for p in parts])))
     # Invalid parameters fail here (no allocation), not on a worker.
     if name == "counting":
-        counting_size_for(n, fpp, layout)
+        counting_size_for(n, fpp, layout)  # type: ignore[arg-type]  # a name, checked here
     else:
         size_for(n, fpp, layout)
     level = [
@@ -245,7 +276,7 @@ def build(collection: Any, n: Optional[int], fpp: float, *, kind: Any = "filter"
 def _values_dtype(dtype: Any) -> Any:
     """The dtype of a column's values: a categorical column's categories', a sparse column's
     subtype, else the column's own."""
-    import pandas as pd
+    import pandas as pd  # type: ignore[import]  # (no stubs in Debian's pandas)
 
     if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
         return dtype.categories.dtype
@@ -271,7 +302,7 @@ def _column_kind(dtype: Any, values: Any = None) -> Optional[str]:
     if (base is not None and base.kind in "SU") or getattr(dtype, "name", "") == "string":
         return "bytes"
     if base is not None and base.kind == "O" and values is not None and len(values):
-        import pandas as pd
+        import pandas as pd  # type: ignore[import]  # (no stubs in Debian's pandas)
 
         inferred = pd.api.types.infer_dtype(values, skipna=True)
         if inferred in ("string", "bytes"):
@@ -284,7 +315,7 @@ def _column_kind(dtype: Any, values: Any = None) -> Optional[str]:
 def _is_object(dtype: Any) -> bool:
     """Whether a column of ``dtype`` (a categorical's categories') holds Python objects, whose key
     kind only its values tell (so does a categorical dtype whose categories are not given)."""
-    import pandas as pd
+    import pandas as pd  # type: ignore[import]  # (no stubs in Debian's pandas)
 
     if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is None:
         return True
@@ -322,7 +353,8 @@ def _probe(values: Any, column: str, flt: Any) -> np.ndarray:
     by value (the filter converts them to its key type), strings as UTF-8 bytes."""
     _check_column(flt.key_type, values.dtype, column, "semi_join", values)
     if not isinstance(values.dtype, np.dtype):
-        return flt.contains(values)  # a nullable column, as its NumPy dtype
+        # A nullable column, as its NumPy dtype (contains answers a Series: its values).
+        return np.asarray(flt.contains(values), dtype=bool)
     arr = values.to_numpy()
     if arr.dtype.kind == "O" and _column_kind(values.dtype, values) == "int":
         for dtype in (np.int64, np.uint64):  # Python ints: their values
@@ -335,10 +367,14 @@ def _probe(values: Any, column: str, flt: Any) -> np.ndarray:
     return flt.contains(arr)
 
 
-def _semi_join_partition(part: Any, column: str, flt: Any) -> Any:
-    import pandas as pd
+def _semi_join_partition(part: Any, column: Optional[str], flt: Any) -> Any:
+    """The rows of a pandas dataframe partition (``column``: its keys) or the items of a series
+    partition (``column`` None) that may be in ``flt``."""
+    import pandas as pd  # type: ignore[import]  # (no stubs in Debian's pandas)
 
-    keys = part[column]
+    keys = part if column is None else part[column]
+    if column is None:
+        column = part.name
     valid = np.asarray(keys.notna().to_numpy(), dtype=bool)
     mask = np.zeros(len(part), dtype=bool)
     if not valid.any():
@@ -357,11 +393,12 @@ def _semi_join_partition(part: Any, column: str, flt: Any) -> Any:
     return part[mask]
 
 
-def semi_join(df: Any, column: str, flt: Any, *, client: Any = None,
+def semi_join(df: Any, column: Any = None, flt: Any = None, *, client: Any = None,
               broadcast: bool = True) -> Any:
     """The rows of Dask dataframe ``df`` whose ``df[column]`` may be in ``flt`` (a Filter,
     CountingFilter or ScalableFilter; lazy: a Dask dataframe with ``df``'s columns and
-    divisions).
+    divisions). For a Dask series: ``semi_join(series, flt)`` (or ``flt=``), the items that may be
+    in ``flt`` (lazy: a Dask series with its name, index and divisions).
 
     Keys are probed in bulk per partition (``Filter.contains`` on the column's values). A key is
     its value: an integer column of any dtype (nullable, object columns of Python ints,
@@ -380,10 +417,26 @@ def semi_join(df: Any, column: str, flt: Any, *, client: Any = None,
     one key of the graph that the tasks share.
     """
     import dask
+    import dask.dataframe as dd
 
-    if column not in df.columns:
-        raise KeyError("simdbloom.dask.semi_join: no column %r" % (column,))
-    _check_column(flt.key_type, df[column].dtype, column, "semi_join")  # raise here when it can
+    if isinstance(df, dd.Series):
+        if flt is None:
+            column, flt = None, column  # semi_join(series, flt)
+        elif column is not None:
+            raise TypeError("simdbloom.dask.semi_join: a series has no columns: pass "
+                            "semi_join(series, flt)")
+        if flt is None:
+            raise TypeError("simdbloom.dask.semi_join: no filter given")
+        _check_column(flt.key_type, df.dtype, df.name, "semi_join")
+    else:
+        if not hasattr(df, "columns"):
+            raise TypeError("simdbloom.dask.semi_join: expected a Dask dataframe or series, got %s"
+                            % type(df).__name__)
+        if flt is None:
+            raise TypeError("simdbloom.dask.semi_join: no filter given")
+        if column not in df.columns:
+            raise KeyError("simdbloom.dask.semi_join: no column %r" % (column,))
+        _check_column(flt.key_type, df[column].dtype, column, "semi_join")  # raise here if it can
     if client is None:
         try:
             from distributed import default_client
