@@ -441,6 +441,12 @@ def cmd_python(src, rel, work):
     if n == 0:
         print("FAIL: no python block in " + rel)
         return 1
+    # Examples clean up after themselves: a reader who runs one finds their folder as it was.
+    left = sorted(os.listdir(work))
+    if left:
+        print("FAIL: the python blocks of %s left files behind in their folder: %s (use "
+              "tempfile.TemporaryDirectory)" % (rel, ", ".join(left)))
+        return 1
     return 0
 
 
