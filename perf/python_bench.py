@@ -34,6 +34,7 @@
 The setup line names the CPU (/proc/cpuinfo's model name) and the SIMD target.
 
 usage: PYTHONPATH=build/python /usr/bin/python3 perf/python_bench.py --pyref build/perf/simdbloom-pyref
+       PYTHONPATH=build/python /usr/bin/python3 perf/python_bench.py --only single   (no pyref)
 """
 
 import argparse

@@ -59,9 +59,9 @@ uint64_t IntOf(const IntArg& a, const char* who, const char* name, uint64_t lo, 
   if (!value) throw py::type_error(arg + " must be an int, got " + ValueText(o));
   const std::string range = Bound(lo) + ".." + Bound(hi);
   const auto outside = [&] {  // simdbloom.Error (a ValueError), as the library's range checks
-    return simdbloom::Error(simdbloom::ErrorCode::kInvalidArgument,
-                            arg + " = " + py::str(value).cast<std::string>() + " is outside " +
-                                range);
+    return simdbloom::Error(
+        simdbloom::ErrorCode::kInvalidArgument,
+        arg + " = " + py::str(value).cast<std::string>() + " is outside " + range);
   };
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);

@@ -5,6 +5,7 @@ dtypes and Series answers (12), set's union()/intersection() (13), and the singl
 of `in` and add() answering exactly as the general path (14)."""
 
 import pickle
+import re
 
 import numpy as np
 import pandas as pd
@@ -337,3 +338,32 @@ def test_fast_path_on_subclasses_and_read_only_maps(tmp_path):
         r.add(10)
     assert 10 not in r or r.inserted_count == f.inserted_count
     assert r == f
+
+
+# ---- 16: the pip route's packages and progress, in lib/python/README.md ----
+
+# What `pip install --no-build-isolation .` from a venv of Debian's python3 needs, and why.
+PIP_NEEDS = {
+    "cmake": "setup.py runs CMake", "g++": "the compiler", "make": "CMake's generator",
+    "libhwy-dev": "find_package(hwy)", "libxxhash-dev": "the library's hashes",
+    "pybind11-dev": "the module", "python3-dev": "Python.h", "python3-numpy": "the module",
+    "python3-venv": "the venv", "python3-setuptools": "pyproject.toml's backend",
+    "python3-wheel": "bdist_wheel (pyproject.toml requires wheel)",
+    "python3-build": "the README's last line",
+}
+
+
+def test_readme_pip_section_names_every_package_and_the_progress_flag():
+    import pathlib
+    readme = pathlib.Path(__file__).resolve().parents[2] / "lib" / "python" / "README.md"
+    text = readme.read_text()
+    section = text[text.index("With pip, into a virtual environment"):
+                   text.index("With CMake, from the build")]
+    apt = re.search(r"apt-get install -y ([^`]*?)\n```", section, re.S)
+    assert apt, "no apt-get line in the pip section"
+    listed = set(apt.group(1).replace("\\", " ").split())
+    assert set(PIP_NEEDS) <= listed, sorted(set(PIP_NEEDS) - listed)
+    assert "invalid command 'bdist_wheel'" in section  # what a missing python3-wheel says
+    block = section[section.index("<!-- pip-commands -->"):]
+    assert re.search(r"pip install -v ", block)  # progress shown
+    assert re.search(r"takes (about )?\d+ (s|min)", section)  # how long, measured
