@@ -258,8 +258,10 @@ def test_filter_intersection():
 def test_in_and_add_are_raw_entry_points():
     for name, _ in MEMBERSHIP:
         cls = getattr(simdbloom, name)
-        # A method descriptor of CPython (METH_O), not pybind11's overload dispatcher.
-        assert type(vars(cls)["add"]).__name__ == "method_descriptor"
+        # Method descriptors of CPython (METH_O, METH_FASTCALL), not pybind11's dispatcher.
+        for method in ("add", "contains", "insert"):
+            assert type(vars(cls)[method]).__name__ == "method_descriptor", method
+        assert "prehashed" in cls.contains.__doc__ and "threads" in simdbloom.Filter.insert.__doc__
 
 
 KEYS = [0, 1, -1, 5, 2**63 - 1, -2**63, 2**63, 2**64 - 1, 2**64, -2**63 - 1, 10**30,
@@ -277,7 +279,14 @@ def test_fast_path_answers_as_the_general_path(name, make):
         general.insert(np.array([k], dtype=np.int64 if k < 2**63 else np.uint64))
     assert fast.to_bytes() == general.to_bytes()
     for k in ints + KEYS:
-        assert (k in fast) == bool(fast.contains(k)) == (k in general)
+        # `in` and contains(k): the fast path for exact ints; prehashed=False: the general one.
+        assert (k in fast) == fast.contains(k) == fast.contains(k, prehashed=False) == \
+            (k in general)
+    # insert(k) answers "surely new" as the general path does.
+    a, b = make(), make()
+    for k in ints[:100] + ints[:20] + [2**63, 2**63]:
+        assert a.insert(k) == b.insert(k, prehashed=False)
+    assert a.to_bytes() == b.to_bytes()
     words = ["w%d" % i for i in range(200)]
     fb, gb = make(), make()
     for w in words[:100] + ["é"]:
@@ -285,7 +294,9 @@ def test_fast_path_answers_as_the_general_path(name, make):
     gb.insert(words[:100] + ["é"])
     assert fb.to_bytes() == gb.to_bytes()
     for k in words + BYTE_KEYS:
-        assert (k in fb) == bool(fb.contains(k))
+        assert (k in fb) == fb.contains(k) == fb.contains(k, prehashed=False)
+    assert [fb.insert(w) for w in ("w1", "new")] == [gb.insert(w, prehashed=False)
+                                                      for w in ("w1", "new")]
     assert "w5" in fb and b"w5" in fb and bytearray(b"w5") in fb and "w150" not in fb
 
 
@@ -309,6 +320,14 @@ def test_fast_path_errors_are_the_general_paths(name, make):
         f.add()
     with pytest.raises(TypeError):
         f.add(1, 2)
+    with pytest.raises(TypeError, match="byte-string key on a filter of int64 keys"):
+        f.contains("a")
+    with pytest.raises(TypeError, match="byte-string key on a filter of int64 keys"):
+        f.insert(b"a")
+    with pytest.raises(TypeError):
+        f.contains()
+    with pytest.raises(TypeError):
+        f.insert(1, nope=2)
     assert 2**64 not in f
     b = make()
     b.add(b"x")
