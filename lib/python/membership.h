@@ -194,7 +194,7 @@ is inserted before the error propagates, as set.update keeps them. Returns None.
   BindHash(cls,
            "The hash insert computes first for one key (this object's layout and seed): pass "
            "such values with prehashed=True. O(1) (strings O(length)).");
-  BindOneKey(cls);  // `in` and add: the raw fast path in front of the bindings above
+  BindOneKey(cls);  // in, add, contains, insert: the raw one-key path in front of the above
 }
 
 }  // namespace simdbloom_py

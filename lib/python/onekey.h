@@ -184,7 +184,8 @@ struct OneKey {
   }
 };
 
-// Installs the raw `in` and add on `cls`, after BindMembership bound their general versions.
+// Installs the raw `in`, add, contains and insert on `cls`, after BindMembership bound their
+// general versions (kept as the fallbacks).
 template <class T>
 void BindOneKey(py::class_<Guarded<T>>& cls) {
   using O = OneKey<T>;
