@@ -3,8 +3,8 @@
 # names; python.api checks that every public name of every class is here).
 import enum
 import os
-from typing import (Any, Iterable, Iterator, Literal, Optional, Protocol, Sequence, SupportsIndex, TypeVar,
-                    Union, overload)
+from typing import (Any, Iterable, Iterator, Literal, Optional, Protocol, Sequence, SupportsIndex,
+                    TypeVar, Union, overload)
 
 import numpy as np
 import numpy.typing as npt
