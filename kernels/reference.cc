@@ -7,7 +7,10 @@
 #include "kernels/block512/scalar.h"
 #include "kernels/classic/scalar.h"
 #include "kernels/counting/reference.h"
+#include "kernels/guava/scalar.h"
+#include "kernels/guava32/scalar.h"
 #include "kernels/register64/scalar.h"
+#include "kernels/scalar/guava.h"
 #include "kernels/scalar/hash_inline.h"
 #include "kernels/shifting/scalar.h"
 #include "kernels/split_block256/scalar.h"
@@ -62,13 +65,40 @@ void HashAny(bool xxh64, const detail::KeySource& keys, size_t n, uint64_t seed,
 // The layout's one-key code (<Name>Scalar, kernels/<layout>/scalar.h) and the hashes
 // (kernels/scalar/hash_inline.h) are inlined: the reference target runs at the speed of plain
 // scalar code, not through the registry's function pointers.
+// Key i through the layout's one-key code: XXH3/XXH64 hash, or the two Murmur3 halves of a
+// kMurmur128 layout (the Guava layouts, kernels/scalar/guava.h).
+template <class Spec, class Scalar>
+bool InsertKey(uint64_t* words, const Params& p, const detail::KeySource& keys, size_t i) {
+  if constexpr (detail::Murmur128Of<Spec>::value) {
+    return Scalar::Insert128(words, p, scalar::Murmur128OfKey(keys, i, p.seed));
+  } else {
+    return Scalar::Insert(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
+  }
+}
+template <class Spec, class Scalar>
+bool InsertAtomicKey(uint64_t* words, const Params& p, const detail::KeySource& keys, size_t i) {
+  if constexpr (detail::Murmur128Of<Spec>::value) {
+    return Scalar::InsertAtomic128(words, p, scalar::Murmur128OfKey(keys, i, p.seed));
+  } else {
+    return Scalar::InsertAtomic(words, p,
+                                scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
+  }
+}
+template <class Spec, class Scalar>
+bool ContainsKey(const uint64_t* words, const Params& p, const detail::KeySource& keys, size_t i) {
+  if constexpr (detail::Murmur128Of<Spec>::value) {
+    return Scalar::Contains128(words, p, scalar::Murmur128OfKey(keys, i, p.seed));
+  } else {
+    return Scalar::Contains(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
+  }
+}
+
 template <class Spec, class Scalar>
 uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                 uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new =
-        Scalar::Insert(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool is_new = InsertKey<Spec, Scalar>(words, p, keys, i);
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
@@ -80,8 +110,7 @@ uint64_t InsertAtomic(uint64_t* words, Params p, const detail::KeySource& keys, 
                       uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new =
-        Scalar::InsertAtomic(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool is_new = InsertAtomicKey<Spec, Scalar>(words, p, keys, i);
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
@@ -93,8 +122,7 @@ uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool hit =
-        Scalar::Contains(words, p, scalar::inlined::HashOfKey(Spec::kXxh64, keys, i, p.seed));
+    const bool hit = ContainsKey<Spec, Scalar>(words, p, keys, i);
     switch (result) {
       case detail::ResultKind::kBytes:
         static_cast<uint8_t*>(out)[i] = hit;

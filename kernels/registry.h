@@ -18,13 +18,16 @@
 #define SIMDBLOOM_KERNELS_REGISTRY_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/block512/spec.h"
 #include "kernels/classic/spec.h"
 #include "kernels/counting/spec.h"
+#include "kernels/guava/spec.h"
+#include "kernels/guava32/spec.h"
 #include "kernels/register64/spec.h"
-#include "kernels/shifting_sets/spec.h"
 #include "kernels/shifting/spec.h"
+#include "kernels/shifting_sets/spec.h"
 #include "kernels/spatial/spec.h"
 #include "kernels/split_block256/spec.h"
 
@@ -35,7 +38,9 @@
   X(Register64, REGISTER64)          \
   X(SplitBlock256, SPLIT_BLOCK256)   \
   X(Classic, CLASSIC)                \
-  X(Shifting, SHIFTING)
+  X(Shifting, SHIFTING)              \
+  X(Guava, GUAVA)                    \
+  X(Guava32, GUAVA32)
 
 // The other kinds' kernels, declared once: X(member, Type, TableAt, Reference). A kind is a folder
 // kernels/<kind>/ with a spec (its constants, hash family kXxh64, its table type Type, TableAt and
@@ -59,6 +64,13 @@ enum class LayoutId : uint8_t {
 #undef SIMDBLOOM_X
 };
 
+// Whether a spec hashes with Murmur3 x64 128 (kMurmur128 declared true: the Guava layouts, whose
+// probes need both 64-bit halves; else XXH3 or XXH64 as kXxh64 says).
+template <class Spec, class = void>
+struct Murmur128Of : std::false_type {};
+template <class Spec>
+struct Murmur128Of<Spec, std::enable_if_t<Spec::kMurmur128>> : std::true_type {};
+
 // What the library core knows of a layout.
 struct LayoutInfo {
   LayoutId id;
@@ -66,6 +78,7 @@ struct LayoutInfo {
   uint32_t block_bits;
   uint32_t min_k, max_k;
   bool xxh64;
+  bool murmur128;  // Murmur3 x64 128 of the key's funnel bytes (Murmur128Of)
   // The layout's scalar one-key code (<Name>Spec::Scalar*, kernels/<layout>/scalar.cc).
   bool (*scalar_insert)(uint64_t* words, const Params& p, uint64_t h);
   bool (*scalar_contains)(const uint64_t* words, const Params& p, uint64_t h);
@@ -83,6 +96,7 @@ constexpr LayoutInfo kLayoutInfos[] = {
    Name##Spec::kMinK,               \
    Name##Spec::kMaxK,               \
    Name##Spec::kXxh64,              \
+   Murmur128Of<Name##Spec>::value,  \
    &Name##Spec::ScalarInsert,       \
    &Name##Spec::ScalarContains,     \
    &Name##Spec::ScalarInsertAtomic, \

@@ -62,6 +62,10 @@ struct KeySource {
   // sel is non-null. May be called for tiles out of order; never allocates.
   void (*hash_fn)(const void* ctx, const uint32_t* sel, size_t begin, size_t m,
                   uint64_t* out) = nullptr;
+  // kHashFn of the Murmur3 layouts (guava, guava32: their spec's kMurmur128), set instead of
+  // hash_fn: h1[j], h2[j] = the two halves of Murmur3 x64 128 (seed 0) of the key's funnel bytes.
+  void (*hash128_fn)(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+                     uint64_t* h2) = nullptr;
   const void* ctx = nullptr;
 };
 

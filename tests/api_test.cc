@@ -97,7 +97,7 @@ TEST_CASE("api: invalid arguments throw Error(kInvalidArgument)") {
         kInvalid);  // 2^32 words
   CHECK(CodeOf([] { Filter::with_bits(uint64_t{1} << 40 | 1, 8, Layout::kSplitBlock256); }) ==
         kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, 0.01, static_cast<Layout>(7)); }) == kInvalid);
+  CHECK(CodeOf([] { Filter::create(100, 0.01, static_cast<Layout>(99)); }) == kInvalid);
   CHECK(CodeOf([] { size_for(0, 0.01, Layout::kClassic); }) == kInvalid);
   CHECK(CodeOf([] { size_for(10, 1.5, Layout::kRegister64); }) == kInvalid);
   CHECK(CodeOf([] { size_for(~uint64_t{0}, 1e-3, Layout::kRegister64); }) == kInvalid);
@@ -183,6 +183,9 @@ TEST_CASE("api: create picks the smallest size the layout's model allows") {
         CHECK(f.bit_count() == s.bits);
         CHECK(f.num_hashes() == s.k);
         CHECK(f.predicted_fpp(n) == s.predicted_fpp);
+        // The Guava layouts size as Guava's create does (its formula, no headroom, no search:
+        // guava_test.cc checks it against Guava's own sizing).
+        if (layout == Layout::kGuava || layout == Layout::kGuava32) continue;
         CHECK(s.predicted_fpp <= fpp * kSizingHeadroom);
         // Minimal: one block fewer, at any k, would miss the target.
         if (f.num_blocks() > 1) {

@@ -821,8 +821,10 @@ static void test_scalable_errors(void) {
   EXPECT(strcmp(simdbloom_strerror(SIMDBLOOM_ECAPACITY), "capacity exhausted") == 0);
   simdbloom_scalable_free(s);
   s = sentinel;
-  EXPECT_EINVAL(simdbloom_scalable_create(100, 0.01, 6, 0, 2.0, 0.85, &s),
-                "simdbloom_scalable_create", "layout 6 is not a layout (1 block512");
+  EXPECT_EINVAL(simdbloom_scalable_create(100, 0.01, 8, 0, 2.0, 0.85, &s),
+                "simdbloom_scalable_create", "layout 8 is not a layout (1 block512");
+  EXPECT_EINVAL(simdbloom_scalable_create(100, 0.01, SIMDBLOOM_GUAVA, 0, 2.0, 0.85, &s),
+                "simdbloom_scalable_create", "a chain of guava stages is not supported");
   EXPECT_EINVAL(simdbloom_scalable_create(0, 0.01, 1, 0, 2.0, 0.85, &s),
                 "simdbloom_scalable_create", "initial_capacity");
   EXPECT_EINVAL(simdbloom_scalable_create(100, 1.0, 1, 0, 2.0, 0.85, &s),

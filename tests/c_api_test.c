@@ -289,13 +289,13 @@ static void test_validation(void) {
   g = sentinel;
   EXPECT_ERROR(simdbloom_create(100, 0.01, 257, 0, &g), SIMDBLOOM_EINVAL, "simdbloom_create",
                "layout 257 is not a layout (1 block512, 2 register64, 3 split_block256, 4 classic, "
-               "5 shifting)");
+               "5 shifting, 6 guava, 7 guava32)");
   EXPECT(strcmp(simdbloom_last_error(),
                 "simdbloom_create: layout 257 is not a layout (1 block512, 2 register64, 3 "
-                "split_block256, 4 classic, 5 shifting)") == 0);
+                "split_block256, 4 classic, 5 shifting, 6 guava, 7 guava32)") == 0);
   EXPECT(g == sentinel);
   {
-    const int bad[] = {0, -1, 6, 77, 256, 257, 513, INT_MAX, INT_MIN};
+    const int bad[] = {0, -1, 8, 77, 256, 257, 513, INT_MAX, INT_MIN};
     char want[64];
     for (i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
       sprintf(want, "layout %d is not a layout", bad[i]);
@@ -1181,8 +1181,8 @@ static void test_key_types(int layout) {
                "simdbloom_set_key_type", "holds int64 keys, not int32");
   EXPECT_ERROR(simdbloom_set_key_type(f, SIMDBLOOM_KEY_NONE), SIMDBLOOM_EINVAL,
                "simdbloom_set_key_type", "none");
-  EXPECT_ERROR(simdbloom_set_key_type(f, -1), SIMDBLOOM_EINVAL,
-               "simdbloom_set_key_type", "key type -1 is not a SIMDBLOOM_KEY_*");
+  EXPECT_ERROR(simdbloom_set_key_type(f, -1), SIMDBLOOM_EINVAL, "simdbloom_set_key_type",
+               "key type -1 is not a SIMDBLOOM_KEY_*");
   EXPECT_ERROR(simdbloom_set_key_type(NULL, SIMDBLOOM_KEY_INT64), SIMDBLOOM_EINVAL,
                "simdbloom_set_key_type", "filter is NULL");
   EXPECT_ERROR(simdbloom_get_key_type(f, NULL), SIMDBLOOM_EINVAL, "simdbloom_get_key_type",

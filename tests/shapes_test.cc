@@ -150,6 +150,8 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
         int shape = 0;
         for (const Keys& s : shapes) {
           CAPTURE(shape++);
+          // (guava refuses pre-hashed keys, guava_test.cc; guava32 takes hash() values.)
+          if (layout == Layout::kGuava && s.kind() == Keys::Kind::kPrehashed) continue;
           Filter f = Filter::with_bits(bits, k, layout, 42);
           REQUIRE(f.insert(s) == want_changed);
           REQUIRE(f.inserted_count() == n);
@@ -162,7 +164,9 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
         CheckResults(scalar_bytes, Keys(probe_column.Arrow64()), want);
         std::vector<uint64_t> probe_hashes(probes.size());
         scalar_bytes.hash(Keys(probe_column.views), probe_hashes.data());
-        CheckResults(scalar, Keys(Prehashed{probe_hashes.data(), probe_hashes.size()}), want);
+        if (layout != Layout::kGuava) {  // (refused: guava_test.cc)
+          CheckResults(scalar, Keys(Prehashed{probe_hashes.data(), probe_hashes.size()}), want);
+        }
       });
     }
   }

@@ -146,10 +146,12 @@ struct SeedConsts {
   uint64_t xxh3_bitflip;  // XXH3's 4..8-byte paths
   uint64_t xxh64_start4;  // XXH64 of 4 bytes: seed + PRIME64_5 + 4
   uint64_t xxh64_start8;  // XXH64 of 8 bytes: seed + PRIME64_5 + 8
-  explicit SeedConsts(uint64_t seed)
-      : xxh3_bitflip(Xxh3Len8Bitflip(seed)),
-        xxh64_start4(seed + kXxh64P5 + 4),
-        xxh64_start8(seed + kXxh64P5 + 8) {}
+  uint64_t seed;          // as given (Murmur3's, the Guava layouts)
+  explicit SeedConsts(uint64_t s)
+      : xxh3_bitflip(Xxh3Len8Bitflip(s)),
+        xxh64_start4(s + kXxh64P5 + 4),
+        xxh64_start8(s + kXxh64P5 + 8),
+        seed(s) {}
 };
 
 // out[i] = XXH3_64bits_withSeed(keys[i]), over the key's sizeof(T) bytes.

@@ -120,6 +120,26 @@ struct ArgOf<L, std::void_t<typename L::Arg>> {
 // The State of a call, built where it is used: the compiler then sees its constants (block512's
 // chunk count, for one) and keeps them out of memory. Built by the caller and passed by reference,
 // they were loads, and slower (perf/README.md, design note M12).
+// L::kMurmur128 (declared true, the Guava layouts): L hashes a tile itself, two words per key
+// (L::Hash(src, begin, m, seed, hashes, j) writes h1 at hashes[j ..], h2 at hashes[kTileKeys + j
+// ..]), so the pipeline's hash buffers hold 2 * kTileKeys words and pre-hashed keys are never read
+// in place.
+template <class L, class = void>
+struct OwnHash : std::false_type {};
+template <class L>
+struct OwnHash<L, std::enable_if_t<L::kMurmur128>> : std::true_type {};
+
+// Hashes batch keys [begin, begin + m) into entry j on of a tile's hash buffer `hashes`.
+template <class L>
+HWY_INLINE void HashStep(const detail::KeySource& src, size_t begin, size_t m,
+                         const SeedConsts& seed, uint64_t* HWY_RESTRICT hashes, size_t j) {
+  if constexpr (OwnHash<L>::value) {
+    L::Hash(src, begin, m, seed.seed, hashes, j);
+  } else {
+    TileHashes<L::kXxh64>(src, begin, m, seed, hashes + j);
+  }
+}
+
 template <class L, class A>
 HWY_INLINE typename L::State MakeState(const detail::Params& p, const A& arg) {
   if constexpr (std::is_same<A, NoArg>::value) {
@@ -144,7 +164,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   const hn::ScalableTag<uint64_t> d;
   const size_t step = HWY_MAX(size_t{16}, hn::Lanes(d));
   const size_t D = kPrefetch ? HWY_MIN(size_t{p.prefetch_distance}, T) : 0;
-  HWY_ALIGN uint64_t hashes[2][T];
+  HWY_ALIGN uint64_t hashes[2][OwnHash<L>::value ? 2 * T : T];
   HWY_ALIGN typename L::Tile tiles[2];
   HWY_ALIGN Out hits_buf[T + 8];
   // Inserts write per-key "new" flags only when the caller asked for them (a byte store per key
@@ -169,12 +189,13 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   const SeedConsts seed(p.seed);
   // Pre-hashed keys without a selection vector, 8-byte aligned, are read in place rather than
   // copied into a tile (the copy missed the cache once per line: design note M13, perf/README.md).
-  const uint64_t* in_place = src.kind == detail::KeyKind::kHashes && src.sel == nullptr &&
+  const uint64_t* in_place = !OwnHash<L>::value && src.kind == detail::KeyKind::kHashes &&
+                                     src.sel == nullptr &&
                                      reinterpret_cast<uintptr_t>(src.keys) % alignof(uint64_t) == 0
                                  ? static_cast<const uint64_t*>(src.keys)
                                  : nullptr;
   const uint64_t* tile_hashes[2] = {in_place != nullptr ? in_place : hashes[0], hashes[1]};
-  if (in_place == nullptr) TileHashes<L::kXxh64>(src, 0, m, seed, hashes[0]);
+  if (in_place == nullptr) HashStep<L>(src, 0, m, seed, hashes[0], 0);
   L::Locate(p, tile_hashes[0], 0, m, tiles[0]);
   for (size_t q = 0; q < HWY_MIN(D, m); ++q) L::template Prefetch<kOp>(words, p, tiles[0], q);
 
@@ -194,7 +215,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
         const size_t c1 = HWY_MIN(j + step, next_m);
         PrefetchSource(src, n, next_begin + T + j, step);
         if (in_place == nullptr) {
-          TileHashes<L::kXxh64>(src, next_begin + j, c1 - j, seed, hashes[cur ^ 1] + j);
+          HashStep<L>(src, next_begin + j, c1 - j, seed, hashes[cur ^ 1], j);
         }
         L::Locate(p, tile_hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
       }

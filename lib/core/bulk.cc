@@ -29,6 +29,16 @@ namespace simdbloom {
 namespace detail {
 namespace {
 
+// Pre-hashed keys on a guava (MITZ_64) filter: its probes need both halves of the key's 128-bit
+// hash, which a 64-bit hash cannot carry (guava32 takes h1, all MITZ_32 reads).
+void CheckPrehashed(const char* who, Layout layout, const Keys& keys) {
+  if (layout == Layout::kGuava && keys.kind() == Keys::Kind::kPrehashed && keys.size() != 0) {
+    Invalid(std::string(who) +
+            ": pre-hashed keys on a guava filter: its probes need both 64-bit halves of the "
+            "key's Murmur3 x64 128 hash; pass the keys (guava32 takes Filter::hash values)");
+  }
+}
+
 Params BulkParams(const Filter& f) {
   Params p{f.num_blocks(), f.num_hashes(), f.seed()};
   p.prefetch_distance = PrefetchDistance(f);
@@ -64,13 +74,14 @@ uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_
   if (plan == nullptr) {
     ValidateKeys(who, keys);
     CheckResult(who, result, out, n);
+    CheckPrehashed(who, f.layout(), keys);
     const KeyPlan own = PlanKeys(who, f.key_type(), keys, false);
     const uint64_t hits = Query(who, f, keys, sel, n, result, out, &own);
     return own.out_of_range ? ClearOutOfRange(keys, sel, n, result, out, hits) : hits;
   }
   const LayoutId id = IdOf(f.layout());
   StringHasher hasher;
-  KeySource src = SourceOf(keys, *plan, InfoOf(id).xxh64, f.seed(), &hasher);
+  KeySource src = SourceFor(id, keys, *plan, f.seed(), &hasher);
   src.sel = sel;
   const LayoutKernels& kernels = Active().For(id);
   Params p = BulkParams(f);
@@ -130,6 +141,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   // every argument error before anything is written or any thread starts
   const char* who = atomic && threads <= 1 ? "insert_concurrent" : "insert";
   detail::ValidateKeys(who, keys);
+  detail::CheckPrehashed(who, layout_, keys);
   if (fresh != nullptr) detail::CheckExtent(who, "fresh bytes", fresh, keys.size(), 1);
   const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, true);
   if (plan.type != key_type()) {
@@ -152,8 +164,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
                              : detail::SliceKeys(keys, begin, end - begin);
     const Keys& part = whole ? keys : slice;
     detail::StringHasher hasher;
-    const detail::KeySource src =
-        detail::SourceOf(part, plan, detail::InfoOf(id).xxh64, seed_, &hasher);
+    const detail::KeySource src = detail::SourceFor(id, part, plan, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
     // A sequential, non-atomic call may tune the prefetch distance on its keys.
     detail::Params lp = p;
@@ -293,7 +304,11 @@ void Filter::hash(const Keys& keys, uint64_t* out) const {
       }
     }
   }
-  detail::HashKeysAs(keys, plan, detail::InfoOf(id).xxh64, seed_, out);
+  if (detail::InfoOf(id).murmur128) {
+    detail::HashKeysMurmur(keys, plan, seed_, out);
+  } else {
+    detail::HashKeysAs(keys, plan, detail::InfoOf(id).xxh64, seed_, out);
+  }
 }
 
 namespace detail {
@@ -306,6 +321,7 @@ uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, Resul
   if (keys.size() == 0) return 0;
   if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
   ValidateKeys(who, keys);  // errors before threads start
+  CheckPrehashed(who, f.layout(), keys);
   CheckResult(who, result, out, keys.size());
   const KeyPlan plan = PlanKeys(who, f.key_type(), keys, false);
   // Per-part state for the parts RunParallel makes, not for every thread asked for.

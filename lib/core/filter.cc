@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kernels/dispatch.h"
+#include "kernels/scalar/guava.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/scalar/probes.h"
 #include "lib/core/filter_access.h"
@@ -110,6 +111,12 @@ Filter Filter::with_bits(uint64_t bits, uint32_t k, Layout layout, uint64_t seed
   const uint64_t blocks = detail::BlocksFor(bits, block_bits(layout));
   if (blocks > detail::kMaxBlocks) {
     Invalid(std::string("with_bits: more than 2^32 - 1 blocks of ") + layout_name(layout));
+  }
+  if (detail::InfoOf(layout)->murmur128) {
+    if (blocks > detail::kMaxGuavaLongs) {
+      Invalid(std::string("with_bits: more than 2^31 - 1 longs (Guava's limit) for ") +
+              layout_name(layout));
+    }
   }
   detail::CheckKeyType("with_bits", key_type);
   detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here, at construction
@@ -233,11 +240,18 @@ void detail::PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
     }
   } else if (layout == static_cast<uint8_t>(Layout::kShifting)) {
     __builtin_prefetch(words + 8 * detail::BlockIndex(h, num_blocks));
-  }
+  } else if (layout == static_cast<uint8_t>(Layout::kGuava32)) {
+    const scalar::GuavaMod mod(num_blocks);
+    scalar::GuavaMitz32Probes(mod, k, h, [&](uint64_t bit) {
+      __builtin_prefetch(words + (bit >> 6));
+      return true;
+    });
+  }  // (guava: a 64-bit hash does not define its probes; prefetch(key) prefetches them)
 }
 
 bool Filter::insert_hash_concurrent(uint64_t hash) {
   if (!owned_ || words_ == nullptr) CheckWritable("insert_concurrent");  // throws
+  if (layout_ == Layout::kGuava) RefusePrehashed("insert_hash_concurrent");
   __atomic_fetch_add(&inserted_, 1, __ATOMIC_RELAXED);
   const detail::Params p{num_blocks_, k_, seed_};
   return detail::InfoOf(layout_)->scalar_insert_atomic(words_, p, hash);

@@ -21,6 +21,7 @@
 #include <xxhash.h>
 
 #include "kernels/dispatch.h"
+#include "kernels/scalar/guava.h"
 #include "lib/core/filter_access.h"
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
@@ -159,6 +160,94 @@ void HashLegacy16(const void* ctx, const uint32_t* sel, size_t begin, size_t m, 
     *size = 2;
     return static_cast<const void*>(data + 2 * at);
   });
+}
+
+// ---- Murmur3 x64 128 (the Guava layouts): both halves of each key's hash ----
+// The byte-string shapes, integers converted by value and 2-byte legacy keys through
+// KeySource::hash128_fn: scalar Murmur3 of the key's bytes (the kernels hash u64 and u32 keys
+// themselves, vectorized).
+template <class Bytes>
+inline void MurmurRun(const StringHasher& h, const uint32_t* sel, size_t begin, size_t m,
+                      uint64_t* __restrict h1, uint64_t* __restrict h2, const Bytes& bytes) {
+  const uint64_t seed = h.seed;
+  for (size_t j = 0; j < m; ++j) {
+    size_t size;
+    const void* p = bytes(sel == nullptr ? begin + j : sel[begin + j], &size);
+    const scalar::Hash128 r = scalar::Murmur3x64_128(p, size, seed);
+    h1[j] = r.h1;
+    h2[j] = r.h2;
+  }
+}
+
+template <class Offset>
+void MurmurBinary(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+                  uint64_t* h2) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const Offset* offsets = static_cast<const Offset*>(h.keys->keys());
+  const uint8_t* data = h.keys->data();
+  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
+    Offset lo, hi;
+    std::memcpy(&lo, offsets + at, sizeof(Offset));
+    std::memcpy(&hi, offsets + at + 1, sizeof(Offset));
+    *size = static_cast<size_t>(hi - lo);
+    return data + lo;
+  });
+}
+
+template <class S>
+void MurmurStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+                   uint64_t* h2) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const S* keys = static_cast<const S*>(h.keys->keys());
+  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
+    *size = keys[at].size();
+    return static_cast<const void*>(keys[at].data());
+  });
+}
+
+void MurmurFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+                 uint64_t* h2) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
+  const size_t width = h.keys->width(), stride = h.keys->stride();
+  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
+    *size = width;
+    return static_cast<const void*>(data + at * stride);
+  });
+}
+
+void MurmurLegacy16(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+                    uint64_t* h2) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
+  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
+    *size = 2;
+    return static_cast<const void*>(data + 2 * at);
+  });
+}
+
+// Integer keys converted by value to the filter's width (To: uint64_t or uint32_t), then hashed
+// as their little-endian bytes.
+template <class From, class To>
+void MurmurConvert(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+                   uint64_t* h2) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const From* keys = static_cast<const From*>(h.keys->keys());
+  for (size_t j = 0; j < m; ++j) {
+    From v;
+    std::memcpy(&v, keys + (sel == nullptr ? begin + j : sel[begin + j]), sizeof(From));
+    const To t = static_cast<To>(v);
+    const scalar::Hash128 r = sizeof(To) == 8
+                                  ? scalar::Murmur3U64(static_cast<uint64_t>(t), h.seed)
+                                  : scalar::Murmur3U32(static_cast<uint32_t>(t), h.seed);
+    h1[j] = r.h1;
+    h2[j] = r.h2;
+  }
+}
+using Hash128Fn = void (*)(const void*, const uint32_t*, size_t, size_t, uint64_t*, uint64_t*);
+template <class From>
+Hash128Fn MurmurConverterOf(unsigned to_width) {
+  return to_width == 8 ? &MurmurConvert<From, uint64_t> : &MurmurConvert<From, uint32_t>;
 }
 
 using HashFn = void (*)(const void*, const uint32_t*, size_t, size_t, uint64_t*);
@@ -320,6 +409,84 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
   CheckArray(who, what, p, count, size);
 }
 
+KeySource MurmurSourceOf(const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                         StringHasher* hasher) {
+  KeySource src;
+  *hasher = StringHasher{&keys, seed};
+  src.ctx = hasher;
+  src.kind = KeyKind::kHashFn;
+  if (plan.legacy16) {
+    src.hash128_fn = &MurmurLegacy16;
+    return src;
+  }
+  if (plan.to_width != 0) {
+    switch (keys.kind()) {
+      case Keys::Kind::kU64:
+        src.hash128_fn = MurmurConverterOf<uint64_t>(plan.to_width);
+        break;
+      case Keys::Kind::kI64:
+        src.hash128_fn = MurmurConverterOf<int64_t>(plan.to_width);
+        break;
+      case Keys::Kind::kU32:
+        src.hash128_fn = MurmurConverterOf<uint32_t>(plan.to_width);
+        break;
+      case Keys::Kind::kI32:
+        src.hash128_fn = MurmurConverterOf<int32_t>(plan.to_width);
+        break;
+      case Keys::Kind::kU16:
+        src.hash128_fn = MurmurConverterOf<uint16_t>(plan.to_width);
+        break;
+      default:
+        src.hash128_fn = MurmurConverterOf<int16_t>(plan.to_width);
+        break;
+    }
+    return src;
+  }
+  switch (keys.kind()) {
+    case Keys::Kind::kU64:
+    case Keys::Kind::kI64:
+      src.kind = KeyKind::kU64;
+      src.keys = keys.keys();
+      break;
+    case Keys::Kind::kU32:
+    case Keys::Kind::kI32:
+      src.kind = KeyKind::kU32;
+      src.keys = keys.keys();
+      break;
+    case Keys::Kind::kU16:
+    case Keys::Kind::kI16:
+      src.hash128_fn = &MurmurLegacy16;
+      break;
+    case Keys::Kind::kPrehashed:
+      src.kind = KeyKind::kHashes;
+      src.keys = keys.keys();
+      break;
+    case Keys::Kind::kStrings:
+      src.hash128_fn = &MurmurStrings<std::string_view>;
+      break;
+    case Keys::Kind::kStdStrings:
+      src.hash128_fn = &MurmurStrings<std::string>;
+      break;
+    case Keys::Kind::kBinary32:
+      src.hash128_fn = &MurmurBinary<int32_t>;
+      break;
+    case Keys::Kind::kBinary64:
+      src.hash128_fn = &MurmurBinary<int64_t>;
+      break;
+    case Keys::Kind::kFixedWidth:
+      src.hash128_fn = &MurmurFixed;
+      break;
+  }
+  return src;
+}
+
+KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                    StringHasher* hasher) {
+  const LayoutInfo& info = InfoOf(id);
+  if (info.murmur128) return MurmurSourceOf(keys, plan, seed, hasher);
+  return SourceOf(keys, plan, info.xxh64, seed, hasher);
+}
+
 KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
                    StringHasher* hasher) {
   KeySource src;
@@ -445,6 +612,12 @@ void HashKeysAs(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed
   StringHasher hasher;
   const KeySource src = SourceOf(keys, plan, xxh64, seed, &hasher);
   Active().hash_keys(xxh64, src, keys.size(), seed, out);
+}
+
+void HashKeysMurmur(const Keys& keys, const KeyPlan& plan, uint64_t seed, uint64_t* out) {
+  StringHasher hasher;
+  const KeySource src = MurmurSourceOf(keys, plan, seed, &hasher);
+  for (size_t i = 0; i < keys.size(); ++i) out[i] = scalar::Murmur128OfKey(src, i, seed).h1;
 }
 
 }  // namespace detail

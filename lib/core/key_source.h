@@ -57,6 +57,22 @@ KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t s
 KeySource SourceOf(Keys&& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
                    StringHasher* hasher) = delete;
 
+// The KeySource of the Murmur3 layouts (guava, guava32: LayoutInfo::murmur128): u64 and u32 keys
+// read in place (the kernel hashes them), pre-hashed keys as they are, every other shape through
+// hash128_fn (scalar Murmur3 x64 128 of the key's funnel bytes).
+KeySource MurmurSourceOf(const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                         StringHasher* hasher);
+KeySource MurmurSourceOf(Keys&& keys, const KeyPlan& plan, uint64_t seed,
+                         StringHasher* hasher) = delete;
+// The source of layout `id`'s hash family: MurmurSourceOf or SourceOf.
+KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                    StringHasher* hasher);
+KeySource SourceFor(LayoutId id, Keys&& keys, const KeyPlan& plan, uint64_t seed,
+                    StringHasher* hasher) = delete;
+// out[i] = h1 of key i's Murmur3 x64 128 (`seed`) as `plan` says (Filter::hash of the Guava
+// layouts).
+void HashKeysMurmur(const Keys& keys, const KeyPlan& plan, uint64_t seed, uint64_t* out);
+
 // out[i] = the hash of key i as `plan` says (keys validated and planned; those out of a kInt32
 // filter's range get the hash of their low 32 bits: their results are the caller's to clear), on
 // the active target. No allocation.
@@ -81,8 +97,11 @@ void HashKeyRange(const Kernels& kernels, const Keys& keys, const KeyPlan& plan,
 // SpatialFilter's (spatial.cc).
 constexpr size_t kStringChunk = 4096;
 
+// (Not for Murmur3 sources: a chunk of their hashes is two words a key, which the pre-hashed path
+// cannot carry; their kernel hashes byte strings a tile at a time.)
 inline bool ChunkStrings(const KeySource& src, size_t n) {
-  return src.kind == KeyKind::kHashFn && src.sel == nullptr && n > 1024;
+  return src.kind == KeyKind::kHashFn && src.hash128_fn == nullptr && src.sel == nullptr &&
+         n > 1024;
 }
 
 // Runs run(hashes, begin, m) over [0, n) in chunks of hashed keys; returns the sum of its results.

@@ -16,6 +16,8 @@ namespace simdbloom {
 namespace detail {
 
 constexpr uint64_t kMaxBlocks = (uint64_t{1} << 32) - 1;
+// The Guava layouts' most longs: Guava counts them in a Java int (its writeTo form too).
+constexpr uint64_t kMaxGuavaLongs = (uint64_t{1} << 31) - 1;
 
 [[noreturn]] inline void Invalid(const std::string& what) {
   throw Error(ErrorCode::kInvalidArgument, what);

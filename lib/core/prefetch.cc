@@ -237,7 +237,10 @@ uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {
   // faster while the filter fits the caches; from 8 MB on, where most lines come from DRAM,
   // prefetching all k is faster, and absent keys are no slower (perf/README.md, design note M5).
   constexpr uint64_t kAllProbesMinBytes = uint64_t{8} << 20;
-  return layout == Layout::kClassic && bytes >= kAllProbesMinBytes ? 32 : 2;
+  // (The Guava layouts place their probes as classic does: the same rule.)
+  const bool anywhere =
+      layout == Layout::kClassic || layout == Layout::kGuava || layout == Layout::kGuava32;
+  return anywhere && bytes >= kAllProbesMinBytes ? 32 : 2;
 }
 
 void SetPrefetchOverride(int distance) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,41 @@ double predicted_fpp(Layout layout, uint64_t bits, uint32_t k, uint64_t n) {
   return detail::ModelFpr(layout, k, static_cast<double>(n), blocks);
 }
 
+namespace detail {
+namespace {
+
+// Guava 31.1's BloomFilter.create(funnel, n, fpp), as its code computes it in Java doubles
+// (lib/FORMAT.md, "guava and guava32"): numBits = (long) (-n * ln(fpp) / (ln 2 * ln 2)),
+// k = max(1, (int) Math.round((double) numBits / n * ln 2)), ceil(numBits / 64) longs. Guava
+// refuses numBits = 0, k > 255 and more than 2^31 - 1 longs; so does this.
+Sizing GuavaSizing(uint64_t n, double fpp, Layout layout) {
+  if (n > static_cast<uint64_t>(INT64_MAX)) Invalid("size_for: Guava counts items in a Java long");
+  const double ln2 = std::log(2.0);
+  const double bits_d = static_cast<double>(-static_cast<int64_t>(n)) * std::log(fpp) / (ln2 * ln2);
+  if (!(bits_d < 0x1p62)) Invalid("size_for: the filter would pass Guava's 2^31 - 1 longs");
+  const int64_t num_bits = static_cast<int64_t>(bits_d);  // Java's (long): toward zero
+  if (num_bits <= 0) {
+    Invalid("size_for: " + std::to_string(n) + " items at fpp " + std::to_string(fpp) +
+            " give Guava 0 bits (its create refuses them)");
+  }
+  const uint64_t longs = (static_cast<uint64_t>(num_bits) + 63) / 64;
+  if (longs > kMaxGuavaLongs) Invalid("size_for: the filter would pass Guava's 2^31 - 1 longs");
+  // Math.round(x) is floor(x + 1/2) exactly; llround (half away from zero) equals it for x > 0.
+  const int64_t k = std::max<int64_t>(
+      1, std::llround(static_cast<double>(num_bits) / static_cast<double>(n) * ln2));
+  if (k > 255) Invalid("size_for: Guava's k = " + std::to_string(k) + " is above 255");
+  const uint32_t k32 = static_cast<uint32_t>(k);
+  return Sizing{longs * 64, k32, ModelFpr(layout, k32, static_cast<double>(n), longs)};
+}
+
+}  // namespace
+}  // namespace detail
+
 Sizing size_for(uint64_t expected_items, double fpp, Layout layout) {
   if (!detail::KnownLayout(layout)) Invalid("size_for: unknown layout");
   if (expected_items == 0) Invalid("size_for: expected_items must be > 0");
   if (!(fpp > 0 && fpp < 1)) Invalid("size_for: fpp must be in (0, 1), got " + std::to_string(fpp));
+  if (detail::InfoOf(layout)->murmur128) return detail::GuavaSizing(expected_items, fpp, layout);
   if (fpp < detail::kMinFpp) Invalid("size_for: fpp below 1e-9 cannot be sized reliably");
   const double n = static_cast<double>(expected_items);
   const double target = fpp * kSizingHeadroom;

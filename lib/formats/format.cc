@@ -40,7 +40,12 @@ void CheckReadable(const std::istream& in) {
   if (in.bad()) throw Error(ErrorCode::kIo, "load: the stream failed while reading");
 }
 
-uint8_t HashIdOf(Layout layout) { return detail::UsesXxh64(layout) ? kHashXxh64 : kHashXxh3; }
+constexpr uint8_t kHashMurmur3 = 3;  // Murmur3 x64 128, seed 0 (the Guava layouts)
+
+uint8_t HashIdOf(Layout layout) {
+  if (detail::InfoOf(layout)->murmur128) return kHashMurmur3;
+  return detail::UsesXxh64(layout) ? kHashXxh64 : kHashXxh3;
+}
 
 // The fields of a header, validated.
 struct Header {
@@ -88,6 +93,11 @@ Header DecodeHeader(const uint8_t* h, uint64_t available) {
     Bad("block count " + std::to_string(out.num_blocks));
   }
   out.seed = GetU64(h + 32);
+  if (detail::InfoOf(out.layout)->murmur128) {  // Guava's limits (lib/FORMAT.md)
+    if (out.num_blocks > detail::kMaxGuavaLongs) {
+      Bad("block count " + std::to_string(out.num_blocks) + " for " + layout_name(out.layout));
+    }
+  }
   out.inserted = GetU64(h + 40);
   out.checksum = GetU64(h + 48);
   out.payload_bytes = out.num_blocks * (block_bits(out.layout) / 8);

@@ -63,6 +63,10 @@ std::string ParameterProblem(uint64_t initial, double fpp, double growth, double
   if (!detail::KnownLayout(layout)) {
     return "unknown layout " + std::to_string(static_cast<int>(static_cast<uint8_t>(layout)));
   }
+  if (detail::InfoOf(layout)->murmur128) {
+    // Its stages would be Guava filters the chain hashes with its own XXH3 hashes.
+    return std::string("a chain of ") + layout_name(layout) + " stages is not supported";
+  }
   return std::string();
 }
 
@@ -301,7 +305,6 @@ void ScalableFilter::set_key_type(KeyType type) {
   keys_.Declare("ScalableFilter::set_key_type", type);
   SyncStages();
 }
-
 
 // ---- Insert ----
 

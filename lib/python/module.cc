@@ -121,6 +121,10 @@ const char* LayoutDoc(Layout layout) {
     case Layout::kShifting:
       return "shifting Bloom filter (ShBF_M): k bits as ceil(k/2) pairs, a pair in one 64-bit "
              "word, all in one cache line";
+    case Layout::kGuava:
+      return "Guava's BloomFilter (MURMUR128_MITZ_64), bit for bit: from_guava / to_guava";
+    case Layout::kGuava32:
+      return "Guava's older MURMUR128_MITZ_32 strategy, bit for bit";
   }
   return "a layout of the library (lib/FORMAT.md)";
 }

@@ -60,6 +60,8 @@ typedef int simdbloom_status;
 #define SIMDBLOOM_SPLIT_BLOCK256 3
 #define SIMDBLOOM_CLASSIC 4
 #define SIMDBLOOM_SHIFTING 5
+#define SIMDBLOOM_GUAVA 6   /* Guava's BloomFilter, MURMUR128_MITZ_64 (lib/FORMAT.md) */
+#define SIMDBLOOM_GUAVA32 7 /* Guava's older MURMUR128_MITZ_32 */
 
 /* "MAJOR.MINOR.PATCH". */
 const char* simdbloom_version(void);

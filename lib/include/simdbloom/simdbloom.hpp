@@ -55,13 +55,27 @@ enum class Layout : uint8_t {
   // line: k (1..16) bits as ceil(k/2) pairs, each pair two bits of one 64-bit word at a per-key
   // offset, so a key tests ceil(k/2) words where block512 tests k (kernels/shifting/spec.h).
   kShifting = 5,
+  // Guava's com.google.common.hash.BloomFilter, bit for bit (lib/FORMAT.md, "guava and
+  // guava32"): strategy MURMUR128_MITZ_64 (what Guava's create makes), Murmur3 x64 128 (seed 0)
+  // of the key's funnel bytes, k (1..255) bits anywhere in an array of 64-bit words. create()
+  // sizes as Guava 31.1's create(); from_guava / to_guava read and write Guava's writeTo bytes.
+  // The filter's seed seeds Murmur3 (h1 = h2 = seed; Guava's is 0: to_guava needs seed 0);
+  // pre-hashed keys are refused (MITZ_64 needs both halves of the 128-bit hash, which a 64-bit
+  // hash cannot carry).
+  kGuava = 6,
+  // Guava's older strategy MURMUR128_MITZ_32 (ordinal 0, in filters serialized by old Guava
+  // versions): as kGuava, probes from the first 64 bits of the hash only; a pre-hashed key is that
+  // value (Guava's HashCode.asLong()).
+  kGuava32 = 7,
 };
 
-// "block512", "register64", "split_block256", "classic", "shifting"; "unknown" for other values.
+// "block512", "register64", "split_block256", "classic", "shifting", "guava", "guava32";
+// "unknown" for other values.
 // O(1).
 const char* layout_name(Layout layout) noexcept;
 // Bits per block of `layout` (the granularity of its size): 512, 64, 256, 512 (classic), 512
-// (shifting). Throws Error(kInvalidArgument) for an unknown layout. O(1).
+// (shifting), 64 (guava, guava32: Guava's longs). Throws Error(kInvalidArgument) for an unknown
+// layout. O(1).
 uint32_t block_bits(Layout layout);
 
 enum class ErrorCode : int {
@@ -379,6 +393,7 @@ class Filter {
       ++inserted_;
       return OneKey::Block512Insert(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
+    if (murmur()) return InsertMurmur("insert", key, false);
     KeyType type;
     const bool fresh = insert_hash<OneKey>(key_hash_for_insert("insert", key, &type));
     if (type != keys_.type()) SetKeyTypeOnInsert(type);
@@ -391,6 +406,7 @@ class Filter {
       return OneKey::Block512Contains(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
     }
     if (words_ == nullptr) RefuseQuery("contains");
+    if (murmur()) return ContainsMurmur(key);
     uint64_t h;
     if (!keys_.ForQuery("contains", key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
     return contains_hash<OneKey>(h);
@@ -403,6 +419,8 @@ class Filter {
     uint64_t h;
     if (key.is_integer() && (Fast() & kFastQuery)) {
       prefetch_hash(detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_));
+    } else if (murmur()) {
+      PrefetchMurmur(key);
     } else if (keys_.TryHash(key, seed_, xxh3_bitflip_, xxh64(), &h)) {
       prefetch_hash(h);
     }
@@ -424,6 +442,8 @@ class Filter {
       }
       case Layout::kSplitBlock256:
         return OneKey::SplitBlock256Insert(reinterpret_cast<uint8_t*>(words_ + 4 * block), hash);
+      case Layout::kGuava:
+        RefusePrehashed("insert_hash");
       default:
         return detail::InsertHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
                                            hash);
@@ -443,6 +463,8 @@ class Filter {
       case Layout::kSplitBlock256:
         return OneKey::SplitBlock256Contains(reinterpret_cast<const uint8_t*>(words_ + 4 * block),
                                              hash);
+      case Layout::kGuava:
+        RefusePrehashed("contains_hash");
       default:
         return detail::ContainsHashOutOfLine(static_cast<uint8_t>(layout_), words_, num_blocks_, k_,
                                              hash);
@@ -474,7 +496,10 @@ class Filter {
   // hash family, seed and key type. O(1), inline (strings: O(size)). Throws KeyTypeError for a
   // key of the other kind than key_type(), Error(kInvalidArgument) for an integer out of a kInt32
   // filter's range (it has no hash there).
+  // guava, guava32: h1, the first 64 bits of the key's Murmur3 x64 128 (Guava's
+  // HashCode.asLong()); guava32's insert_hash and contains_hash take it, guava's refuse it.
   SIMDBLOOM_INLINE uint64_t hash(Key key) const {
+    if (murmur()) return HashMurmur(key);
     return keys_.ForHash("hash", key, seed_, xxh3_bitflip_, xxh64());
   }
 
@@ -499,6 +524,16 @@ class Filter {
   // another thread gave the filter another type first.
   void ClaimKeyType(const char* who, KeyType type);
   bool xxh64() const noexcept { return layout_ == Layout::kSplitBlock256; }
+  // The Guava layouts' single-key calls, out of line (lib/formats/guava.cc): Murmur3 x64 128 of
+  // the key's funnel bytes (8 little-endian bytes for kInt64, 4 for kInt32, a byte string's
+  // bytes), the key type rules of KeyTyping.
+  bool murmur() const noexcept { return layout_ == Layout::kGuava || layout_ == Layout::kGuava32; }
+  bool InsertMurmur(const char* who, Key key, bool concurrent);
+  bool ContainsMurmur(Key key) const;
+  void PrefetchMurmur(Key key) const noexcept;
+  uint64_t HashMurmur(Key key) const;
+  // A pre-hashed call on a guava (MITZ_64) filter: Error(kInvalidArgument).
+  [[noreturn]] SIMDBLOOM_COLD void RefusePrehashed(const char* who) const;
   // Which inline fast paths hold: block512 with an 8-byte integer hash (kInt64; queries kNone
   // too), bits present (insert: owned). Recomputed whenever one of those changes.
   static constexpr uint8_t kFastQuery = 1, kFastInsert = 2;
@@ -563,6 +598,7 @@ class Filter {
   // The first key into a kNone filter sets its key type atomically, before its bits: a racing
   // insert_concurrent of the other kind is refused (KeyTypeError), never mixed in.
   bool insert_concurrent(Key key) {
+    if (murmur()) return InsertMurmur("insert_concurrent", key, true);
     KeyType type;
     const uint64_t h = key_hash_for_insert("insert_concurrent", key, &type);
     if (type != keys_.type()) ClaimKeyType("insert_concurrent", type);
@@ -704,6 +740,26 @@ class Filter {
   // FIXED_LEN_BYTE_ARRAY: kBytes); Parquet's bytes do not say. kNone leaves it to the caller.
   static Filter from_parquet(const uint8_t* data, size_t size, size_t* consumed = nullptr,
                              KeyType key_type = KeyType::kNone);
+
+  // ---- Guava's BloomFilter (guava and guava32 only; lib/FORMAT.md, "guava and guava32") ----
+  // Guava's writeTo form: 1 byte strategy ordinal (1: MURMUR128_MITZ_64, layout guava; 0:
+  // MURMUR128_MITZ_32, guava32), 1 byte k (unsigned), a big-endian int32 count of longs, then the
+  // longs big-endian. Throws Error(kIncompatible) for another layout or a seed other than 0
+  // (Guava's Murmur3 seed). Allocates the result
+  // (6 + size_bytes() bytes). Cost: one pass over the bits (byte swaps).
+  std::vector<uint8_t> to_guava() const;
+  // Reads Guava's writeTo form at `data`: what Guava's readFrom reads (ordinal 0 or 1, k 1..255,
+  // 1 to 2^31 - 1 longs, then exactly that many longs). `key_type` says which funnel the Java
+  // side used (Guava's bytes do not record it): longFunnel kInt64, integerFunnel kInt32,
+  // stringFunnel(UTF_8) and byteArrayFunnel kBytes (keys as their bytes), unencodedCharsFunnel
+  // kBytes with each key given as its UTF-16LE bytes; kNone leaves it to the first insert.
+  // `consumed`, if given, receives the bytes read (6 + 8 longs) and bytes may follow; without it
+  // the size must be exactly that. Throws Error(kFormat) for any other stream (a bad ordinal,
+  // k = 0, a count that is not positive or does not match the bytes, truncation), reading no byte
+  // past `size`; Error(kInvalidArgument) for a bad key_type; Error(kOutOfMemory). Cost: one
+  // allocation and a pass over the bits.
+  static Filter from_guava(const uint8_t* data, size_t size, KeyType key_type,
+                           size_t* consumed = nullptr);
 
   // What the filter knows from its bits. Each reads the whole bit array once: O(size_bytes()),
   // no allocation.

@@ -54,6 +54,8 @@ class Layout(enum.Enum):
     split_block256: int
     classic: int
     shifting: int
+    guava: int
+    guava32: int
     @property
     def name(self) -> str: ...
     @property
