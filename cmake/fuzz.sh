@@ -28,7 +28,8 @@ CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWit
 cmake --build "$build" -j"$(nproc)"
 # Each target with its corpus: filter files (load/view/Parquet import), then whole Parquet files
 # (the simdbloom command's footer reader).
-for pair in "simdbloom_fuzz_load:corpus:4096" "simdbloom_fuzz_parquet:corpus_parquet:65536"; do
+for pair in "simdbloom_fuzz_load:corpus:4096" "simdbloom_fuzz_parquet:corpus_parquet:65536" \
+  "simdbloom_fuzz_guava:corpus_guava:4096"; do
   IFS=: read -r name corpus max_len <<<"$pair"
   fuzzer=$build/tests/fuzz/$name
   echo "== $name: replaying the corpus"
