@@ -122,37 +122,36 @@ HWY_INLINE void Murmur3TileHashes(const detail::KeySource& src, size_t begin, si
 // 64 x 64 -> high 64 product y * R (y = x >> 6 < 2^57, R = floor((2^64 - 1) / L)) is built from
 // four 32 x 32 -> 64 products (no vector unit multiplies 64-bit lanes to 128 bits); q * L from two
 // (L < 2^32); then one conditional subtraction, as an unsigned minimum (r - L wraps above r when
-// r < L).
-template <class D>
-struct GuavaModV {
-  using V = hn::Vec<D>;
-  V longs, r_lo, r_hi, low32, low6;
-  GuavaModV(D d, uint64_t num_longs) {
-    const uint64_t recip = ~uint64_t{0} / num_longs;
-    longs = hn::Set(d, num_longs);
-    r_lo = hn::Set(d, recip & 0xFFFFFFFFu);
-    r_hi = hn::Set(d, recip >> 32);
-    low32 = hn::Set(d, uint64_t{0xFFFFFFFFu});
-    low6 = hn::Set(d, uint64_t{63});
-  }
-  HWY_INLINE V operator()(D d, V x) const {
-    const V y = hn::ShiftRight<6>(x);
-    const V y_hi = hn::ShiftRight<32>(y);
-    const V y_lo = hn::And(y, low32);  // (MulU32ToU64 needs lanes below 2^32)
-    const V ll = MulU32ToU64(d, y_lo, r_lo);
-    const V lh = MulU32ToU64(d, y_lo, r_hi);
-    const V hl = MulU32ToU64(d, y_hi, r_lo);
-    const V hh = MulU32ToU64(d, y_hi, r_hi);
-    const V mid = hn::Add(hn::ShiftRight<32>(ll), hn::Add(hn::And(lh, low32), hn::And(hl, low32)));
-    const V q = hn::Add(hn::Add(hh, hn::ShiftRight<32>(mid)),
-                        hn::Add(hn::ShiftRight<32>(lh), hn::ShiftRight<32>(hl)));
-    const V ql = hn::Add(MulU32ToU64(d, hn::And(q, low32), longs),
-                         hn::ShiftLeft<32>(MulU32ToU64(d, hn::ShiftRight<32>(q), longs)));
-    V r = hn::Sub(y, ql);
-    r = hn::Min(r, hn::Sub(r, longs));
-    return hn::Or(hn::ShiftLeft<6>(r), hn::And(x, low6));
-  }
+// r < L). The constants are scalars (SVE vectors cannot be members); Set is hoisted by the
+// compiler.
+struct GuavaModConsts {
+  uint64_t longs, r_lo, r_hi;
+  explicit GuavaModConsts(uint64_t num_longs)
+      : longs(num_longs),
+        r_lo((~uint64_t{0} / num_longs) & 0xFFFFFFFFu),
+        r_hi((~uint64_t{0} / num_longs) >> 32) {}
 };
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V GuavaModV(D d, V x, const GuavaModConsts& c) {
+  const V low32 = hn::Set(d, uint64_t{0xFFFFFFFFu});
+  const V longs = hn::Set(d, c.longs);
+  const V r_lo = hn::Set(d, c.r_lo), r_hi = hn::Set(d, c.r_hi);
+  const V y = hn::ShiftRight<6>(x);
+  const V y_hi = hn::ShiftRight<32>(y);
+  const V y_lo = hn::And(y, low32);  // (MulU32ToU64 needs lanes below 2^32)
+  const V ll = MulU32ToU64(d, y_lo, r_lo);
+  const V lh = MulU32ToU64(d, y_lo, r_hi);
+  const V hl = MulU32ToU64(d, y_hi, r_lo);
+  const V hh = MulU32ToU64(d, y_hi, r_hi);
+  const V mid = hn::Add(hn::ShiftRight<32>(ll), hn::Add(hn::And(lh, low32), hn::And(hl, low32)));
+  const V q = hn::Add(hn::Add(hh, hn::ShiftRight<32>(mid)),
+                      hn::Add(hn::ShiftRight<32>(lh), hn::ShiftRight<32>(hl)));
+  const V ql = hn::Add(MulU32ToU64(d, hn::And(q, low32), longs),
+                       hn::ShiftLeft<32>(MulU32ToU64(d, hn::ShiftRight<32>(q), longs)));
+  V r = hn::Sub(y, ql);
+  r = hn::Min(r, hn::Sub(r, longs));
+  return hn::Or(hn::ShiftLeft<6>(r), hn::And(x, hn::Set(d, uint64_t{63})));
+}
 
 // Both Guava layouts in the tiled pipeline. The pipeline hashes a tile with Murmur3TileHashes
 // (kMurmur128: h1 at hashes[j], h2 at hashes[kTileKeys + j]); Locate computes the bits of the
@@ -182,7 +181,7 @@ struct GuavaKernel {
                                 size_t j0, size_t j1, Tile& tile) {
     const hn::ScalableTag<uint64_t> d;
     using V = hn::Vec<decltype(d)>;
-    const GuavaModV<decltype(d)> mod(d, p.num_blocks);
+    const GuavaModConsts mod(p.num_blocks);
     const uint32_t probes = HWY_MIN(p.k, kTileProbes);
     if constexpr (kMitz32) {
       const V low32 = hn::Set(d, uint64_t{0xFFFFFFFFu});
@@ -193,7 +192,7 @@ struct GuavaKernel {
           const V c = hn::And(acc, low32);
           // negative (bit 31 set): ~c within 32 bits
           const V flip = hn::And(hn::Sub(hn::Zero(d), hn::ShiftRight<31>(c)), low32);
-          hn::Store(mod(d, hn::Xor(c, flip)), d, tile.bit + i * kTileKeys + j);
+          hn::Store(GuavaModV(d, hn::Xor(c, flip), mod), d, tile.bit + i * kTileKeys + j);
           acc = hn::Add(acc, b);
         }
       });
@@ -203,7 +202,7 @@ struct GuavaKernel {
         const V h2 = hn::LoadU(d, hashes + kTileKeys + j);
         V c = h1;
         for (uint32_t i = 0; i < probes; ++i) {
-          hn::Store(mod(d, hn::And(c, max63)), d, tile.bit + i * kTileKeys + j);
+          hn::Store(GuavaModV(d, hn::And(c, max63), mod), d, tile.bit + i * kTileKeys + j);
           c = hn::Add(c, h2);
         }
       });
