@@ -68,6 +68,7 @@ constexpr CommandHelp kCommandHelp[] = {
      R"(usage: simdbloom build [-n N] [--fpp P] [--layout L] [--seed S] [-z] -o OUT [FILE...]
        simdbloom build --counting [-n N] [--fpp P] [--layout L] [--seed S] [-z] -o OUT [FILE...]
        simdbloom build --areas [-n N] [--fpp P] [--seed S] [-z] -o OUT FILE...
+       simdbloom build --format guava [--layout guava32] [--key-type T] -n N [--fpp P] -o OUT [FILE...]
 Builds a filter from the keys of FILEs (stdin without FILE) and saves it to OUT atomically: a
 failure or a kill leaves the old OUT (or none). OUT may not be an input; onto a symbolic link the
 file it points to is replaced; -o /dev/stdout or a FIFO is streamed into. Without -n, regular
@@ -83,9 +84,16 @@ named by it; simdbloom classify tells a key's area). Both need -n on a pipe.
       --seed S        hash seed, decimal or 0x hex (default 0)
       --counting      a counting filter (keys can be removed)
       --areas         a spatial filter, one area per FILE
+      --key-type T    how lines are keys: bytes (default), int64 or int32 (a decimal integer
+                      per line, a key by its value: the library's integer keys)
+      --format F      simdbloom (default) or guava: Guava's BloomFilter, its writeTo bytes
+                      (layout guava = MURMUR128_MITZ_64, or guava32; sized as Guava's create;
+                      --key-type bytes = stringFunnel(UTF_8), int64 = longFunnel, int32 =
+                      integerFunnel)
   -z, --null          keys end at NUL, not newline
 )",
-     "  simdbloom build -n 1M -o blocklist.sbf urls.txt\n"},
+     "  simdbloom build -n 1M -o blocklist.sbf urls.txt\n"
+     "  simdbloom build --format guava --key-type int64 -n 1M -o ids.guava ids.txt\n"},
     {"query",
      R"(usage: simdbloom query [--absent] [-c] [-q] [-z] FILTER [FILE...]
        simdbloom query [--first | --absent] [-c] [-q] [-z] -f FILTER [-f FILTER...] [FILE...]
@@ -98,6 +106,9 @@ and each match prints as KEY<TAB>FILTER, in input order, then in -f order.
   -c, --count         print only the number of selected keys (with -f: of the lines)
   -f, --filter FILTER probe this filter too (repeat: one -f per filter)
       --first         with -f: only the first filter (in -f order) that may hold each key
+      --key-type T    lines are bytes (default), int64 or int32 keys (decimal integers); a Guava
+                      file (writeTo bytes, found by its header) needs it: its bytes do not say
+                      which funnel made it
   -z, --null          keys end at NUL, not newline, on input and output
 )",
      "  printf '%s\\n' \"$url\" | simdbloom query -q blocklist.sbf && echo blocked\n"},
@@ -153,7 +164,9 @@ Describes a stored filter of any kind (plain, scalable, counting, spatial, shbf_
 the file's magic): its key type (bytes, int64, int32, legacy), its geometry (layout, bits or
 counters or cells, k, bytes, seed), its keys, fill and expected false-positive rate, and each
 stage of a chain or area of a spatial filter.
---json prints only the description as one JSON object, on stdout.
+--json prints only the description as one JSON object, on stdout. A Guava file (writeTo bytes)
+needs --key-type bytes, int64 or int32: the funnel that made it, which its bytes do not say.
+      --key-type T    the key type of a Guava file
 )",
      "  simdbloom info --json blocklist.sbf\n"},
     {"merge",
@@ -161,8 +174,10 @@ stage of a chain or area of a spatial filter.
 Saves the union of filters A and B (plain: same layout, size, k, seed and key type; two mergeable
 chains; counting: same geometry, counters added, capped at 15) to OUT atomically. OUT may be A or
 B: both are read before OUT is replaced. Spatial and shifting set filters, and filters of
-different key types, cannot be merged (exit 2).
+different key types, cannot be merged (exit 2). OUT has A's format (Guava's writeTo bytes
+for a Guava file A, which needs --key-type).
   -o, --output OUT    the merged filter (required)
+      --key-type T    the key type of Guava files (bytes, int64, int32)
 )",
      "  simdbloom merge monday.sbf tuesday.sbf -o week.sbf\n"},
     {"parquet",

@@ -74,10 +74,51 @@ constexpr char kSpatialMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'B', 'F'};
 constexpr char kShbfAMagic[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'A'};
 constexpr char kShbfXMagic[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'X'};
 
+KeyType g_line_key_type = KeyType::kBytes;
+bool g_line_key_type_given = false;
+
+// Guava's writeTo form starts with its strategy ordinal (0 or 1), k (1..255) and a positive
+// big-endian int32 count of longs; every simdbloom file starts with 'S'. (Anything else, zeros
+// included, goes on to the simdbloom loaders and their "bad magic".)
+bool LooksLikeGuava(std::string_view magic) {
+  if (magic.size() < 6) return false;
+  const auto b = [&](size_t i) { return static_cast<uint8_t>(magic[i]); };
+  const uint32_t count = uint32_t{b(2)} << 24 | uint32_t{b(3)} << 16 | uint32_t{b(4)} << 8 | b(5);
+  return b(0) <= 1 && b(1) != 0 && count != 0 && count < (uint32_t{1} << 31);
+}
+
+// Guava's writeTo bytes from `in`: the 6-byte header, then the longs it claims, read in 4 MiB
+// pieces (memory follows the bytes present, not the claim), then nothing more.
+Filter LoadGuava(std::istream& in) {
+  std::vector<uint8_t> bytes;
+  constexpr size_t kPiece = size_t{4} << 20;
+  while (in) {
+    const size_t have = bytes.size();
+    bytes.resize(have + kPiece);
+    in.read(reinterpret_cast<char*>(bytes.data() + have), static_cast<std::streamsize>(kPiece));
+    bytes.resize(have + static_cast<size_t>(in.gcount()));
+    if (in.gcount() == 0) break;
+  }
+  return Filter::from_guava(bytes.data(), bytes.size(), g_line_key_type);
+}
+
 // Loads the filter whose first bytes are `magic` from `in` (positioned at its start).
 StoredFilter LoadKind(std::istream& in, std::string_view magic) {
   StoredFilter s;
   auto is = [&](const char(&m)[8]) { return magic == std::string_view(m, 8); };
+  if (LooksLikeGuava(magic)) {
+    // Guava's bytes do not record which funnel made them: guessing would answer wrongly in
+    // silence (a filter of longs asked lines as text).
+    if (!g_line_key_type_given) {
+      throw CliError(kExitUsage,
+                     "a Guava filter (writeTo bytes) does not say which funnel made it: give "
+                     "--key-type bytes (stringFunnel(UTF_8), byteArrayFunnel), int64 "
+                     "(longFunnel) or int32 (integerFunnel)");
+    }
+    s.kind = FileKind::kPlain;
+    s.set.emplace(KeySet::Guava(LoadGuava(in)));
+    return s;
+  }
   // Every kind through its stream loader: the header, then the payload it claims in 4 MiB pieces
   // (FORMAT.md), so memory follows the bytes present, never the claim nor an endless input.
   if (is(kShbfAMagic)) {
@@ -113,6 +154,55 @@ std::string Fmt(const char* format, ...) {
 }
 
 }  // namespace
+
+void SetLineKeyType(KeyType type, bool given) {
+  g_line_key_type = type;
+  g_line_key_type_given = given;
+}
+KeyType LineKeyType() { return g_line_key_type; }
+
+void LinesAsIntegers(const std::string_view* lines, size_t n, bool insert,
+                     std::vector<int64_t>* out) {
+  out->resize(n);
+  const bool int32 = g_line_key_type == KeyType::kInt32;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string_view l = lines[i];
+    const bool negative = !l.empty() && l[0] == '-';
+    const size_t start = !l.empty() && (l[0] == '-' || l[0] == '+') ? 1 : 0;
+    bool ok = l.size() > start && l.size() - start <= 20;
+    uint64_t v = 0;
+    for (size_t j = start; ok && j < l.size(); ++j) {
+      const auto d = static_cast<unsigned>(l[j] - '0');
+      ok = d <= 9 && v <= (UINT64_MAX - d) / 10;
+      v = v * 10 + d;
+    }
+    ok = ok && (!negative || v <= (uint64_t{1} << 63));
+    if (!ok) {
+      throw CliError(kExitUsage, "line '" + std::string(l.substr(0, 80)) +
+                                     "' is not a decimal integer (-9223372036854775808 .. "
+                                     "18446744073709551615; --key-type " +
+                                     key_type_name(g_line_key_type) + ")");
+    }
+    const uint64_t bits = negative ? uint64_t{0} - v : v;
+    // int32 filters hold -2^31 .. 2^32 - 1 (lib/FORMAT.md, "Keys").
+    const bool fits32 = negative ? v <= (uint64_t{1} << 31) : v < (uint64_t{1} << 32);
+    if (int32 && !fits32) {
+      if (insert) {
+        throw CliError(kExitUsage, "line '" + std::string(l) +
+                                       "' does not fit --key-type int32 (-2147483648 .. "
+                                       "4294967295)");
+      }
+      (*out)[i] = INT64_MAX;  // a value no int32 filter holds: absent
+      continue;
+    }
+    (*out)[i] = static_cast<int64_t>(bits);
+  }
+}
+
+void LinesAsIntegers(const std::vector<std::string_view>& lines, bool insert,
+                     std::vector<int64_t>* out) {
+  LinesAsIntegers(lines.data(), lines.size(), insert, out);
+}
 
 const char* KindName(FileKind kind) {
   // In FileKind's order (key_set.h).
@@ -182,7 +272,10 @@ KeySet KeySet::Load(const std::string& path, const std::string& cmd) {
 }
 
 void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads) {
-  const Keys keys(lines.data(), lines.size());
+  std::vector<int64_t> ints;
+  const bool integers = g_line_key_type != KeyType::kBytes;
+  if (integers) LinesAsIntegers(lines, true, &ints);
+  const Keys keys = integers ? Keys(ints) : Keys(lines.data(), lines.size());
   if (chain_) {
     // As dedup does: a chain's insert would store again keys its older stages hold, filling
     // stages with repeats.
@@ -197,7 +290,13 @@ void KeySet::Insert(const std::vector<std::string_view>& lines, unsigned threads
   }
 }
 
-uint64_t KeySet::Contains(const Keys& keys, uint8_t* out, unsigned threads) const {
+uint64_t KeySet::Contains(const Keys& given, uint8_t* out, unsigned threads) const {
+  std::vector<int64_t> ints;
+  const bool integers = g_line_key_type != KeyType::kBytes && given.kind() == Keys::Kind::kStrings;
+  if (integers) {
+    LinesAsIntegers(static_cast<const std::string_view*>(given.keys()), given.size(), false, &ints);
+  }
+  const Keys keys = integers ? Keys(ints) : given;
   if (chain_) return chain_->contains(keys, out);
   if (counting_) return counting_->contains(keys, out);
   return threads > 1 ? plain_->contains(keys, out, Threads{threads}) : plain_->contains(keys, out);
@@ -255,10 +354,18 @@ void KeySet::set_key_type(KeyType type) {
 }
 
 void CheckTakesLines(const std::string& cmd, const std::string& path, KeyType type) {
-  if (type != KeyType::kInt64 && type != KeyType::kInt32) return;
+  const bool integer = type == KeyType::kInt64 || type == KeyType::kInt32;
+  if (g_line_key_type == KeyType::kBytes) {
+    if (!integer) return;
+    throw CliError(kExitUsage, cmd + ": " + path + " holds " + key_type_name(type) +
+                                   " keys (integers); lines of text are bytes keys, which it "
+                                   "cannot answer (--key-type " +
+                                   key_type_name(type) + " reads each line as a decimal integer)");
+  }
+  if (type == g_line_key_type || type == KeyType::kNone) return;
   throw CliError(kExitUsage, cmd + ": " + path + " holds " + key_type_name(type) +
-                                 " keys (integers); lines of text are bytes keys, which it "
-                                 "cannot answer (simdbloom build makes filters of bytes keys)");
+                                 " keys; --key-type " + key_type_name(g_line_key_type) +
+                                 " reads lines as another kind of key");
 }
 
 size_t KeySet::size_bytes() const {
@@ -290,8 +397,9 @@ Json KeySet::Geometry() const {
         .Int("k", counting_->num_hashes())
         .Int("bytes", counting_->size_bytes());
   } else {
-    g.Str("kind", "plain")
-        .Str("layout", layout_name(plain_->layout()))
+    g.Str("kind", "plain");
+    if (guava_) g.Str("format", "guava");
+    g.Str("layout", layout_name(plain_->layout()))
         .Int("bits", plain_->bit_count())
         .Int("k", plain_->num_hashes())
         .Int("bytes", plain_->size_bytes());
@@ -302,13 +410,19 @@ Json KeySet::Geometry() const {
 std::string KeySet::Describe() const {
   if (plain_) {
     const Filter& f = *plain_;
-    return Fmt(
-        "kind: plain\nlayout: %s\nbits: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
-        "inserted: %llu\napproximate count: %.0f\nfill: %.4f\nexpected FPR: %.6g\n",
-        layout_name(f.layout()), static_cast<unsigned long long>(f.bit_count()), f.num_hashes(),
-        f.size_bytes(), static_cast<unsigned long long>(f.seed()),
-        static_cast<unsigned long long>(f.inserted_count()), f.approximate_count(), f.fill_ratio(),
-        f.expected_fpp());
+    std::string d =
+        Fmt("kind: plain\nlayout: %s\nbits: %llu\nk: %u\nbytes: %zu\nseed: %llu\n"
+            "inserted: %llu\napproximate count: %.0f\nfill: %.4f\nexpected FPR: %.6g\n",
+            layout_name(f.layout()), static_cast<unsigned long long>(f.bit_count()), f.num_hashes(),
+            f.size_bytes(), static_cast<unsigned long long>(f.seed()),
+            static_cast<unsigned long long>(f.inserted_count()), f.approximate_count(),
+            f.fill_ratio(), f.expected_fpp());
+    if (guava_) {  // after "kind: plain"
+      d.insert(d.find('\n') + 1,
+               Fmt("format: guava (Guava's BloomFilter writeTo bytes, strategy %s)\n",
+                   f.layout() == Layout::kGuava ? "MURMUR128_MITZ_64" : "MURMUR128_MITZ_32"));
+    }
+    return d;
   }
   if (counting_) {
     const CountingFilter& c = *counting_;
@@ -376,7 +490,13 @@ void KeySet::Stats(Json& j) const {
 }
 
 void KeySet::Save(const std::string& path) const {
-  if (chain_) {
+  if (guava_) {
+    const std::vector<uint8_t> bytes = plain_->to_guava();
+    SaveAtomically(path, [&](std::ostream& out) {
+      out.write(reinterpret_cast<const char*>(bytes.data()),
+                static_cast<std::streamsize>(bytes.size()));
+    });
+  } else if (chain_) {
     SaveAtomically(path, [&](std::ostream& out) { chain_->save(out); });
   } else if (counting_) {
     SaveAtomically(path, [&](std::ostream& out) { counting_->save(out); });

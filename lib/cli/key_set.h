@@ -30,6 +30,22 @@ enum class FileKind { kPlain, kScalable, kCounting, kSpatial, kShbfA, kShbfX };
 // "plain", "scalable", "counting", "spatial", "shbf_a", "shbf_x".
 const char* KindName(FileKind kind);
 
+// How the commands' lines are keys (--key-type): KeyType::kBytes, the default, a line is its bytes;
+// kInt64 or kInt32, a line is a decimal integer ([+-]digits, -2^63 .. 2^64 - 1), a key by its
+// value: Guava's longFunnel / integerFunnel, a Parquet INT64 / INT32 column, a filter of integers
+// the library made. Set once per command, before any filter is loaded or made; `given`: by the
+// user (a Guava file, whose bytes do not say, is read only then).
+void SetLineKeyType(KeyType type, bool given);
+KeyType LineKeyType();
+// The integers `lines` spell (LineKeyType kInt64 or kInt32) as 8-byte values into `out`. For
+// kInt32 a value outside -2^31 .. 2^32 - 1 is refused when `insert` (CliError exit 2 naming the
+// line), else replaced by one no int32 filter holds (absent). A line that is not a decimal
+// integer: CliError exit 2 naming it.
+void LinesAsIntegers(const std::vector<std::string_view>& lines, bool insert,
+                     std::vector<int64_t>* out);
+void LinesAsIntegers(const std::string_view* lines, size_t n, bool insert,
+                     std::vector<int64_t>* out);
+
 class KeySet {
  public:
   explicit KeySet(Filter f) : plain_(std::move(f)) {}
@@ -40,6 +56,15 @@ class KeySet {
   // naming the file: exit 1 if it is missing, not a simdbloom file, truncated or corrupt; exit 2
   // ("CMD: FILE is a spatial filter, ...") for a filter file of another kind.
   static KeySet Load(const std::string& path, const std::string& cmd);
+
+  // A filter in Guava's writeTo form (Filter::from_guava / to_guava; layouts guava, guava32):
+  // loaded from such a file, saved as one.
+  static KeySet Guava(Filter f) {
+    KeySet s(std::move(f));
+    s.guava_ = true;
+    return s;
+  }
+  bool guava() const { return guava_; }
 
   FileKind kind() const {
     return chain_ ? FileKind::kScalable : counting_ ? FileKind::kCounting : FileKind::kPlain;
@@ -89,6 +114,7 @@ class KeySet {
   std::optional<Filter> plain_;
   std::optional<ScalableFilter> chain_;
   std::optional<CountingFilter> counting_;
+  bool guava_ = false;
   // InsertNew scratch for chains.
   std::vector<std::string_view> pending_;
   std::vector<uint32_t> index_;
@@ -119,8 +145,8 @@ struct StoredFilter {
   std::string DescribeKind() const;
 };
 
-// The commands read keys as lines of text: byte strings. A filter of integer keys (int64, int32:
-// made by the library or read from Parquet) cannot answer them: a usage error (exit 2), one line
+// The commands read keys as lines of text: byte strings, or decimal integers with --key-type
+// (LineKeyType). A filter of the other kind cannot answer them: a usage error (exit 2), one line
 // naming both key types: "CMD: PATH holds int64 keys; lines of text are bytes keys ...".
 void CheckTakesLines(const std::string& cmd, const std::string& path, KeyType type);
 

@@ -93,6 +93,18 @@ Common ReadCommon(const Options& o, const std::string& cmd) {
                    cmd + ": " + o.Typed("max-key-bytes") + " must be 1..2^40 (1099511627776)");
   }
   SetMaxKeyBytes(max_key);
+  // --key-type, for the commands that take it (build, query, merge, info).
+  const std::string line_type = o.Str("key-type", "bytes");
+  if (line_type == "bytes") {
+    SetLineKeyType(KeyType::kBytes, o.Has("key-type"));
+  } else if (line_type == "int64") {
+    SetLineKeyType(KeyType::kInt64, o.Has("key-type"));
+  } else if (line_type == "int32") {
+    SetLineKeyType(KeyType::kInt32, o.Has("key-type"));
+  } else {
+    throw CliError(kExitUsage, cmd + ": " + o.Typed("key-type") +
+                                   " must be bytes, int64 or int32, got '" + line_type + "'");
+  }
   if (o.Has("stats")) {
     // Checked before any work, as -o: a long run does not fail at its end.
     c.stats = o.Str("stats", "");
@@ -185,8 +197,13 @@ KeySet MakeSet(const std::string& cmd, const Options& o, const std::vector<std::
                const Common& c, double fpp, Layout layout, Sized& s) {
   if (ExpectedKeys(cmd, o, files, c, s)) {
     return Construct(cmd, [&] {
-      return KeySet(Filter::create(s.n, fpp, layout, o.Exact("seed", 0), KeyType::kBytes));
+      return KeySet(Filter::create(s.n, fpp, layout, o.Exact("seed", 0), LineKeyType()));
     });
+  }
+  if (LineKeyType() != KeyType::kBytes) {
+    throw CliError(kExitUsage, cmd +
+                                   ": input is a pipe: give -n N (a filter of integer keys is "
+                                   "sized in advance)");
   }
   s.n = ScalableInitial();
   s.how = "scalable";
@@ -470,8 +487,23 @@ int Build(const std::vector<std::string>& args) {
                          {"output", 'o', true},
                          {"counting", 0, false},
                          {"areas", 0, false},
+                         {"format", 0, true},
+                         {"key-type", 0, true},
                          kNullSpec}));
   const Common c = ReadCommon(o, "build");
+  const std::string format = o.Str("format", "simdbloom");
+  if (format != "simdbloom" && format != "guava") {
+    throw CliError(kExitUsage, "build: --format must be simdbloom or guava, got '" + format + "'");
+  }
+  const bool guava = format == "guava";
+  if (guava && (o.Has("counting") || o.Has("areas"))) {
+    throw CliError(kExitUsage, std::string("build --format guava: ") +
+                                   (o.Has("counting") ? "--counting" : "--areas") +
+                                   ": Guava's BloomFilter is a plain filter");
+  }
+  if (o.Has("areas") && o.Has("key-type")) {
+    throw CliError(kExitUsage, "build --areas: --key-type is for plain and counting filters");
+  }
   if (!o.Has("output")) throw CliError(kExitUsage, "build: -o OUT is required");
   if (o.Has("counting") && o.Has("areas")) {
     throw CliError(kExitUsage, "build: --counting and --areas make different filters: one of them");
@@ -499,8 +531,28 @@ int Build(const std::vector<std::string>& args) {
                      "grow)");
     }
     made.emplace(Construct("build", [&] {
-      return CountingFilter::create(sized.n, fpp, layout, o.Exact("seed", 0), KeyType::kBytes);
+      return CountingFilter::create(sized.n, fpp, layout, o.Exact("seed", 0), LineKeyType());
     }));
+  } else if (guava) {
+    // Guava's create(funnel, n, fpp): layout guava (MURMUR128_MITZ_64), or guava32 asked for.
+    const Layout layout = ParseLayout("build", o.Str("layout", "guava"));
+    if (layout != Layout::kGuava && layout != Layout::kGuava32) {
+      throw CliError(kExitUsage, "build --format guava: " + o.Typed("layout") +
+                                     " must be guava or guava32 (Guava's strategies)");
+    }
+    if (o.Exact("seed", 0) != 0) {
+      throw CliError(kExitUsage,
+                     "build --format guava: Guava's filters have no seed (Murmur3 "
+                     "seed 0): " +
+                         o.Typed("seed") + " must be 0");
+    }
+    if (!ExpectedKeys("build", o, files, c, sized)) {
+      throw CliError(kExitUsage,
+                     "build --format guava: input is a pipe: give -n N (Guava's "
+                     "filters are sized in advance)");
+    }
+    made.emplace(KeySet::Guava(Construct(
+        "build", [&] { return Filter::create(sized.n, fpp, layout, 0, LineKeyType()); })));
   } else {
     const Layout layout = ParseLayout("build", o.Str("layout", "block512"));
     made.emplace(MakeSet("build", o, files, c, fpp, layout, sized));
@@ -637,6 +689,7 @@ int Query(const std::vector<std::string>& args) {
                          {"count", 'c', false},
                          {"filter", 'f', true},
                          {"first", 0, false},
+                         {"key-type", 0, true},
                          kNullSpec}));
   const Common c = ReadCommon(o, "query");
   if (o.Has("filter")) return QueryMany(o, c, o.All("filter"));
@@ -937,7 +990,7 @@ int GrepStatus(int (*command)(const std::vector<std::string>&),
 // text (with --quiet too), with only what a stored filter has (no keys, bytes read or seconds);
 // --stats FILE writes that object to FILE and leaves the text on stdout.
 int Info(const std::vector<std::string>& args) {
-  const Options o("info", args, Specs({}));
+  const Options o("info", args, Specs({{"key-type", 0, true}}));
   const Common c = ReadCommon(o, "info");
   if (o.positional().size() != 1) throw CliError(kExitUsage, "info: needs one FILTER file");
   const StoredFilter stored = StoredFilter::Load(o.positional()[0]);
@@ -997,7 +1050,7 @@ void MergeKeyTypes(const std::string& a, KeySet& sa, const std::string& b, KeySe
 }
 
 int Merge(const std::vector<std::string>& args) {
-  const Options o("merge", args, Specs({{"output", 'o', true}}));
+  const Options o("merge", args, Specs({{"output", 'o', true}, {"key-type", 0, true}}));
   const Common c = ReadCommon(o, "merge");
   if (o.positional().size() != 2) throw CliError(kExitUsage, "merge: needs two filter files, A B");
   if (!o.Has("output")) throw CliError(kExitUsage, "merge: -o OUT is required");

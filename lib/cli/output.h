@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Output files of the commands: written by the library's one save routine
-// (detail::WriteFileAtomically, lib/formats/file_io.h): an unnamed temporary in the destination's folder,
-// fsync'ed and renamed over the destination when complete, so a failure, an interrupt or a kill
-// leaves the old file (or none) and nothing else. A symbolic link is followed (the file it points
-// to is replaced, as `sort -o` does); a device or FIFO (`-o /dev/stdout`, a named pipe) is streamed
-// into.
+// (detail::WriteFileAtomically, lib/formats/file_io.h): an unnamed temporary in the destination's
+// folder, fsync'ed and renamed over the destination when complete, so a failure, an interrupt or a
+// kill leaves the old file (or none) and nothing else. A symbolic link is followed (the file it
+// points to is replaced, as `sort -o` does); a device or FIFO (`-o /dev/stdout`, a named pipe) is
+// streamed into.
 #ifndef SIMDBLOOM_CLI_OUTPUT_H_
 #define SIMDBLOOM_CLI_OUTPUT_H_
 
