@@ -38,10 +38,9 @@ std::string Fmt(const char* format, ...) {
 }
 
 const char* const kDemoSections[5] = {"bulk", "layouts", "false-positives", "one-key", "strings"};
-const char* const kFullSections[13] = {"speed",    "fpr",      "memory",   "calibration",
-                                       "shapes",   "uuid",     "single",   "threads",
-                                       "scalable", "counting", "shifting", "spatial",
-                                       "many"};
+const char* const kFullSections[14] = {"speed",    "fpr",     "memory",  "calibration", "shapes",
+                                       "uuid",     "single",  "threads", "scalable",    "counting",
+                                       "shifting", "spatial", "many",    "guava"};
 
 std::string IsaName(const std::string& t) {
   // Highway's names for x86's AVX-512 targets: AVX3 (F, VL, DQ, BW), AVX3_DL (Ice Lake's VNNI,

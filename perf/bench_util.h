@@ -23,8 +23,8 @@ using simdbloom::Layout;
 
 // The layouts the default sections print, in id order: the library's (its registry) but
 // shifting, which has its own section (shifting.cc, --only shifting), so that the default demo
-// keeps its length; nor the Guava layouts (guava, guava32), whose rows against Guava's own JVM
-// loop are issue 42's perf section.
+// keeps its length; nor the Guava layouts (guava, guava32), measured against Guava's own JVM loop
+// and classic in guava.cc (--only guava, perf/guava_bench.sh).
 inline const std::vector<Layout> kLayouts = [] {
   std::vector<Layout> v;
   for (Layout l : simdbloom::layouts()) {
@@ -59,6 +59,7 @@ struct Options {
   bool shifting = false;
   bool spatial = false;  // only with --only spatial
   bool many = false;     // opt-in: --only many
+  bool guava = false;    // opt-in: --only guava
 };
 
 // ---- The sections, one per file (speed.cc, fpr.cc, memory.cc, calibration.cc, ...) ----
@@ -74,14 +75,15 @@ void ScalableSection(const Options& o);  // scalable.cc, opt-in
 void CountingSection(const Options& o);
 void ShiftingSection(const Options& o);
 void SpatialSection(const Options& o);
-void ManySection(const Options& o);  // many.cc, opt-in
-void DemoRun(const Options& o);      // demo.cc: the default run, with its own summary
+void ManySection(const Options& o);   // many.cc, opt-in
+void GuavaSection(const Options& o);  // guava.cc, opt-in
+void DemoRun(const Options& o);       // demo.cc: the default run, with its own summary
 
 // The demo's sections as its headings name them, for --only NAME (demo.cc): "bulk" (tables 1, 2
 // and the plot: one measurement; "layouts" is the same), "false-positives", "one-key", "strings".
 extern const char* const kDemoSections[5];
 // The full benchmark's sections, for --only NAME (main.cc).
-extern const char* const kFullSections[13];
+extern const char* const kFullSections[14];
 
 // A SIMD target as users know the instruction set: "AVX-512 (Highway: AVX3)", "AVX2", "SSE4",
 // "NEON", "SVE", "no SIMD (Highway: SCALAR)", "no SIMD (the per-key reference)".

@@ -37,6 +37,8 @@
 //               block512 insert/contains, and its error rates against the paper's formulas.
 // many.cc      (--only many) one batch against M filters with FilterSet, against M separate bulk
 //               calls and the random-line-read reference.
+// guava.cc     (--only guava) Guava's layouts against classic (perf/guava_bench.sh puts Guava's own
+//               put/mightContain, timed in a JVM, beside them).
 // bench_util.h/.cc hold what they share: timing, row printers, generators, the references.
 //
 // With --json, one JSON object per measurement (one per line) instead of the tables and no
@@ -61,7 +63,7 @@ const char kUsage[] =
     " [--single-keys N[,N...]]"
     " [--only "
     "speed|fpr|memory|calibration|shapes|uuid|single|threads|scalable|counting|shifting|spatial|"
-    "many]\n"
+    "many|guava]\n"
     "  (no option: the demo; --full: every section of the full benchmark, about 10 minutes;\n"
     "   --only with a demo section's name runs that part of the demo (the names its headings\n"
     "   print), with a full section's name that section; --json and the size options imply\n"
@@ -156,7 +158,7 @@ Parse ParseArgs(int argc, char** argv, Options* o, std::string* why) {
         for (const char* n : kDemoSections)
           names += std::string(n) + (n == kDemoSections[4] ? "" : ", ");
         for (const char* n : kFullSections) {
-          full_names += std::string(n) + (n == kFullSections[12] ? "" : ", ");
+          full_names += std::string(n) + (n == kFullSections[13] ? "" : ", ");
         }
         *why = "--only " + given + ": no section of that name; " + names + "; " + full_names;
         return Parse::kBad;
@@ -176,6 +178,7 @@ Parse ParseArgs(int argc, char** argv, Options* o, std::string* why) {
       o->shifting = what == "shifting";
       o->spatial = what == "spatial";
       o->many = what == "many";
+      o->guava = what == "guava";
     } else {
       *why = "unknown option " + a;
       return Parse::kBad;
@@ -246,6 +249,7 @@ int Main(int argc, char** argv) {
     if (o.shifting) ShiftingSection(o);
     if (o.spatial) SpatialSection(o);
     if (o.many) ManySection(o);
+    if (o.guava) GuavaSection(o);
     if (!o.json && !SummaryLines().empty()) PrintSummary();
   } catch (const simdbloom::Error& e) {
     std::fprintf(stderr, "simdbloom-bench: %s\n", e.what());
