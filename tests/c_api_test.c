@@ -1352,6 +1352,52 @@ static void test_filter_set(void) {
   simdbloom_free(bytes);
 }
 
+/* Guava's writeTo bytes: simdbloom_from_guava / _guava_size / _to_guava. */
+static void test_guava(void) {
+  /* Guava 31.1's own filter (tests/data/guava/long_tiny.guava): create(longFunnel(), 3, 0.2),
+   * then put of keys 0..2 of case seed 17 (tests/guava/README.md, "Keys"). */
+  static const unsigned char guava[14] = {0x01, 0x02, 0x00, 0x00, 0x00, 0x01, 0x80,
+                                          0x00, 0x20, 0x00, 0x00, 0x08, 0x01, 0xa0};
+  uint64_t keys[3];
+  unsigned char out[64];
+  uint8_t hit[3] = {0, 0, 0};
+  simdbloom_filter* f = NULL;
+  simdbloom_filter* g = NULL;
+  simdbloom_filter* plain = NULL;
+  uint64_t s = 17;
+  int i;
+  for (i = 0; i < 3; ++i) keys[i] = next(&s);
+  EXPECT(simdbloom_from_guava(guava, sizeof(guava), SIMDBLOOM_KEY_INT64, &f) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_layout(f) == SIMDBLOOM_GUAVA && simdbloom_num_hashes(f) == 2);
+  EXPECT(simdbloom_contains_u64(f, keys, 3, hit) == SIMDBLOOM_OK);
+  EXPECT(hit[0] && hit[1] && hit[2]);
+  /* The same keys into create(3, 0.2, GUAVA): Guava's bytes. */
+  EXPECT(simdbloom_create(3, 0.2, SIMDBLOOM_GUAVA, 0, &g) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_insert_u64(g, keys, 3) == SIMDBLOOM_OK);
+  EXPECT(simdbloom_guava_size(g) == sizeof(guava));
+  memset(out, 0xEE, sizeof(out));
+  EXPECT(simdbloom_to_guava(g, out, sizeof(out)) == SIMDBLOOM_OK);
+  EXPECT(memcmp(out, guava, sizeof(guava)) == 0 && out[sizeof(guava)] == 0xEE);
+  /* Errors: a short buffer (nothing written), a layout that is not Guava's, a truncated stream,
+   * a bad key type. */
+  memset(out, 0xEE, sizeof(out));
+  EXPECT_ERROR(simdbloom_to_guava(g, out, 13), SIMDBLOOM_EINVAL, "simdbloom_to_guava", "13");
+  EXPECT(out[0] == 0xEE);
+  EXPECT(simdbloom_with_bits(512, 4, SIMDBLOOM_BLOCK512, 0, &plain) == SIMDBLOOM_OK);
+  EXPECT_ERROR(simdbloom_to_guava(plain, out, sizeof(out)), SIMDBLOOM_EINCOMPATIBLE,
+               "simdbloom_to_guava", "block512");
+  EXPECT(simdbloom_guava_size(plain) == 0);
+  simdbloom_free(f);
+  f = NULL;
+  EXPECT_ERROR(simdbloom_from_guava(guava, 13, SIMDBLOOM_KEY_INT64, &f), SIMDBLOOM_EFORMAT,
+               "simdbloom_from_guava", "");
+  EXPECT(f == NULL);
+  EXPECT_ERROR(simdbloom_from_guava(guava, sizeof(guava), 9, &f), SIMDBLOOM_EINVAL,
+               "simdbloom_from_guava", "key type");
+  simdbloom_free(g);
+  simdbloom_free(plain);
+}
+
 int main(void) {
   simdbloom_filter* f = NULL;
   simdbloom_filter* g = NULL;
@@ -1382,6 +1428,7 @@ int main(void) {
   test_byte_pointers();
   test_hostile();
   test_filter_set();
+  test_guava();
 
   /* Errors never crash and leave outputs unchanged. */
   EXPECT(simdbloom_create(100, 0.0, SIMDBLOOM_BLOCK512, 0, &f) == SIMDBLOOM_EINVAL);

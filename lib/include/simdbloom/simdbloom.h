@@ -306,6 +306,24 @@ simdbloom_status simdbloom_view(const void* data, size_t size, int verify_checks
  * failed mmap. EFORMAT: as simdbloom_load. */
 simdbloom_status simdbloom_map_file(const char* path, int verify_checksum, simdbloom_filter** out);
 
+/* Guava's BloomFilter (Filter::from_guava / to_guava, lib/FORMAT.md "guava and guava32"): its
+ * writeTo bytes, which a Java service stores in caches, messages and cells.
+ * simdbloom_from_guava reads them into *out (layout SIMDBLOOM_GUAVA for strategy ordinal 1,
+ * MURMUR128_MITZ_64; SIMDBLOOM_GUAVA32 for 0); `key_type` says which funnel the Java side used,
+ * which Guava's bytes do not record: SIMDBLOOM_KEY_INT64 longFunnel, SIMDBLOOM_KEY_INT32
+ * integerFunnel, SIMDBLOOM_KEY_BYTES stringFunnel(UTF_8) and byteArrayFunnel (keys as their
+ * bytes; unencodedCharsFunnel: pass each key's UTF-16LE bytes). EINVAL: data NULL with size > 0,
+ * out NULL, a bad key_type. EFORMAT: anything but exactly one Guava filter (a bad ordinal, k 0, a
+ * count that does not match size), never read past size. Cost: one allocation, one pass.
+ * simdbloom_guava_size: the bytes simdbloom_to_guava writes (6 + 8 per long); 0 and a last error
+ * for NULL or a layout that is not Guava's. simdbloom_to_guava writes them into buf (capacity
+ * bytes, any pointer type). EINVAL: filter or buf NULL, capacity below simdbloom_guava_size (nothing
+ * written). EINCOMPATIBLE: not a Guava layout, or a seed other than 0 (Guava's Murmur3 has none). */
+simdbloom_status simdbloom_from_guava(const void* data, size_t size, int key_type,
+                                      simdbloom_filter** out);
+size_t simdbloom_guava_size(const simdbloom_filter* filter);
+simdbloom_status simdbloom_to_guava(const simdbloom_filter* filter, void* buf, size_t capacity);
+
 /* ==== The other kinds of filter ====
  * Counting (simdbloom::CountingFilter, counting.hpp), scalable (ScalableFilter, scalable.hpp),
  * spatial (SpatialFilter, spatial.hpp) and the shifting set filters ShBF_A and ShBF_x
