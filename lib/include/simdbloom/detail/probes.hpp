@@ -68,10 +68,13 @@ constexpr uint32_t SplitBlock256Bit(uint64_t h, uint32_t i) {
 }
 
 // ---- classic (k <= 32, bits anywhere in m = 512 * num_blocks bits) ----
+// The 128-bit product of GCC and Clang; __extension__ keeps -Wpedantic quiet in users' code
+// (ISO C++ has no __int128).
+__extension__ typedef unsigned __int128 Uint128;
 // Probe i's bit is floor(g_i * m / 2^64), g_0 = h, g_{i+1} = g_i + rotl(h, 32).
 constexpr uint64_t ClassicStep(uint64_t h) { return (h << 32) | (h >> 32); }
 constexpr uint64_t ClassicBit(uint64_t g, uint64_t num_blocks) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(g) * (num_blocks * 512)) >> 64);
+  return static_cast<uint64_t>((static_cast<Uint128>(g) * (num_blocks * 512)) >> 64);
 }
 
 // ---- shifting (k <= 16, ceil(k / 2) pairs in a 512-bit block) ----
