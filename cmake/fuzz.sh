@@ -6,7 +6,8 @@
 # a while each.
 #   cmake/fuzz.sh [--install-deps] [build-dir] [seconds]
 # The loaders and the footer reader are not per-target code: the kernels are compiled for AVX2 and
-# the scalar fallback only (SIMDBLOOM_DISABLED_TARGETS), and the command is not built.
+# the scalar fallback only (SIMDBLOOM_DISABLED_TARGETS), and the command is not built. Warnings
+# are errors here (SIMDBLOOM_WERROR): CI's Clang build of the library.
 set -euo pipefail
 if [ "${1:-}" = "--install-deps" ]; then
   shift
@@ -24,7 +25,7 @@ CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWit
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DSIMDBLOOM_BUILD_TESTS=OFF \
   -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_INSTALL=OFF -DSIMDBLOOM_BUILD_SHARED=OFF \
   -DSIMDBLOOM_BUILD_CLI=OFF -DSIMDBLOOM_DISABLED_TARGETS="HWY_SSSE3;HWY_SSE4;HWY_AVX3" \
-  -DSIMDBLOOM_BUILD_FUZZ=ON >/dev/null
+  -DSIMDBLOOM_BUILD_FUZZ=ON -DSIMDBLOOM_WERROR=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 # Each target with its corpus: filter files (load/view/Parquet import), then whole Parquet files
 # (the simdbloom command's footer reader).

@@ -209,6 +209,7 @@ TEST_CASE("concurrency: parallel bulk calls equal sequential ones") {
       Filter seq = Filter::create(n, 0.02, layout, 11);
       std::vector<uint8_t> want_fresh(n);
       const uint64_t want_new = seq.insert(keys, want_fresh.data());
+      CHECK(want_new == static_cast<uint64_t>(std::count(want_fresh.begin(), want_fresh.end(), 1)));
       std::vector<uint8_t> want_out(n), want_bits((n + 7) / 8);
       std::vector<uint32_t> want_sel(n);
       const uint64_t want_hits = seq.contains(probes, want_out.data());

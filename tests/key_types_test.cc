@@ -457,7 +457,7 @@ TEST_CASE("api: key types - integers and byte strings never mix") {
     // Pre-hashed calls bypass key types.
     const uint64_t h = words.hash("x");
     if (layout != Layout::kGuava) {  // (guava refuses pre-hashed keys: guava_test.cc)
-      CHECK(numbers.contains_hash(h) == numbers.contains(Keys(Prehashed{&h, 1}), out) > 0);
+      CHECK(numbers.contains_hash(h) == (numbers.contains(Keys(Prehashed{&h, 1}), out) > 0));
     }
     // Merging needs equal key types; a filter without one takes the other's.
     CHECK(!numbers.compatible(words));

@@ -59,6 +59,7 @@ class ShiftingMask {
 
   // The first bits of lanes [c*N, c*N + N) rotated left by o (each lane by the key's offset).
   static HWY_INLINE V Rotated(D d, V first, V bits, V o) {
+    (void)first;  // AVX3's vprolvq path only
 #if HWY_TARGET == HWY_AVX3
     (void)d;
     (void)bits;
