@@ -15,7 +15,7 @@ fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-aarch64}
 cmake -S "$src" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/aarch64-linux-gnu.cmake" \
-  -DCMAKE_BUILD_TYPE=Release -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_CLI=OFF \
+  -DCMAKE_BUILD_TYPE=Release -DSIMDBLOOM_BUILD_TESTS=ON -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_CLI=OFF \
   -DSIMDBLOOM_BUILD_SHARED=OFF -DSIMDBLOOM_INSTALL=OFF >/dev/null
 # Only the executables the runs below start (the documentation examples and the shared library are
 # checked natively; building them here cost CI about 15 s).

@@ -15,7 +15,7 @@ flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DSIMDBLOOM_WERROR=ON -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF \
+  -DSIMDBLOOM_BUILD_TESTS=ON -DSIMDBLOOM_WERROR=ON -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF \
   -DSIMDBLOOM_DISABLED_TARGETS="HWY_SSSE3;HWY_SSE4" >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -18,7 +18,7 @@ flags="-fsanitize=thread -fno-omit-frame-pointer"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
-  -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF -DSIMDBLOOM_BUILD_CLI=OFF \
+  -DSIMDBLOOM_BUILD_TESTS=ON -DSIMDBLOOM_BUILD_PERF=OFF -DSIMDBLOOM_BUILD_SHARED=OFF -DSIMDBLOOM_BUILD_CLI=OFF \
   -DSIMDBLOOM_DISABLED_TARGETS="HWY_SSSE3;HWY_SSE4;HWY_AVX3" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target simdbloom_tests
 for run in 1 2 3; do  # races show up by chance: three runs catch more than one

@@ -7,7 +7,8 @@
 #    SIMDBLOOM_PYTHON_INSTALL_DIR is absolute: then under <stage>/<that>);
 #  - report exactly the files it wrote ("-- Installing:" lines = the files found in the stage);
 #  - install the expected files (headers, static and shared library, CMake package, both .pc
-#    files naming the final prefix, licence, command, Python package);
+#    files naming the final prefix, documents under share/doc/simdbloom and none among the
+#    headers, command, Python package);
 #  - name the staging root in no staged file (the .pc files and CMake files say <prefix>);
 #  - write nothing outside the stage: nothing new in the build tree (but cmake's own
 #    install_manifest*.txt), nothing under the configured prefix, no --prefix directory;
@@ -54,7 +55,8 @@ check_stage() {  # stage prefix log
   local expect=("$under"include/simdbloom/simdbloom.hpp "$under"include/simdbloom/simdbloom.h
     "$l"/libsimdbloom.a "$l"/pkgconfig/simdbloom.pc "$l"/pkgconfig/simdbloom-static.pc
     "$l"/cmake/simdbloom/simdbloomConfig.cmake "$l"/cmake/simdbloom/simdbloom-static-targets.cmake
-    "$under"share/doc/simdbloom/LICENSE)
+    "$under"share/doc/simdbloom/LICENSE "$under"share/doc/simdbloom/README.md
+    "$under"share/doc/simdbloom/API.md "$under"share/doc/simdbloom/FORMAT.md)
   [ "$shared" = ON ] && expect+=("$l"/libsimdbloom.so "$l"/cmake/simdbloom/simdbloom-shared-targets.cmake)
   [ "$cli" = ON ] && expect+=("$under"bin/simdbloom "$under"share/man/man1/simdbloom.1)
   [ -n "$pyroot" ] && expect+=("$pyroot"/simdbloom/__init__.py "$pyroot"/simdbloom/dask.py
@@ -62,6 +64,9 @@ check_stage() {  # stage prefix log
   for f in "${expect[@]}"; do
     [ -e "$f" ] || fail "not installed: $f"
   done
+  # Documents go to share/doc/simdbloom, none among the headers.
+  ! grep -q "^${under}include/.*\.md\$" "$work/found" ||
+    fail "documents among the headers: $(grep "^${under}include/.*\.md\$" "$work/found")"
   if [ -n "$pyroot" ]; then
     ls "$pyroot"/simdbloom/_core*.so >/dev/null 2>&1 || fail "no extension in $pyroot/simdbloom"
   fi

@@ -10,7 +10,11 @@
 #    the installed simdbloom.h declares (no C function more: tests/c_api_exports.cmake), needs no
 #    libhwy, and that find_package (Highway not findable) picks static by default (the consumer
 #    runs and needs neither libhwy nor libsimdbloom) and shared with -Dsimdbloom_SHARED_LIBS=ON
-#    (runs, needs the SONAME, not libhwy). Without SHARED, only the static part runs.
+#    (runs, needs the SONAME, not libhwy). Without SHARED, only the static part runs;
+#  - a C-only CMake project (tests/install/c: project(... C), no CXX) links simdbloom::simdbloom,
+#    static (the package adds the C++ runtime) and shared, and runs;
+#  - the documents (LICENSE, README.md, API.md, FORMAT.md) lie in share/doc/simdbloom, no .md
+#    file among the headers.
 cmake_minimum_required(VERSION 3.16)
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
@@ -43,6 +47,12 @@ function(build_consumer dir)  # the CMake consumer, then run it
   run(${CMAKE_COMMAND} --build ${dir})
   run(${dir}/consumer)
 endfunction()
+function(build_c_consumer dir)  # the C-only CMake consumer (tests/install/c), then run it
+  run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/c -B ${dir} -DCMAKE_PREFIX_PATH=${prefix}
+      -DCMAKE_C_COMPILER=${CC_PROG} -DCMAKE_DISABLE_FIND_PACKAGE_hwy=ON ${ARGN})
+  run(${CMAKE_COMMAND} --build ${dir})
+  run(${dir}/consumer_c)
+endfunction()
 
 set(prefix ${WORK_DIR}/prefix)
 find_program(PKG_CONFIG pkg-config REQUIRED)
@@ -66,6 +76,24 @@ file(READ ${libdir}/pkgconfig/simdbloom.pc pc)
 file(READ ${libdir}/cmake/simdbloom/simdbloomConfig.cmake cfg)
 if(pc MATCHES "hwy" OR cfg MATCHES "find_dependency\\(hwy")
   message(FATAL_ERROR "the installed package still depends on Highway")
+endif()
+
+# The documents lie under share/doc/simdbloom, not among the headers.
+foreach(doc LICENSE README.md API.md FORMAT.md)
+  if(NOT EXISTS ${prefix}/share/doc/simdbloom/${doc})
+    message(FATAL_ERROR "not installed: share/doc/simdbloom/${doc}")
+  endif()
+endforeach()
+file(GLOB_RECURSE stray RELATIVE ${prefix}/include ${prefix}/include/*.md)
+if(stray)
+  message(FATAL_ERROR "documents installed among the headers: ${stray}")
+endif()
+# A C-only CMake project (project(app C)) links the static library: the package names the C++
+# runtime its C driver leaves out.
+build_c_consumer(${WORK_DIR}/build_c_static -DEXPECT_VARIANT=static)
+needed(n ${WORK_DIR}/build_c_static/consumer_c)
+if(n MATCHES "simdbloom")
+  message(FATAL_ERROR "the static C consumer needs a shared simdbloom: ${n}")
 endif()
 
 set(ENV{PKG_CONFIG_PATH} "${libdir}/pkgconfig")
@@ -151,4 +179,9 @@ needed(n ${WORK_DIR}/build_shared/consumer)
 expect_no_hwy("the shared consumer" "${n}")
 if(NOT n MATCHES "\\[${soname}\\]")
   message(FATAL_ERROR "the shared consumer does not need ${soname}: ${n}")
+endif()
+build_c_consumer(${WORK_DIR}/build_c_shared -Dsimdbloom_SHARED_LIBS=ON -DEXPECT_VARIANT=shared)
+needed(n ${WORK_DIR}/build_c_shared/consumer_c)
+if(NOT n MATCHES "\\[${soname}\\]")
+  message(FATAL_ERROR "the shared C consumer does not need ${soname}: ${n}")
 endif()
