@@ -158,10 +158,50 @@ void ShiftingSetCandidates(const uint64_t* words, const detail::Params& p,
   }
 }
 
+// FilterSet's fused block512 probe (kernels/block512/spec.h), probe by probe: the masks from
+// Block512Probe, and the selection from Block512Scalar::Contains with k (ignoring the masks), so
+// a target's masks and its selection are each checked against the scalar layout.
+void Block512SetMasks(const uint64_t* hashes, size_t n, uint32_t k, uint64_t* masks) {
+  for (size_t j = 0; j < n; ++j) {
+    const uint64_t h = LoadU64(hashes + j);
+    uint64_t* out = masks + 8 * j;
+    for (int w = 0; w < 8; ++w) out[w] = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+      uint32_t w, b;
+      detail::Block512Probe(h, i, &w, &b);
+      out[w] |= uint64_t{1} << b;
+    }
+  }
+}
+
+uint64_t Block512SetSelect(const detail::Block512SetFilter* filters, size_t m, uint32_t k,
+                           const uint64_t* hashes, const uint64_t*, const uint32_t* idx, size_t n,
+                           uint32_t, uint32_t* sel, size_t stride, uint32_t* counts) {
+  uint64_t total = 0;
+  for (size_t f = 0; f < m; ++f) {
+    const Params p{filters[f].num_blocks, k, 0};
+    uint32_t c = 0;
+    for (size_t j = 0; j < n; ++j) {
+      const uint64_t h = LoadU64(hashes + (idx != nullptr ? idx[j] : j));
+      if (detail::Block512Scalar::Contains(filters[f].words, p, h)) {
+        sel[f * stride + c++] = static_cast<uint32_t>(j);
+      }
+    }
+    counts[f] = c;
+    total += c;
+  }
+  return total;
+}
+
 }  // namespace
 }  // namespace ref
 
 namespace detail {
+
+const Block512SetKernels& Block512SetReference() {
+  static constexpr Block512SetKernels kernels = {&ref::Block512SetMasks, &ref::Block512SetSelect};
+  return kernels;
+}
 
 const ShiftingSetKernels& ShiftingSetReference() {
   static constexpr ShiftingSetKernels kernels = {&ref::ShiftingSetCandidates};

@@ -52,7 +52,8 @@
   X(counting_blocked, CountingKernels, CountingBlockedKernelsAt, CountingBlockedReference) \
   X(counting_classic, CountingKernels, CountingClassicKernelsAt, CountingClassicReference) \
   X(spatial, SpatialKernels, SpatialKernelsAt, SpatialReference)                           \
-  X(shifting_sets, ShiftingSetKernels, ShiftingSetKernelsAt, ShiftingSetReference)
+  X(shifting_sets, ShiftingSetKernels, ShiftingSetKernelsAt, ShiftingSetReference)         \
+  X(block512_set, Block512SetKernels, Block512SetKernelsAt, Block512SetReference)
 
 namespace simdbloom {
 namespace detail {

@@ -15,6 +15,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "kernels/block512/scalar.h"
 #include "kernels/dispatch.h"
 #include "kernels/reference.h"
 #include "kernels/scalar/guava.h"
@@ -496,6 +497,101 @@ TEST_CASE("equivalence: every layout, k, size, alignment, key source and result 
       total += rows_of[li];
     }
     std::printf("[layouts] target %s: %d cases equal to the reference\n", k.name, total);
+  });
+}
+
+// FilterSet's fused block512 probe (Block512SetKernels, kernels/block512/spec.h) on every target
+// against the reference: the masks word for word against the scalar probes, and the selections of
+// filters of different sizes (1 block, odd counts) in one call, every k, with and without an index
+// list, at prefetch distances 0, 1 and 64, against Block512Scalar::Contains.
+TEST_CASE("equivalence: block512 set kernel (masks and selections) equals the reference") {
+  const detail::Block512SetKernels& ref = detail::Reference().block512_set;
+  const uint64_t blocks[] = {1, 3, 7, 129, 1001};
+  test::ForEachTarget("block512 set", [&](const Kernels& target) {
+    const std::string name = target.name;
+    CAPTURE(name);
+    const detail::Block512SetKernels& set = target.block512_set;
+    const bool filled = set.masks != nullptr && set.select != nullptr;
+    REQUIRE(filled);
+    size_t cases = 0;
+    for (uint32_t k = 1; k <= 16; ++k) {
+      // Filters of k probes, each holding every (2 + f)-th key of the batch (and a few others).
+      std::vector<std::vector<uint64_t>> storage(std::size(blocks));
+      std::vector<detail::Block512SetFilter> filters;
+      const std::vector<uint64_t> hashes = test::RandomKeys(1100, 1000 + k);
+      for (size_t f = 0; f < std::size(blocks); ++f) {
+        uint64_t* words = AlignedWords(storage[f], blocks[f]);
+        const Params p{blocks[f], k, 0};
+        for (size_t j = f; j < hashes.size(); j += 2 + f) {
+          detail::Block512Scalar::Insert(words, p, hashes[j]);
+        }
+        filters.push_back({words, blocks[f]});
+      }
+      for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{31}, size_t{1023}, size_t{1025}}) {
+        CAPTURE(k);
+        CAPTURE(n);
+        // Masks, from unaligned hashes too.
+        Unaligned at(n * 8, 3);
+        if (n > 0) std::memcpy(at.ptr, hashes.data(), n * 8);
+        std::vector<uint64_t> want(8 * n + 1, 7), got(8 * n + 1, 7), got_u(8 * n + 1, 7);
+        ref.masks(hashes.data(), n, k, want.data());
+        set.masks(hashes.data(), n, k, got.data());
+        set.masks(reinterpret_cast<const uint64_t*>(at.ptr), n, k, got_u.data());
+        REQUIRE(got == want);
+        REQUIRE(got_u == want);
+        for (size_t j = 0; j < n; ++j) {
+          int bits = 0;
+          for (int w = 0; w < 8; ++w) bits += __builtin_popcountll(got[8 * j + w]);
+          REQUIRE(bits >= 1);
+          REQUIRE(bits <= static_cast<int>(k));
+        }
+        // Selections of every filter in one call; then of an index list (every third key,
+        // ascending, as FilterSet's remaining keys are).
+        std::vector<uint32_t> idx;
+        for (size_t j = 0; j < n; j += 3) idx.push_back(static_cast<uint32_t>(j));
+        for (const bool with_idx : {false, true}) {
+          const size_t len = with_idx ? idx.size() : n;
+          const uint32_t* ip = with_idx ? idx.data() : nullptr;
+          const size_t m = filters.size();
+          const size_t stride = len + 2;
+          std::vector<uint32_t> want_sel(m * stride, 99), want_counts(m, 99);
+          const uint64_t want_total =
+              ref.select(filters.data(), m, k, hashes.data(), want.data(), ip, len, 0,
+                         want_sel.data(), stride, want_counts.data());
+          uint64_t sum = 0;
+          for (size_t f = 0; f < m; ++f) {
+            // The reference itself: key j selected iff Block512Scalar::Contains.
+            std::vector<uint32_t> direct;
+            const Params p{blocks[f], k, 0};
+            for (size_t j = 0; j < len; ++j) {
+              if (detail::Block512Scalar::Contains(filters[f].words, p, hashes[ip ? ip[j] : j])) {
+                direct.push_back(static_cast<uint32_t>(j));
+              }
+            }
+            REQUIRE(want_counts[f] == direct.size());
+            REQUIRE(std::equal(direct.begin(), direct.end(), want_sel.begin() + f * stride));
+            sum += direct.size();
+          }
+          REQUIRE(want_total == sum);
+          for (uint32_t distance : {0u, 1u, 64u}) {
+            CAPTURE(with_idx);
+            CAPTURE(distance);
+            std::vector<uint32_t> sel(m * stride, 99), counts(m, 99);
+            const uint64_t total =
+                set.select(filters.data(), m, k, reinterpret_cast<const uint64_t*>(at.ptr),
+                           got.data(), ip, len, distance, sel.data(), stride, counts.data());
+            REQUIRE(total == want_total);
+            REQUIRE(counts == want_counts);
+            for (size_t f = 0; f < m; ++f) {
+              REQUIRE(std::equal(sel.begin() + f * stride, sel.begin() + f * stride + counts[f],
+                                 want_sel.begin() + f * stride));
+            }
+            ++cases;
+          }
+        }
+      }
+    }
+    std::printf("[block512 set] target %s: %zu cases equal to the reference\n", target.name, cases);
   });
 }
 

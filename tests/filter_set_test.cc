@@ -157,6 +157,51 @@ TEST_CASE("api: filter set - 1 and 1000 filters") {
   CheckAgainstSeparateCalls({}, Keys(keys));
 }
 
+// The fused block512 path (equal hash and k: one class): runs of one class longer than a kernel
+// call takes, the class broken by filters of other layouts, k and seeds (two rounds of probes:
+// k > 8), filters of 1 block and odd sizes, an int32 filter (keys beyond 32 bits absent), empty
+// filters; small filters (no prefetch) and, together beyond 1 MiB, prefetched ones.
+TEST_CASE("api: filter set - block512 classes of one k equal separate bulk calls") {
+  std::vector<uint64_t> keys = test::RandomKeys(2600, 46);
+  for (size_t i = 0; i < keys.size(); i += 3) keys[i] &= 0xFFFFFFFFu;
+  for (const uint64_t scale : {uint64_t{1}, uint64_t{1000}}) {
+    CAPTURE(scale);
+    std::vector<Filter> owned;
+    auto add = [&](uint64_t blocks, uint32_t k, Layout l, uint64_t seed, KeyType t) {
+      owned.push_back(Filter::with_bits(512 * blocks, k, l, seed, t));
+    };
+    for (size_t i = 0; i < 20; ++i)
+      add(1 + (i % 4) * scale * 3, 6, Layout::kBlock512, 0, KeyType::kInt64);
+    add(64, 6, Layout::kClassic, 0, KeyType::kInt64);
+    add(scale * 5, 6, Layout::kBlock512, 0, KeyType::kInt64);
+    add(scale * 7, 11, Layout::kBlock512, 0, KeyType::kInt64);
+    add(1, 16, Layout::kBlock512, 0, KeyType::kInt64);
+    add(scale * 9, 6, Layout::kBlock512, 5, KeyType::kInt64);
+    add(scale * 3, 6, Layout::kBlock512, 0, KeyType::kInt32);
+    add(scale * 11, 1, Layout::kBlock512, 0, KeyType::kInt64);
+    add(scale * 13, 6, Layout::kBlock512, 0, KeyType::kInt64);  // stays empty
+    for (size_t f = 0; f + 1 < owned.size(); ++f) {
+      for (size_t j = f % 5; j < 1300; j += 2 + f % 7) {
+        if (owned[f].key_type() == KeyType::kInt32) {
+          owned[f].insert(static_cast<uint32_t>(keys[j]));
+        } else {
+          owned[f].insert(keys[j]);
+        }
+      }
+    }
+    std::vector<const Filter*> ptrs;
+    for (const Filter& f : owned) ptrs.push_back(&f);
+    test::ForEachApiTarget([&](const std::string&) {
+      for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{257}, size_t{2600}}) {
+        CAPTURE(n);
+        CheckAgainstSeparateCalls(ptrs, Keys(keys.data(), n));
+      }
+      // The filters in reverse: first() resolves keys in another order.
+      CheckAgainstSeparateCalls(std::vector<const Filter*>(ptrs.rbegin(), ptrs.rend()), Keys(keys));
+    });
+  }
+}
+
 TEST_CASE("api: filter set - errors come before anything is written") {
   const std::vector<uint64_t> keys = test::RandomKeys(100, 46);
   std::vector<std::string> strings = {"a", "b"};

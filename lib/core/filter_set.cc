@@ -3,8 +3,11 @@
 // keys once and plans them once per key type present; it groups the filters by the hash their
 // keys get (hash family, seed, and how the key type converts the keys: PlanKeys); then, tile by
 // tile, hashes the tile once per group into a scratch on the heap (allocated once per call) and
-// probes every filter with its group's hashes through the bulk kernels (QueryHashes: prefetch
-// and tuner as a bulk call's).
+// probes every filter with its group's hashes. block512 filters of one group and one k form a
+// class: a chunk's in-block masks are computed once per class and the class's filters probed with
+// them by the fused kernel (Block512SetKernels, kernels/block512/spec.h; perf/README.md, design
+// note M19), a run of consecutive filters of one class per kernel call; every other filter goes
+// through the bulk kernels (QueryHashes: prefetch and tuner as a bulk call's).
 #include "simdbloom/filter_set.hpp"
 
 #include <algorithm>
@@ -14,10 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/dispatch.h"
 #include "lib/core/bulk.h"
 #include "lib/core/key_source.h"
 #include "lib/core/key_types.h"
 #include "lib/core/layout.h"
+#include "lib/core/prefetch.h"
 
 namespace simdbloom {
 namespace detail {
@@ -26,6 +31,22 @@ namespace {
 // Keys per tile: their hashes (8 KiB per group) and results stay in L1/L2 while every filter is
 // probed.
 constexpr size_t kTile = 1024;
+// Keys per chunk of a tile when the set has a fused class: their masks (64 bytes a key, 16 KiB per
+// class) stay in L1 while the class's filters are probed (perf/README.md, M19).
+constexpr size_t kChunk = 256;
+static_assert(kTile % kChunk == 0, "whole chunks per tile");
+// Filters per fused kernel call: its selections (kRun x kChunk entries) stay in L1.
+constexpr size_t kRun = 16;
+// A class's filters of more bytes than this together are prefetched (below it they stay in L2).
+constexpr uint64_t kSetCachedBytes = uint64_t{1} << 20;
+// The fused kernel's prefetch distance, in probes, when the filters' own measured distance is 0
+// (each small, together large).
+constexpr uint32_t kSetDistance = 32;
+
+// The in-block masks of one key (kernels/block512/spec.h, Block512SetKernels::masks).
+struct alignas(64) MaskLine {
+  uint64_t w[8];
+};
 
 // The hash of key i, for every filter of a group: equal hash family, seed and key plan (the width
 // integers are converted to, or a legacy filter's 2-byte records).
@@ -47,6 +68,15 @@ struct Plan {
   std::vector<uint8_t> clear_oor;    // per filter: its results for keys out of int32 range go
   bool any_oor = false;
   bool prehashed = false;
+  // The fused block512 classes (equal group and k) and each filter's (-1: not fused).
+  struct Class {
+    uint32_t group;
+    uint32_t k;
+    uint32_t distance;  // the fused kernel's prefetch distance, in probes
+  };
+  std::vector<Class> classes;
+  std::vector<int32_t> class_of;               // per filter
+  std::vector<Block512SetFilter> set_filters;  // per filter (fused ones only filled)
 };
 
 Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const Keys& keys) {
@@ -87,6 +117,41 @@ Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const 
     }
     plan.group_of[i] = static_cast<uint32_t>(gi);
   }
+  // block512 filters: one fused class per (group, k).
+  plan.class_of.assign(filters.size(), -1);
+  plan.set_filters.resize(filters.size());
+  std::vector<uint64_t> class_bytes;
+  for (size_t i = 0; i < filters.size(); ++i) {
+    const Filter& f = *filters[i];
+    if (f.layout() != Layout::kBlock512) continue;
+    size_t c = 0;
+    while (c < plan.classes.size() &&
+           !(plan.classes[c].group == plan.group_of[i] && plan.classes[c].k == f.num_hashes())) {
+      ++c;
+    }
+    if (c == plan.classes.size()) {
+      plan.classes.push_back({plan.group_of[i], f.num_hashes(), 0});
+      class_bytes.push_back(0);
+    }
+    plan.class_of[i] = static_cast<int32_t>(c);
+    plan.set_filters[i] = {reinterpret_cast<const uint64_t*>(f.data()), f.num_blocks()};
+    class_bytes[c] += f.size_bytes();
+  }
+  // Prefetch where a chunk's probes of a class leave L2: at the largest distance measured for
+  // its filters (PrefetchDistance: 0 below 1 MiB, measured once per size class), kSetDistance
+  // where every filter is small. Not for an empty batch (nothing is probed).
+  if (keys.size() != 0) {
+    for (size_t c = 0; c < plan.classes.size(); ++c) {
+      if (class_bytes[c] <= kSetCachedBytes) continue;
+      uint32_t d = 0;
+      for (size_t i = 0; i < filters.size(); ++i) {
+        if (plan.class_of[i] == static_cast<int32_t>(c)) {
+          d = std::max(d, PrefetchDistance(*filters[i]));
+        }
+      }
+      plan.classes[c].distance = d != 0 ? d : kSetDistance;
+    }
+  }
   return plan;
 }
 
@@ -98,18 +163,45 @@ struct Scratch {
     return std::unique_ptr<T[]>(n == 0 ? nullptr : new T[n]);
   }
   size_t tile;
+  size_t chunk;  // keys probed together: kChunk with fused classes, else the tile
   std::unique_ptr<uint64_t[]> hashes;    // `tile` per group
   std::unique_ptr<uint64_t[]> gathered;  // first(): the hashes of the keys still unresolved
-  std::unique_ptr<uint32_t[]> sel;       // a filter's selection over a tile
+  std::unique_ptr<uint32_t[]> sel;       // a filter's selection over a chunk
   std::unique_ptr<uint32_t[]> remaining;
   std::unique_ptr<uint8_t[]> oor;  // per key of the tile: out of int32 range
+  // Fused classes: the chunk's masks (`chunk` per class), whether a class's are computed for the
+  // current chunk, a run's selections (kRun x chunk) and counts, the active target's kernels.
+  std::unique_ptr<MaskLine[]> masks;
+  std::vector<uint8_t> masks_ready;
+  std::unique_ptr<uint32_t[]> run_sel;
+  uint32_t run_counts[kRun];
+  const Block512SetKernels* set_kernels = nullptr;
   Scratch(const Plan& plan, size_t n)
       : tile(std::min(n, kTile)),
+        chunk(plan.classes.empty() ? tile : std::min(tile, kChunk)),
         hashes(Array<uint64_t>(plan.prehashed ? 0 : tile * plan.groups.size())),
         gathered(Array<uint64_t>(tile)),
         sel(Array<uint32_t>(tile)),
         remaining(Array<uint32_t>(tile)),
-        oor(Array<uint8_t>(plan.any_oor ? tile : 0)) {}
+        oor(Array<uint8_t>(plan.any_oor ? tile : 0)),
+        masks(Array<MaskLine>(chunk * plan.classes.size())),
+        masks_ready(plan.classes.size()),
+        run_sel(Array<uint32_t>(plan.classes.empty() ? 0 : kRun * chunk)) {
+    if (!plan.classes.empty()) set_kernels = &Active().block512_set;
+  }
+
+  // Class c's masks of the chunk's keys, whose hashes are at h (computed on first use).
+  const uint64_t* MasksOf(const Plan& plan, size_t c, const uint64_t* h, size_t mc) {
+    uint64_t* m = masks[c * chunk].w;
+    if (!masks_ready[c]) {
+      set_kernels->masks(h, mc, plan.classes[c].k, m);
+      masks_ready[c] = 1;
+    }
+    return m;
+  }
+  void NewChunk() { std::fill(masks_ready.begin(), masks_ready.end(), 0); }
+  // The out-of-range flags of the chunk at key cb of the tile (null without any).
+  const uint8_t* OorAt(size_t cb) const { return oor ? oor.get() + cb : nullptr; }
 };
 
 // Hashes keys [begin, begin + m) once per group; returns a pointer per group to its hashes.
@@ -131,20 +223,58 @@ void HashTile(const Plan& plan, const std::vector<const Filter*>&, const Keys& k
   }
 }
 
-// Filter i's selection over the m keys whose hashes are at h (key j of the selection is the
-// tile's key idx[j] when idx is set); keys out of its int32 range dropped. Returns the count.
-size_t SelectTile(const Plan& plan, size_t i, const Filter& f, const uint64_t* h, size_t m,
-                  const uint32_t* idx, Scratch& s) {
-  size_t c = QueryHashes(f, h, m, ResultKind::kSelection, s.sel.get());
-  if (plan.clear_oor[i]) {
-    size_t kept = 0;
-    for (size_t j = 0; j < c; ++j) {
-      const uint32_t key = idx != nullptr ? idx[s.sel[j]] : s.sel[j];
-      if (!s.oor[key]) s.sel[kept++] = s.sel[j];
-    }
-    c = kept;
+// Drops from filter i's selection sel[0 .. c) the keys out of its int32 range (key j of the
+// selection is the chunk's key idx[j] when idx is set; oor: the chunk's flags). Returns the count.
+size_t DropOutOfRange(const Plan& plan, size_t i, uint32_t* sel, size_t c, const uint32_t* idx,
+                      const uint8_t* oor) {
+  if (!plan.clear_oor[i]) return c;
+  size_t kept = 0;
+  for (size_t j = 0; j < c; ++j) {
+    const uint32_t key = idx != nullptr ? idx[sel[j]] : sel[j];
+    if (!oor[key]) sel[kept++] = sel[j];
   }
-  return c;
+  return kept;
+}
+
+// Filter i's selection over the m keys whose hashes are at h (key j of the selection is the
+// chunk's key idx[j] when idx is set; the chunk starts at key cb of the tile), through the bulk
+// kernels; keys out of its int32 range dropped. Returns the count.
+size_t SelectTile(const Plan& plan, size_t i, const Filter& f, const uint64_t* h, size_t m,
+                  const uint32_t* idx, Scratch& s, size_t cb) {
+  const size_t c = QueryHashes(f, h, m, ResultKind::kSelection, s.sel.get());
+  return DropOutOfRange(plan, i, s.sel.get(), c, idx, s.OorAt(cb));
+}
+
+// Every filter over keys [cb, cb + mc) of the tile (group g's hashes at at[g] + cb), in set
+// order: emit(i, sel, c) with filter i's selection (indices from cb, ascending). Fused filters go
+// by runs of consecutive filters of one class (up to kRun) through the fused kernel.
+template <class Emit>
+void ProbeChunk(const Plan& plan, const std::vector<const Filter*>& filters,
+                const std::vector<const uint64_t*>& at, size_t cb, size_t mc, Scratch& s,
+                const Emit& emit) {
+  s.NewChunk();
+  const size_t n_filters = filters.size();
+  for (size_t i = 0; i < n_filters;) {
+    const int32_t cl = plan.class_of[i];
+    if (cl < 0) {
+      const size_t c =
+          SelectTile(plan, i, *filters[i], at[plan.group_of[i]] + cb, mc, nullptr, s, cb);
+      emit(i, s.sel.get(), c);
+      ++i;
+      continue;
+    }
+    size_t r = 1;
+    while (r < kRun && i + r < n_filters && plan.class_of[i + r] == cl) ++r;
+    const Plan::Class& k = plan.classes[cl];
+    const uint64_t* h = at[k.group] + cb;
+    s.set_kernels->select(&plan.set_filters[i], r, k.k, h, s.MasksOf(plan, cl, h, mc), nullptr, mc,
+                          k.distance, s.run_sel.get(), s.chunk, s.run_counts);
+    for (size_t q = 0; q < r; ++q) {
+      uint32_t* sel = s.run_sel.get() + q * s.chunk;
+      emit(i + q, sel, DropOutOfRange(plan, i + q, sel, s.run_counts[q], nullptr, s.OorAt(cb)));
+    }
+    i += r;
+  }
 }
 
 void CheckOutput(const char* who, const Keys& keys, const void* out, size_t size) {
@@ -184,12 +314,16 @@ void MatchesOf(const Plan& plan, const std::vector<const Filter*>& filters, cons
     HashTile(plan, filters, keys, b, m, s, at);
     tile.clear();
     std::fill(per_key.begin(), per_key.begin() + m + 1, 0);
-    for (size_t i = 0; i < filters.size(); ++i) {
-      const size_t c = SelectTile(plan, i, *filters[i], at[plan.group_of[i]], m, nullptr, s);
-      for (size_t j = 0; j < c; ++j) {
-        tile.push_back({static_cast<uint32_t>(i), s.sel[j]});
-        ++per_key[s.sel[j] + 1];
-      }
+    // Chunk by chunk, filter order within each: a key's matches are in filter order.
+    for (size_t cb = 0; cb < m; cb += s.chunk) {
+      ProbeChunk(plan, filters, at, cb, std::min(s.chunk, m - cb), s,
+                 [&](size_t i, const uint32_t* sel, size_t c) {
+                   for (size_t j = 0; j < c; ++j) {
+                     const uint32_t key = static_cast<uint32_t>(cb + sel[j]);
+                     tile.push_back({static_cast<uint32_t>(i), key});
+                     ++per_key[key + 1];
+                   }
+                 });
     }
     // A counting sort by key (stable: filter order within a key).
     for (size_t j = 0; j < m; ++j) per_key[j + 1] += per_key[j];
@@ -199,6 +333,55 @@ void MatchesOf(const Plan& plan, const std::vector<const Filter*>& filters, cons
       dst[base + per_key[t.key]++] = {t.filter, static_cast<uint32_t>(b + t.key)};
     }
   }
+}
+
+// first() over keys [cb, cb + mc) of the tile: out[j] = the first filter that may hold key cb + j
+// (left as it is where none does). Returns how many keys matched.
+uint64_t FirstOfChunk(const Plan& plan, const std::vector<const Filter*>& filters,
+                      const std::vector<const uint64_t*>& at, size_t cb, size_t mc, Scratch& s,
+                      int32_t* out) {
+  s.NewChunk();
+  uint64_t hits = 0;
+  // The chunk's keys no earlier filter matched, ascending.
+  size_t r = mc;
+  for (size_t j = 0; j < mc; ++j) s.remaining[j] = static_cast<uint32_t>(j);
+  const uint8_t* oor = s.OorAt(cb);
+  for (size_t i = 0; i < filters.size() && r > 0; ++i) {
+    const uint64_t* h = at[plan.group_of[i]] + cb;
+    const uint32_t* idx = r < mc ? s.remaining.get() : nullptr;
+    size_t c;
+    uint32_t* sel;
+    const int32_t cl = plan.class_of[i];
+    if (cl >= 0) {
+      // The fused kernel reads the remaining keys' hashes and masks through idx.
+      const Plan::Class& k = plan.classes[cl];
+      sel = s.run_sel.get();
+      s.set_kernels->select(&plan.set_filters[i], 1, k.k, h, s.MasksOf(plan, cl, h, mc), idx, r,
+                            k.distance, sel, s.chunk, s.run_counts);
+      c = DropOutOfRange(plan, i, sel, s.run_counts[0], s.remaining.get(), oor);
+    } else {
+      if (idx != nullptr) {
+        for (size_t j = 0; j < r; ++j) s.gathered[j] = h[s.remaining[j]];
+        h = s.gathered.get();
+      }
+      sel = s.sel.get();
+      c = SelectTile(plan, i, *filters[i], h, r, s.remaining.get(), s, cb);
+    }
+    if (c == 0) continue;
+    // Record the matches and drop them from `remaining` (both ascending).
+    size_t kept = 0, next = 0;
+    for (size_t j = 0; j < r; ++j) {
+      if (next < c && sel[next] == j) {
+        out[s.remaining[j]] = static_cast<int32_t>(i);
+        ++next;
+      } else {
+        s.remaining[kept++] = s.remaining[j];
+      }
+    }
+    hits += c;
+    r = kept;
+  }
+  return hits;
 }
 
 }  // namespace
@@ -274,29 +457,9 @@ uint64_t FilterSet::first(const Keys& keys, int32_t* out, Threads threads) const
                 std::fill(out + b, out + b + m, -1);
                 if (filters_.empty()) continue;
                 HashTile(plan, filters_, keys, b, m, s, at);
-                // The tile's keys no earlier filter matched, ascending.
-                size_t r = m;
-                for (size_t j = 0; j < m; ++j) s.remaining[j] = static_cast<uint32_t>(j);
-                for (size_t i = 0; i < filters_.size() && r > 0; ++i) {
-                  const uint64_t* h = at[plan.group_of[i]];
-                  if (r < m) {
-                    for (size_t j = 0; j < r; ++j) s.gathered[j] = h[s.remaining[j]];
-                    h = s.gathered.get();
-                  }
-                  const size_t c = SelectTile(plan, i, *filters_[i], h, r, s.remaining.get(), s);
-                  if (c == 0) continue;
-                  // Record the matches and drop them from `remaining` (both ascending).
-                  size_t kept = 0, next = 0;
-                  for (size_t j = 0; j < r; ++j) {
-                    if (next < c && s.sel[next] == j) {
-                      out[b + s.remaining[j]] = static_cast<int32_t>(i);
-                      ++next;
-                    } else {
-                      s.remaining[kept++] = s.remaining[j];
-                    }
-                  }
-                  hits += c;
-                  r = kept;
+                for (size_t cb = 0; cb < m; cb += s.chunk) {
+                  hits += FirstOfChunk(plan, filters_, at, cb, std::min(s.chunk, m - cb), s,
+                                       out + b + cb);
                 }
               }
               part_hits[part] = hits;
@@ -328,11 +491,13 @@ uint64_t FilterSet::count(const Keys& keys, uint32_t* out, Threads threads) cons
                 std::fill(out + b, out + b + m, 0u);
                 if (filters_.empty()) continue;
                 HashTile(plan, filters_, keys, b, m, s, at);
-                for (size_t i = 0; i < filters_.size(); ++i) {
-                  const size_t c =
-                      SelectTile(plan, i, *filters_[i], at[plan.group_of[i]], m, nullptr, s);
-                  for (size_t j = 0; j < c; ++j) ++out[b + s.sel[j]];
-                  hits += c;
+                for (size_t cb = 0; cb < m; cb += s.chunk) {
+                  uint32_t* o = out + b + cb;
+                  ProbeChunk(plan, filters_, at, cb, std::min(s.chunk, m - cb), s,
+                             [&](size_t, const uint32_t* sel, size_t c) {
+                               for (size_t j = 0; j < c; ++j) ++o[sel[j]];
+                               hits += c;
+                             });
                 }
               }
               part_hits[part] = hits;

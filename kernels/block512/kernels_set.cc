@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Per-target unit of FilterSet's fused block512 probe (Block512SetKernels, kernels/block512/
+// spec.h): the in-block masks of a run of keys (Block512Mask, kernel-inl.h, stored 64 bytes a
+// key), and the probe of those keys against many filters of one k, which reads each mask instead
+// of recomputing it per filter: block index (multiply-high), prefetch ahead across keys and
+// filters, (line & mask) == mask, a branch-free selection store. Exported like the layouts' units
+// (kernels/simd/export.h).
+#if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE)
+#error "simdbloom kernels must be compiled without -mavx*/-march=native/SVE flags"
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/block512/kernels_set.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/block512/kernel-inl.h"
+#include "kernels/block512/spec.h"
+#include "kernels/shared.h"
+#include "kernels/simd/ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdbloom {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using SetD = hn::CappedTag<uint64_t, 8>;
+
+template <bool kTwoRounds>
+HWY_INLINE void SetMasksT(const Block512Mask<SetD>& mask, const uint64_t* HWY_RESTRICT hashes,
+                          size_t n, uint64_t* HWY_RESTRICT out) {
+  const SetD d;
+  const size_t N = hn::Lanes(d);
+  for (size_t j = 0; j < n; ++j) {
+    const uint64_t h = detail::LoadU64(hashes + j);
+    const auto a = Block512Mask<SetD>::Operand(d, h);
+    const uint64_t* table = mask.Table(((h >> 32) & 7) * Block512Mask<SetD>::kTableBytes);
+    for (size_t c = 0; c < 8 / N; ++c) {
+      hn::StoreU(mask.template Chunk<kTwoRounds>(d, a, table, c), d, out + 8 * j + c * N);
+    }
+  }
+}
+
+void SetMasks(const uint64_t* hashes, size_t n, uint32_t k, uint64_t* out) {
+  const Block512Mask<SetD> mask(SetD(), k);
+  if (mask.two_rounds()) {
+    SetMasksT<true>(mask, hashes, n, out);
+  } else {
+    SetMasksT<false>(mask, hashes, n, out);
+  }
+}
+
+// Whether every bit of the 8-word mask at `mask` is set in the 8-word block at `line`.
+HWY_INLINE bool Covers(const uint64_t* HWY_RESTRICT line, const uint64_t* HWY_RESTRICT mask) {
+  const SetD d;
+  const size_t N = hn::Lanes(d);
+  auto missing = hn::AndNot(hn::Load(d, line), hn::LoadU(d, mask));
+  for (size_t c = 1; c < 8 / N; ++c) {
+    missing = hn::Or(missing, hn::AndNot(hn::Load(d, line + c * N), hn::LoadU(d, mask + c * N)));
+  }
+  return AllZero(d, missing);
+}
+
+// The byte offset of hash h's block in a filter of nb blocks.
+HWY_INLINE uint64_t LineOffset(uint64_t h, uint64_t nb) { return ((h >> 32) * nb >> 32) << 6; }
+
+// Key j of the run: its position in hashes and masks.
+template <bool kIdx>
+HWY_INLINE size_t At(const uint32_t* HWY_RESTRICT idx, size_t j) {
+  if constexpr (kIdx) {
+    return idx[j];
+  } else {
+    (void)idx;
+    return j;
+  }
+}
+
+template <bool kIdx, bool kPrefetch>
+uint64_t SetSelectT(const detail::Block512SetFilter* filters, size_t m,
+                    const uint64_t* HWY_RESTRICT hashes, const uint64_t* HWY_RESTRICT masks,
+                    const uint32_t* HWY_RESTRICT idx, size_t n, uint32_t distance,
+                    uint32_t* HWY_RESTRICT sel, size_t stride, uint32_t* HWY_RESTRICT counts) {
+  // The prefetch cursor: probe (pf, pj), `distance` probes ahead of the one tested, in (filter,
+  // key) order, so the first keys of the next filter are on their way while this one ends.
+  size_t pf = 0, pj = 0;
+  const char* pf_base = nullptr;
+  uint64_t pf_nb = 0;
+  auto advance = [&]() HWY_ATTR {
+    if (pf >= m) return;
+    if (pj == 0) {
+      pf_base = reinterpret_cast<const char*>(filters[pf].words);
+      pf_nb = filters[pf].num_blocks;
+    }
+    PrefetchLine<detail::Op::kQuery>(
+        pf_base + LineOffset(detail::LoadU64(hashes + At<kIdx>(idx, pj)), pf_nb));
+    if (++pj == n) {
+      pj = 0;
+      ++pf;
+    }
+  };
+  if constexpr (kPrefetch) {
+    for (uint64_t q = 0; q < distance && pf < m; ++q) advance();
+  }
+  uint64_t total = 0;
+  for (size_t f = 0; f < m; ++f) {
+    const char* base = reinterpret_cast<const char*>(filters[f].words);
+    const uint64_t nb = filters[f].num_blocks;
+    uint32_t* HWY_RESTRICT out = sel + f * stride;
+    size_t c = 0;
+    for (size_t j = 0; j < n; ++j) {
+      if constexpr (kPrefetch) advance();
+      const size_t at = At<kIdx>(idx, j);
+      const uint64_t h = detail::LoadU64(hashes + at);
+      const uint64_t* line = reinterpret_cast<const uint64_t*>(base + LineOffset(h, nb));
+      out[c] = static_cast<uint32_t>(j);
+      c += Covers(line, masks + 8 * at);
+    }
+    counts[f] = static_cast<uint32_t>(c);
+    total += c;
+  }
+  return total;
+}
+
+uint64_t SetSelect(const detail::Block512SetFilter* filters, size_t m, uint32_t,
+                   const uint64_t* hashes, const uint64_t* masks, const uint32_t* idx, size_t n,
+                   uint32_t distance, uint32_t* sel, size_t stride, uint32_t* counts) {
+  // The bulk query's contract with insert_concurrent: racing plain loads (kernels/shared.h).
+  detail::ReadRaceScope race;
+  if (distance == 0) {
+    return idx != nullptr
+               ? SetSelectT<true, false>(filters, m, hashes, masks, idx, n, 0, sel, stride, counts)
+               : SetSelectT<false, false>(filters, m, hashes, masks, idx, n, 0, sel, stride,
+                                          counts);
+  }
+  return idx != nullptr ? SetSelectT<true, true>(filters, m, hashes, masks, idx, n, distance, sel,
+                                                 stride, counts)
+                        : SetSelectT<false, true>(filters, m, hashes, masks, idx, n, distance, sel,
+                                                  stride, counts);
+}
+
+const detail::Block512SetKernels* SetKernelTable() {
+  static constexpr detail::Block512SetKernels kernels = {&SetMasks, &SetSelect};
+  return &kernels;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdbloom
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/simd/export.h"
+
+namespace simdbloom {
+SIMDBLOOM_EXPORT_KIND(Block512SetKernels, SetKernelTable, Block512SetKernelsAt)
+}  // namespace simdbloom
+#endif  // HWY_ONCE
