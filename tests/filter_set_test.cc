@@ -159,8 +159,9 @@ TEST_CASE("api: filter set - 1 and 1000 filters") {
 
 // The fused block512 path (equal hash and k: one class): runs of one class longer than a kernel
 // call takes, the class broken by filters of other layouts, k and seeds (two rounds of probes:
-// k > 8), filters of 1 block and odd sizes, an int32 filter (keys beyond 32 bits absent), empty
-// filters; small filters (no prefetch) and, together beyond 1 MiB, prefetched ones.
+// k > 8), filters of 1 block and odd sizes, int32 filters (keys beyond 32 bits absent), an empty
+// filter, a lone block512 filter of its k; small filters (no prefetch) and, together beyond 1 MiB,
+// prefetched ones.
 TEST_CASE("api: filter set - block512 classes of one k equal separate bulk calls") {
   std::vector<uint64_t> keys = test::RandomKeys(2600, 46);
   for (size_t i = 0; i < keys.size(); i += 3) keys[i] &= 0xFFFFFFFFu;
@@ -174,11 +175,15 @@ TEST_CASE("api: filter set - block512 classes of one k equal separate bulk calls
       add(1 + (i % 4) * scale * 3, 6, Layout::kBlock512, 0, KeyType::kInt64);
     add(64, 6, Layout::kClassic, 0, KeyType::kInt64);
     add(scale * 5, 6, Layout::kBlock512, 0, KeyType::kInt64);
-    add(scale * 7, 11, Layout::kBlock512, 0, KeyType::kInt64);
-    add(1, 16, Layout::kBlock512, 0, KeyType::kInt64);
-    add(scale * 9, 6, Layout::kBlock512, 5, KeyType::kInt64);
-    add(scale * 3, 6, Layout::kBlock512, 0, KeyType::kInt32);
-    add(scale * 11, 1, Layout::kBlock512, 0, KeyType::kInt64);
+    // Classes of two (a lone block512 filter of its group and k takes the bulk kernel).
+    for (uint64_t b : {uint64_t{1}, scale * 7}) {
+      add(b, 11, Layout::kBlock512, 0, KeyType::kInt64);
+      add(b + 2, 16, Layout::kBlock512, 0, KeyType::kInt64);
+      add(scale * 9 + b, 6, Layout::kBlock512, 5, KeyType::kInt64);
+      add(scale * 3 + b, 6, Layout::kBlock512, 0, KeyType::kInt32);
+      add(scale * 11 + b, 1, Layout::kBlock512, 0, KeyType::kInt64);
+    }
+    add(scale * 2, 9, Layout::kBlock512, 0, KeyType::kInt64);
     add(scale * 13, 6, Layout::kBlock512, 0, KeyType::kInt64);  // stays empty
     for (size_t f = 0; f + 1 < owned.size(); ++f) {
       for (size_t j = f % 5; j < 1300; j += 2 + f % 7) {

@@ -39,6 +39,9 @@ static_assert(kTile % kChunk == 0, "whole chunks per tile");
 constexpr size_t kRun = 16;
 // A class's filters of more bytes than this together are prefetched (below it they stay in L2).
 constexpr uint64_t kSetCachedBytes = uint64_t{1} << 20;
+// Filters of one class below which they take the bulk kernels (callgrind, AVX2, M = 1: 65
+// instructions a probe through the bulk path, 69 fused).
+constexpr size_t kMinClassFilters = 2;
 // The fused kernel's prefetch distance, in probes, when the filters' own measured distance is 0
 // (each small, together large).
 constexpr uint32_t kSetDistance = 32;
@@ -117,25 +120,42 @@ Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const 
     }
     plan.group_of[i] = static_cast<uint32_t>(gi);
   }
-  // block512 filters: one fused class per (group, k).
+  // block512 filters: one fused class per (group, k) of at least kMinClassFilters filters (a
+  // lone filter costs less through its bulk kernel: the masks would be computed for one probe).
   plan.class_of.assign(filters.size(), -1);
   plan.set_filters.resize(filters.size());
-  std::vector<uint64_t> class_bytes;
+  std::vector<Plan::Class> candidates;
+  std::vector<uint32_t> members;
+  std::vector<int32_t> candidate_of(filters.size(), -1);
   for (size_t i = 0; i < filters.size(); ++i) {
     const Filter& f = *filters[i];
     if (f.layout() != Layout::kBlock512) continue;
     size_t c = 0;
-    while (c < plan.classes.size() &&
-           !(plan.classes[c].group == plan.group_of[i] && plan.classes[c].k == f.num_hashes())) {
+    while (c < candidates.size() &&
+           !(candidates[c].group == plan.group_of[i] && candidates[c].k == f.num_hashes())) {
       ++c;
     }
-    if (c == plan.classes.size()) {
-      plan.classes.push_back({plan.group_of[i], f.num_hashes(), 0});
+    if (c == candidates.size()) {
+      candidates.push_back({plan.group_of[i], f.num_hashes(), 0});
+      members.push_back(0);
+    }
+    ++members[c];
+    candidate_of[i] = static_cast<int32_t>(c);
+  }
+  std::vector<int32_t> renumber(candidates.size(), -1);
+  std::vector<uint64_t> class_bytes;
+  for (size_t i = 0; i < filters.size(); ++i) {
+    const int32_t c = candidate_of[i];
+    if (c < 0 || members[c] < kMinClassFilters) continue;
+    if (renumber[c] < 0) {
+      renumber[c] = static_cast<int32_t>(plan.classes.size());
+      plan.classes.push_back(candidates[c]);
       class_bytes.push_back(0);
     }
-    plan.class_of[i] = static_cast<int32_t>(c);
+    const Filter& f = *filters[i];
+    plan.class_of[i] = renumber[c];
     plan.set_filters[i] = {reinterpret_cast<const uint64_t*>(f.data()), f.num_blocks()};
-    class_bytes[c] += f.size_bytes();
+    class_bytes[renumber[c]] += f.size_bytes();
   }
   // Prefetch where a chunk's probes of a class leave L2: at the largest distance measured for
   // its filters (PrefetchDistance: 0 below 1 MiB, measured once per size class), kSetDistance
