@@ -42,9 +42,11 @@ constexpr uint64_t kSetCachedBytes = uint64_t{1} << 20;
 // Filters of one class below which they take the bulk kernels (callgrind, AVX2, M = 1: 65
 // instructions a probe through the bulk path, 69 fused).
 constexpr size_t kMinClassFilters = 2;
-// The fused kernel's prefetch distance, in probes, when the filters' own measured distance is 0
-// (each small, together large).
-constexpr uint32_t kSetDistance = 32;
+// The fused kernel's least prefetch distance, in probes: its probe takes about half the bulk
+// kernel's instructions, so the bulk call's measured distance (in keys) falls short. 64 x 1.2 MB
+// filters, count, ns a probe (5 runs, loaded VM): batch 1024 8.7-10.7 at the measured distance,
+// 7.2-9.1 at 64; batch 16384 10.3-16.7 -> 5.2-12.8 (perf/README.md, M19).
+constexpr uint32_t kSetDistance = 64;
 
 // The in-block masks of one key (kernels/block512/spec.h, Block512SetKernels::masks).
 struct alignas(64) MaskLine {
@@ -81,6 +83,63 @@ struct Plan {
   std::vector<int32_t> class_of;               // per filter
   std::vector<Block512SetFilter> set_filters;  // per filter (fused ones only filled)
 };
+
+// The fused block512 classes of plan (PlanCall): plan.classes, class_of, set_filters.
+void PlanClasses(const std::vector<const Filter*>& filters, const Keys& keys, Plan& plan) {
+  // block512 filters: one fused class per (group, k) of at least kMinClassFilters filters (a
+  // lone filter costs less through its bulk kernel: the masks would be computed for one probe).
+  plan.class_of.assign(filters.size(), -1);
+  if (filters.size() < kMinClassFilters) return;
+  plan.set_filters.resize(filters.size());
+  std::vector<Plan::Class> candidates;
+  std::vector<uint32_t> members;
+  std::vector<int32_t> candidate_of(filters.size(), -1);
+  for (size_t i = 0; i < filters.size(); ++i) {
+    const Filter& f = *filters[i];
+    if (f.layout() != Layout::kBlock512) continue;
+    size_t c = 0;
+    while (c < candidates.size() &&
+           !(candidates[c].group == plan.group_of[i] && candidates[c].k == f.num_hashes())) {
+      ++c;
+    }
+    if (c == candidates.size()) {
+      candidates.push_back({plan.group_of[i], f.num_hashes(), 0});
+      members.push_back(0);
+    }
+    ++members[c];
+    candidate_of[i] = static_cast<int32_t>(c);
+  }
+  std::vector<int32_t> renumber(candidates.size(), -1);
+  std::vector<uint64_t> class_bytes;
+  for (size_t i = 0; i < filters.size(); ++i) {
+    const int32_t c = candidate_of[i];
+    if (c < 0 || members[c] < kMinClassFilters) continue;
+    if (renumber[c] < 0) {
+      renumber[c] = static_cast<int32_t>(plan.classes.size());
+      plan.classes.push_back(candidates[c]);
+      class_bytes.push_back(0);
+    }
+    const Filter& f = *filters[i];
+    plan.class_of[i] = renumber[c];
+    plan.set_filters[i] = {reinterpret_cast<const uint64_t*>(f.data()), f.num_blocks()};
+    class_bytes[renumber[c]] += f.size_bytes();
+  }
+  // Prefetch where a chunk's probes of a class leave L2: at the largest distance measured for
+  // its filters (PrefetchDistance: 0 below 1 MiB, measured once per size class), at least
+  // kSetDistance. Not for an empty batch (nothing is probed).
+  if (keys.size() != 0) {
+    for (size_t c = 0; c < plan.classes.size(); ++c) {
+      if (class_bytes[c] <= kSetCachedBytes) continue;
+      uint32_t d = 0;
+      for (size_t i = 0; i < filters.size(); ++i) {
+        if (plan.class_of[i] == static_cast<int32_t>(c)) {
+          d = std::max(d, PrefetchDistance(*filters[i]));
+        }
+      }
+      plan.classes[c].distance = std::max(d, kSetDistance);
+    }
+  }
+}
 
 Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const Keys& keys) {
   Plan plan;
@@ -120,58 +179,7 @@ Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const 
     }
     plan.group_of[i] = static_cast<uint32_t>(gi);
   }
-  // block512 filters: one fused class per (group, k) of at least kMinClassFilters filters (a
-  // lone filter costs less through its bulk kernel: the masks would be computed for one probe).
-  plan.class_of.assign(filters.size(), -1);
-  plan.set_filters.resize(filters.size());
-  std::vector<Plan::Class> candidates;
-  std::vector<uint32_t> members;
-  std::vector<int32_t> candidate_of(filters.size(), -1);
-  for (size_t i = 0; i < filters.size(); ++i) {
-    const Filter& f = *filters[i];
-    if (f.layout() != Layout::kBlock512) continue;
-    size_t c = 0;
-    while (c < candidates.size() &&
-           !(candidates[c].group == plan.group_of[i] && candidates[c].k == f.num_hashes())) {
-      ++c;
-    }
-    if (c == candidates.size()) {
-      candidates.push_back({plan.group_of[i], f.num_hashes(), 0});
-      members.push_back(0);
-    }
-    ++members[c];
-    candidate_of[i] = static_cast<int32_t>(c);
-  }
-  std::vector<int32_t> renumber(candidates.size(), -1);
-  std::vector<uint64_t> class_bytes;
-  for (size_t i = 0; i < filters.size(); ++i) {
-    const int32_t c = candidate_of[i];
-    if (c < 0 || members[c] < kMinClassFilters) continue;
-    if (renumber[c] < 0) {
-      renumber[c] = static_cast<int32_t>(plan.classes.size());
-      plan.classes.push_back(candidates[c]);
-      class_bytes.push_back(0);
-    }
-    const Filter& f = *filters[i];
-    plan.class_of[i] = renumber[c];
-    plan.set_filters[i] = {reinterpret_cast<const uint64_t*>(f.data()), f.num_blocks()};
-    class_bytes[renumber[c]] += f.size_bytes();
-  }
-  // Prefetch where a chunk's probes of a class leave L2: at the largest distance measured for
-  // its filters (PrefetchDistance: 0 below 1 MiB, measured once per size class), kSetDistance
-  // where every filter is small. Not for an empty batch (nothing is probed).
-  if (keys.size() != 0) {
-    for (size_t c = 0; c < plan.classes.size(); ++c) {
-      if (class_bytes[c] <= kSetCachedBytes) continue;
-      uint32_t d = 0;
-      for (size_t i = 0; i < filters.size(); ++i) {
-        if (plan.class_of[i] == static_cast<int32_t>(c)) {
-          d = std::max(d, PrefetchDistance(*filters[i]));
-        }
-      }
-      plan.classes[c].distance = d != 0 ? d : kSetDistance;
-    }
-  }
+  PlanClasses(filters, keys, plan);
   return plan;
 }
 

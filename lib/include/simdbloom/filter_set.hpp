@@ -4,7 +4,10 @@
 // partitions of a hash join. Each key is hashed once per hash of the set (filters of one hash
 // family, seed and key type share it: XXH3 for every layout but split_block256, XXH64 seed 0 for
 // all Parquet filters), never once per filter; the filters are then probed with those hashes,
-// tile by tile (1024 keys), so the keys' hashes stay in L1 while every filter is probed.
+// tile by tile (1024 keys), so the keys' hashes stay in L1 while every filter is probed. block512
+// filters of one hash and one k (two or more) also share each key's in-block mask, computed once
+// per 256 keys: a probe is then a block index, a line load and a compare (about half the
+// instructions of a bulk call's probe, perf/README.md section many).
 //
 // Thread-safety: a FilterSet only reads its filters; its const calls may run concurrently with
 // each other and with the filters' const calls, not with a mutation of one of its filters.
@@ -34,8 +37,9 @@ namespace simdbloom {
 // an integer out of a kInt32 filter's range is absent from it), for every key shape of Keys.
 // Errors are detected before anything is written. Cost: O(n) hashes per distinct hash of the set
 // plus O(n · M) probes (M filters); out of cache about one cache-line miss per (key, filter)
-// (k for classic), overlapped by the filters' prefetch; O(M) per call to group the filters by
-// hash, and a scratch of 1024 x (8 bytes per distinct hash + 5 bytes) allocated per call.
+// (k for classic), overlapped by prefetch; O(M) per call to group the filters by hash (and
+// block512 filters by k), and a scratch of 1024 x (8 bytes per distinct hash + 5 bytes), plus
+// 256 x 64 bytes per block512 (hash, k) class and 16 KiB with any, allocated per call.
 class FilterSet {
  public:
   // A key that may be in a filter: the indices of the filter (in set order) and of the key.
