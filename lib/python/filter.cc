@@ -175,6 +175,37 @@ independent filters.)doc");
       "'bytes' for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (then 42 and '42' probe as the column "
       "stores them). Raises simdbloom.Error (format) for anything else. O(size): one copy, GIL "
       "released.");
+  cls.def_static(
+      "from_guava",
+      [](py::buffer data, py::object key_type) {
+        const BufferBytes b = BytesOf(data);
+        if (key_type.is_none()) {
+          throw py::value_error(
+              "Filter.from_guava: key_type is required: Guava's bytes do not say which funnel "
+              "made them ('int64' longFunnel, 'int32' integerFunnel, 'bytes' stringFunnel(UTF_8) "
+              "or byteArrayFunnel)");
+        }
+        const KeyType t = KeyTypeArg(key_type);
+        Ptr<Filter> f = Wrap(WithoutGil([&] { return Filter::from_guava(b.data, b.size, t); }));
+        f->uncounted = true;  // Guava's bytes hold no insert count
+        return f;
+      },
+      py::arg("data"), py::arg("key_type"),
+      "A guava (or guava32) filter from Guava's BloomFilter.writeTo bytes (any contiguous "
+      "buffer). `key_type`: the funnel the Java side used, which Guava's bytes do not record: "
+      "'int64' (Funnels.longFunnel), 'int32' (integerFunnel), 'bytes' (stringFunnel(UTF_8): "
+      "str keys are their UTF-8 bytes; byteArrayFunnel; unencodedCharsFunnel: pass "
+      "s.encode('utf-16-le')). Then every key answers as Guava's mightContain does. Raises "
+      "simdbloom.Error (format) for anything but one Guava filter. O(size), GIL released.");
+  cls.def(
+      "to_guava",
+      [](const G& self) {
+        const std::vector<uint8_t> bytes =
+            Reading(self, [](const Filter& f) { return f.to_guava(); });
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      },
+      "Guava's writeTo bytes of a guava or guava32 filter with seed 0 (what Java's "
+      "BloomFilter.readFrom reads); simdbloom.Error (incompatible) for other filters. O(size).");
   cls.def(
       "to_parquet",
       [](const G& self) {
