@@ -207,6 +207,51 @@ TEST_CASE("api: filter set - block512 classes of one k equal separate bulk calls
   }
 }
 
+TEST_CASE("api: filter set - Guava's layouts among others (their own hash, no shared group)") {
+  // guava and guava32 hash with Murmur3 (not a group's XXH3): the set probes them through their
+  // own bulk calls; answers still equal separate calls, for integers, strings and first()'s
+  // subsets of unresolved keys.
+  const std::vector<uint64_t> keys = test::RandomKeys(2300, 48);
+  std::vector<std::string> strings;
+  for (uint64_t k : keys) strings.push_back("g" + std::to_string(k % 5000));
+  for (const bool bytes : {false, true}) {
+    CAPTURE(bytes);
+    const KeyType type = bytes ? KeyType::kBytes : KeyType::kInt64;
+    std::vector<Filter> owned;
+    owned.push_back(Filter::with_bits(64 * 300, 5, Layout::kGuava, 0, type));
+    owned.push_back(Filter::with_bits(4096, 5, Layout::kBlock512, 0, type));
+    owned.push_back(Filter::with_bits(4096, 5, Layout::kBlock512, 0, type));
+    owned.push_back(Filter::with_bits(64 * 77, 3, Layout::kGuava32, 0, type));
+    owned.push_back(Filter::with_bits(64 * 500, 7, Layout::kGuava, 0, type));
+    for (size_t f = 0; f < owned.size(); ++f) {
+      for (size_t j = f * 200; j < f * 200 + 500; ++j) {
+        if (bytes) {
+          owned[f].insert(strings[j]);
+        } else {
+          owned[f].insert(keys[j]);
+        }
+      }
+    }
+    std::vector<const Filter*> ptrs;
+    for (const Filter& f : owned) ptrs.push_back(&f);
+    test::ForEachApiTarget([&](const std::string&) {
+      CheckAgainstSeparateCalls(ptrs, bytes ? Keys(strings) : Keys(keys));
+    });
+  }
+  // Pre-hashed keys: guava32 takes h1; guava cannot (no h2), refused before anything is written.
+  Filter g32 = Filter::with_bits(64 * 100, 4, Layout::kGuava32, 0, KeyType::kInt64);
+  Filter g64 = Filter::with_bits(64 * 100, 4, Layout::kGuava, 0, KeyType::kInt64);
+  g32.insert(keys);
+  std::vector<uint64_t> h;
+  for (uint64_t k : keys) h.push_back(g32.hash(k));
+  CheckAgainstSeparateCalls({&g32}, Keys(Prehashed{h.data(), h.size()}));
+  std::vector<int32_t> first(h.size(), 5);
+  CHECK_THROWS_WITH_AS(
+      FilterSet({&g32, &g64}).first(Keys(Prehashed{h.data(), h.size()}), first.data()),
+      doctest::Contains("filter 1 is a guava filter"), Error);
+  CHECK(first == std::vector<int32_t>(h.size(), 5));
+}
+
 TEST_CASE("api: filter set - errors come before anything is written") {
   const std::vector<uint64_t> keys = test::RandomKeys(100, 46);
   std::vector<std::string> strings = {"a", "b"};

@@ -73,6 +73,9 @@ struct Plan {
   std::vector<uint8_t> clear_oor;    // per filter: its results for keys out of int32 range go
   bool any_oor = false;
   bool prehashed = false;
+  // Per filter: probed through its own bulk calls on the keys themselves (Guava's layouts: their
+  // Murmur3 hash is no group's, and a 64-bit pre-hash cannot carry it).
+  std::vector<uint8_t> own;
   // The fused block512 classes (equal group and k) and each filter's (-1: not fused).
   struct Class {
     uint32_t group;
@@ -146,6 +149,7 @@ Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const 
   plan.prehashed = keys.kind() == Keys::Kind::kPrehashed;
   plan.group_of.resize(filters.size());
   plan.clear_oor.resize(filters.size());
+  plan.own.resize(filters.size());
   // One plan per key type present (PlanKeys scans 8-byte keys for a kInt32 filter: once).
   KeyPlan by_type[5];
   bool planned[5] = {};
@@ -167,6 +171,16 @@ Plan PlanCall(const char* who, const std::vector<const Filter*>& filters, const 
     const KeyPlan& kp = by_type[t];
     plan.clear_oor[i] = kp.out_of_range;
     plan.any_oor |= kp.out_of_range;
+    plan.own[i] = InfoOf(IdOf(f.layout())).murmur128;
+    if (plan.own[i]) {
+      if (plan.prehashed && f.layout() == Layout::kGuava) {
+        Invalid(std::string(who) + ": filter " + std::to_string(i) +
+                " is a guava filter: a pre-hashed key cannot carry the second half of its "
+                "Murmur3 hash (h2)");
+      }
+      plan.group_of[i] = UINT32_MAX;  // no group: its bulk calls hash the keys
+      continue;
+    }
     // Pre-hashed keys are every filter's hashes as they are: one group.
     const GroupKey g = plan.prehashed ? GroupKey{false, 0, 0, false}
                                       : GroupKey{InfoOf(IdOf(f.layout())).xxh64, f.seed(),
@@ -204,6 +218,9 @@ struct Scratch {
   std::unique_ptr<uint32_t[]> run_sel;
   uint32_t run_counts[kRun];
   const Block512SetKernels* set_kernels = nullptr;
+  // The call's keys and the tile's first (HashTile): for the filters probed on their own.
+  const Keys* keys = nullptr;
+  size_t tile_begin = 0;
   Scratch(const Plan& plan, size_t n)
       : tile(std::min(n, kTile)),
         chunk(plan.classes.empty() ? tile : std::min(tile, kChunk)),
@@ -235,7 +252,9 @@ struct Scratch {
 // Hashes keys [begin, begin + m) once per group; returns a pointer per group to its hashes.
 void HashTile(const Plan& plan, const std::vector<const Filter*>&, const Keys& keys, size_t begin,
               size_t m, Scratch& s, std::vector<const uint64_t*>& at) {
-  at.resize(plan.groups.size());
+  at.resize(std::max<size_t>(1, plan.groups.size()));  // (pre-hashed: one, even with no group)
+  s.keys = &keys;
+  s.tile_begin = begin;
   if (plan.prehashed) {
     at[0] = static_cast<const uint64_t*>(keys.keys()) + begin;
     return;
@@ -269,6 +288,21 @@ size_t DropOutOfRange(const Plan& plan, size_t i, uint32_t* sel, size_t c, const
 // kernels; keys out of its int32 range dropped. Returns the count.
 size_t SelectTile(const Plan& plan, size_t i, const Filter& f, const uint64_t* h, size_t m,
                   const uint32_t* idx, Scratch& s, size_t cb) {
+  if (plan.own[i]) {
+    // Its own bulk calls over the chunk's keys (they clear int32 out-of-range keys themselves).
+    const Keys chunk = SliceKeys(*s.keys, s.tile_begin + cb, idx != nullptr ? idx[m - 1] + 1 : m);
+    uint32_t* sel = s.sel.get();
+    if (idx == nullptr) return f.select(chunk, sel);
+    // The keys still unresolved (first()): refine keeps those that may be present; the results
+    // are positions in idx, as the bulk path's.
+    std::copy(idx, idx + m, sel);
+    const size_t kept = f.refine(chunk, sel, m);
+    for (size_t j = 0, pos = 0; j < kept; ++j) {
+      while (idx[pos] != sel[j]) ++pos;
+      sel[j] = static_cast<uint32_t>(pos);
+    }
+    return kept;
+  }
   const size_t c = QueryHashes(f, h, m, ResultKind::kSelection, s.sel.get());
   return DropOutOfRange(plan, i, s.sel.get(), c, idx, s.OorAt(cb));
 }
@@ -285,8 +319,8 @@ void ProbeChunk(const Plan& plan, const std::vector<const Filter*>& filters,
   for (size_t i = 0; i < n_filters;) {
     const int32_t cl = plan.class_of[i];
     if (cl < 0) {
-      const size_t c =
-          SelectTile(plan, i, *filters[i], at[plan.group_of[i]] + cb, mc, nullptr, s, cb);
+      const uint64_t* h = plan.own[i] ? nullptr : at[plan.group_of[i]] + cb;
+      const size_t c = SelectTile(plan, i, *filters[i], h, mc, nullptr, s, cb);
       emit(i, s.sel.get(), c);
       ++i;
       continue;
@@ -375,7 +409,7 @@ uint64_t FirstOfChunk(const Plan& plan, const std::vector<const Filter*>& filter
   for (size_t j = 0; j < mc; ++j) s.remaining[j] = static_cast<uint32_t>(j);
   const uint8_t* oor = s.OorAt(cb);
   for (size_t i = 0; i < filters.size() && r > 0; ++i) {
-    const uint64_t* h = at[plan.group_of[i]] + cb;
+    const uint64_t* h = plan.own[i] ? nullptr : at[plan.group_of[i]] + cb;
     const uint32_t* idx = r < mc ? s.remaining.get() : nullptr;
     size_t c;
     uint32_t* sel;
@@ -388,7 +422,7 @@ uint64_t FirstOfChunk(const Plan& plan, const std::vector<const Filter*>& filter
                             k.distance, sel, s.chunk, s.run_counts);
       c = DropOutOfRange(plan, i, sel, s.run_counts[0], s.remaining.get(), oor);
     } else {
-      if (idx != nullptr) {
+      if (idx != nullptr && h != nullptr) {
         for (size_t j = 0; j < r; ++j) s.gathered[j] = h[s.remaining[j]];
         h = s.gathered.get();
       }
