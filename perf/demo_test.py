@@ -448,6 +448,8 @@ def main():
         asked = number(f[1]) / 100
         rates = [number(x) / 100 for x in f[2:6]]
         check(f[6] in ("yes", "noise"), "table 3 verdict: " + row)
+        # Guava's column, after the verdict: Guava's own sizing, near the asked rate.
+        check(len(f) == 8 and number(f[7]) / 100 <= 3 * asked, "table 3 guava: " + row)
         check(all(v <= 3 * asked for v in rates), "table 3 rates: " + row)
         check((f[6] == "yes") == all(v <= asked for v in rates), "table 3 verdict: " + row)
 
