@@ -30,6 +30,21 @@ FilterSet SetOf(const simdbloom_filter* const* filters, size_t n_filters) {
 
 unsigned ThreadsOf(unsigned threads) { return std::max(1u, threads); }
 
+// A per-key call (first, count): the set, the keys, `out` set when there are keys; *result (if
+// not NULL) receives what call(set, keys) returns.
+template <class T, class Call>
+simdbloom_status PerKeyCall(const char* who, const simdbloom_filter* const* filters,
+                            size_t n_filters, const simdbloom_keys* keys, const T* out,
+                            uint64_t* result, const Call& call) {
+  return Guard(who, [&] {
+    const FilterSet set = SetOf(filters, n_filters);
+    const Keys k = KeysOf(keys);
+    NotNullIf(out, k.size(), "out", "keys->count");
+    const uint64_t r = call(set, k);
+    if (result != nullptr) *result = r;
+  });
+}
+
 }  // namespace
 }  // namespace capi
 }  // namespace simdbloom
@@ -65,23 +80,19 @@ simdbloom_status simdbloom_set_contains(const simdbloom_filter* const* filters, 
 simdbloom_status simdbloom_set_first(const simdbloom_filter* const* filters, size_t n_filters,
                                      const simdbloom_keys* keys, unsigned threads, int32_t* out,
                                      uint64_t* hits) {
-  return Guard("simdbloom_set_first", [&] {
-    const simdbloom::FilterSet set = SetOf(filters, n_filters);
-    const simdbloom::Keys k = KeysOf(keys);
-    NotNullIf(out, k.size(), "out", "keys->count");
-    const uint64_t r = set.first(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
-    if (hits != nullptr) *hits = r;
-  });
+  return simdbloom::capi::PerKeyCall(
+      "simdbloom_set_first", filters, n_filters, keys, out, hits,
+      [&](const simdbloom::FilterSet& set, const simdbloom::Keys& k) {
+        return set.first(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
+      });
 }
 
 simdbloom_status simdbloom_set_count(const simdbloom_filter* const* filters, size_t n_filters,
                                      const simdbloom_keys* keys, unsigned threads, uint32_t* out,
                                      uint64_t* total) {
-  return Guard("simdbloom_set_count", [&] {
-    const simdbloom::FilterSet set = SetOf(filters, n_filters);
-    const simdbloom::Keys k = KeysOf(keys);
-    NotNullIf(out, k.size(), "out", "keys->count");
-    const uint64_t r = set.count(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
-    if (total != nullptr) *total = r;
-  });
+  return simdbloom::capi::PerKeyCall(
+      "simdbloom_set_count", filters, n_filters, keys, out, total,
+      [&](const simdbloom::FilterSet& set, const simdbloom::Keys& k) {
+        return set.count(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
+      });
 }

@@ -446,6 +446,38 @@ uint64_t FirstOfChunk(const Plan& plan, const std::vector<const Filter*>& filter
   return hits;
 }
 
+// A per-key call (first, count): checks, plans, then out[i] = `none` and chunk(plan, at, cb, mc,
+// scratch, out + b + cb) over every chunk of every tile, on up to `threads` threads; returns the
+// sum of what the chunks return.
+template <class T, class Chunk>
+uint64_t PerKey(const char* who, const std::vector<const Filter*>& filters, const Keys& keys,
+                T* out, T none, unsigned threads, const Chunk& chunk) {
+  ValidateKeys(who, keys);
+  CheckOutput(who, keys, out, sizeof(T));
+  const Plan plan = PlanCall(who, filters, keys);
+  const size_t n = keys.size();
+  if (n == 0) return 0;
+  std::vector<uint64_t> part_hits(PartsFor(threads, n, MinKeysPerPart(filters.size())));
+  OverParts(plan, filters.size(), n, threads,
+            [&](size_t part, size_t begin, size_t end, Scratch& s) {
+              std::vector<const uint64_t*> at;
+              uint64_t hits = 0;
+              for (size_t b = begin; b < end; b += kTile) {
+                const size_t m = std::min(kTile, end - b);
+                std::fill(out + b, out + b + m, none);
+                if (filters.empty()) continue;
+                HashTile(plan, filters, keys, b, m, s, at);
+                for (size_t cb = 0; cb < m; cb += s.chunk) {
+                  hits += chunk(plan, at, cb, std::min(s.chunk, m - cb), s, out + b + cb);
+                }
+              }
+              part_hits[part] = hits;
+            });
+  uint64_t total = 0;
+  for (uint64_t h : part_hits) total += h;
+  return total;
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -503,32 +535,10 @@ uint64_t FilterSet::first(const Keys& keys, int32_t* out) const {
 
 uint64_t FilterSet::first(const Keys& keys, int32_t* out, Threads threads) const {
   using namespace detail;
-  const char* who = "FilterSet::first";
-  ValidateKeys(who, keys);
-  CheckOutput(who, keys, out, sizeof(int32_t));
-  const Plan plan = PlanCall(who, filters_, keys);
-  const size_t n = keys.size();
-  if (n == 0) return 0;
-  std::vector<uint64_t> part_hits(PartsFor(threads.count, n, MinKeysPerPart(filters_.size())));
-  OverParts(plan, filters_.size(), n, threads.count,
-            [&](size_t part, size_t begin, size_t end, Scratch& s) {
-              std::vector<const uint64_t*> at;
-              uint64_t hits = 0;
-              for (size_t b = begin; b < end; b += kTile) {
-                const size_t m = std::min(kTile, end - b);
-                std::fill(out + b, out + b + m, -1);
-                if (filters_.empty()) continue;
-                HashTile(plan, filters_, keys, b, m, s, at);
-                for (size_t cb = 0; cb < m; cb += s.chunk) {
-                  hits += FirstOfChunk(plan, filters_, at, cb, std::min(s.chunk, m - cb), s,
-                                       out + b + cb);
-                }
-              }
-              part_hits[part] = hits;
-            });
-  uint64_t total = 0;
-  for (uint64_t h : part_hits) total += h;
-  return total;
+  return PerKey(
+      "FilterSet::first", filters_, keys, out, int32_t{-1}, threads.count,
+      [&](const Plan& plan, const std::vector<const uint64_t*>& at, size_t cb, size_t mc,
+          Scratch& s, int32_t* o) { return FirstOfChunk(plan, filters_, at, cb, mc, s, o); });
 }
 
 uint64_t FilterSet::count(const Keys& keys, uint32_t* out) const {
@@ -537,36 +547,17 @@ uint64_t FilterSet::count(const Keys& keys, uint32_t* out) const {
 
 uint64_t FilterSet::count(const Keys& keys, uint32_t* out, Threads threads) const {
   using namespace detail;
-  const char* who = "FilterSet::count";
-  ValidateKeys(who, keys);
-  CheckOutput(who, keys, out, sizeof(uint32_t));
-  const Plan plan = PlanCall(who, filters_, keys);
-  const size_t n = keys.size();
-  if (n == 0) return 0;
-  std::vector<uint64_t> part_hits(PartsFor(threads.count, n, MinKeysPerPart(filters_.size())));
-  OverParts(plan, filters_.size(), n, threads.count,
-            [&](size_t part, size_t begin, size_t end, Scratch& s) {
-              std::vector<const uint64_t*> at;
-              uint64_t hits = 0;
-              for (size_t b = begin; b < end; b += kTile) {
-                const size_t m = std::min(kTile, end - b);
-                std::fill(out + b, out + b + m, 0u);
-                if (filters_.empty()) continue;
-                HashTile(plan, filters_, keys, b, m, s, at);
-                for (size_t cb = 0; cb < m; cb += s.chunk) {
-                  uint32_t* o = out + b + cb;
-                  ProbeChunk(plan, filters_, at, cb, std::min(s.chunk, m - cb), s,
+  return PerKey("FilterSet::count", filters_, keys, out, uint32_t{0}, threads.count,
+                [&](const Plan& plan, const std::vector<const uint64_t*>& at, size_t cb, size_t mc,
+                    Scratch& s, uint32_t* o) {
+                  uint64_t hits = 0;
+                  ProbeChunk(plan, filters_, at, cb, mc, s,
                              [&](size_t, const uint32_t* sel, size_t c) {
                                for (size_t j = 0; j < c; ++j) ++o[sel[j]];
                                hits += c;
                              });
-                }
-              }
-              part_hits[part] = hits;
-            });
-  uint64_t total = 0;
-  for (uint64_t h : part_hits) total += h;
-  return total;
+                  return hits;
+                });
 }
 
 }  // namespace simdbloom
