@@ -85,7 +85,7 @@ uint64_t SetSelectT(const detail::Block512SetFilter* filters, size_t m,
   const char* pf_base = nullptr;
   uint64_t pf_nb = 0;
   auto advance = [&]() HWY_ATTR {
-    if (pf >= m) return;
+    if (pf >= m || n == 0) return;  // (no keys: no hash to read)
     if (pj == 0) {
       pf_base = reinterpret_cast<const char*>(filters[pf].words);
       pf_nb = filters[pf].num_blocks;
