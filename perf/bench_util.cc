@@ -66,6 +66,11 @@ size_t CountOnes(const std::vector<uint8_t>& v) {
   return c;
 }
 
+Workload::Workload(size_t count, uint64_t seed) : n(count), keys(count), absent(count), out(count) {
+  for (auto& k : keys) k = SplitMix(seed);
+  for (auto& k : absent) k = SplitMix(seed);
+}
+
 // ---- Rows ----
 
 void RowHeader() {

@@ -113,10 +113,11 @@ inline double Uniform01(uint64_t& s) {
 // Seconds on the steady clock.
 double Now();
 
-// Median ns/key of repetitions of `run` (after `setup`, untimed) until min_seconds have passed,
-// at least min_reps of them.
+// The ns/key of repetitions of `run` (after `setup`, untimed) until min_seconds have passed, at
+// least min_reps of them, sorted.
 template <class Setup, class Run>
-double MedianNsPerKey(const Options& o, size_t n, Setup&& setup, Run&& run, size_t min_reps = 3) {
+std::vector<double> NsPerKeySamples(const Options& o, size_t n, Setup&& setup, Run&& run,
+                                    size_t min_reps) {
   std::vector<double> samples;
   const double start = Now();
   while (samples.size() < min_reps || (Now() - start < o.min_seconds && samples.size() < 1000)) {
@@ -126,12 +127,72 @@ double MedianNsPerKey(const Options& o, size_t n, Setup&& setup, Run&& run, size
     samples.push_back((Now() - t0) * 1e9 / static_cast<double>(n));
   }
   std::sort(samples.begin(), samples.end());
+  return samples;
+}
+
+// Their median.
+template <class Setup, class Run>
+double MedianNsPerKey(const Options& o, size_t n, Setup&& setup, Run&& run, size_t min_reps = 3) {
+  const std::vector<double> samples = NsPerKeySamples(o, n, setup, run, min_reps);
   return samples[samples.size() / 2];
 }
 
 double Median(std::vector<double> v);
 
 size_t CountOnes(const std::vector<uint8_t>& v);
+
+// The fraction of the answers that are not 0.
+template <class T>
+double NonZeroFraction(const std::vector<T>& answers) {
+  size_t c = 0;
+  for (T x : answers) c += x != 0;
+  return static_cast<double>(c) / static_cast<double>(answers.size());
+}
+
+// ---- Workloads ----
+// The keys most sections time: n u64 keys to insert, then n absent ones (both SplitMix from
+// `seed`, in that order), a result byte per key, and the query spans (the first half of the
+// keys present, the second half absent).
+struct Workload {
+  Workload(size_t n, uint64_t seed);
+  size_t n;
+  std::vector<uint64_t> keys, absent;
+  std::vector<uint8_t> out;
+  simdbloom::Span<const uint64_t> present_half() const { return {keys.data(), n / 2}; }
+  simdbloom::Span<const uint64_t> absent_half() const { return {absent.data(), n - n / 2}; }
+};
+
+// Median ns/key of f.insert(keys) on a cleared f, and of `op` (contains, count, ...) over the
+// half-present query, results to w.out.
+template <class F>
+double InsertNs(const Options& o, F& f, const Workload& w) {
+  return MedianNsPerKey(
+      o, w.n, [&] { f.clear(); }, [&] { f.insert(w.keys); });
+}
+template <class F, class Op>
+double QueryNs(const Options& o, F& f, Workload& w, const Op& op) {
+  return MedianNsPerKey(
+      o, w.n, [] {},
+      [&] {
+        op(f, w.present_half(), w.out.data());
+        op(f, w.absent_half(), w.out.data() + w.n / 2);
+      });
+}
+template <class F>
+double ContainsNs(const Options& o, F& f, Workload& w) {
+  return QueryNs(o, f, w, [](F& g, auto keys, uint8_t* out) { g.contains(keys, out); });
+}
+// The fraction of `keys` f reports present (out: a byte per key, as many as keys).
+template <class F, class Keys>
+double FractionFound(F& f, const Keys& keys, std::vector<uint8_t>& out) {
+  f.contains(keys, out.data());
+  return static_cast<double>(CountOnes(out)) / static_cast<double>(keys.size());
+}
+// The measured false-positive rate: the fraction of the absent keys f (holding w.keys) reports.
+template <class F>
+double MeasuredFpr(F& f, Workload& w) {
+  return FractionFound(f, w.absent, w.out);
+}
 
 // ---- Rows of the memory and shapes sections: ns/key against a reference ----
 void RowHeader();

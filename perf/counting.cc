@@ -29,15 +29,7 @@ struct Time {
 };
 template <class Setup, class Run>
 Time Measure(const Options& o, size_t n, Setup&& setup, Run&& run) {
-  std::vector<double> samples;
-  const double start = Now();
-  while (samples.size() < 5 || (Now() - start < o.min_seconds && samples.size() < 1000)) {
-    setup();
-    const double t0 = Now();
-    run();
-    samples.push_back((Now() - t0) * 1e9 / static_cast<double>(n));
-  }
-  std::sort(samples.begin(), samples.end());
+  const std::vector<double> samples = NsPerKeySamples(o, n, setup, run, 5);
   return {samples[samples.size() / 2], samples[0]};
 }
 
@@ -121,10 +113,8 @@ void StringRows(const Options& o, size_t n, const std::vector<uint64_t>& keys,
   c.k = counting.num_hashes();
   p.bits_per_key = static_cast<double>(plain.bit_count()) / static_cast<double>(n);
   c.bits_per_key = 8.0 * static_cast<double>(counting.size_bytes()) / static_cast<double>(n);
-  plain.contains(absent, out.data());
-  p.fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
-  counting.contains(absent, out.data());
-  c.fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+  p.fpr = FractionFound(plain, absent, out);
+  c.fpr = FractionFound(counting, absent, out);
   Print(o, n, p, base);
   Print(o, n, c, base);
 }
@@ -141,13 +131,17 @@ void CountingSection(const Options& o) {
                 "remove", "contains", "count", "x ins", "x con", "bits/key", "k", "FPR");
   }
   for (size_t n : o.keys) {
-    uint64_t s = 777 + n;
-    std::vector<uint64_t> keys(n), absent(n);
-    for (auto& k : keys) k = SplitMix(s);
-    for (auto& k : absent) k = SplitMix(s);
-    std::vector<uint8_t> out(n);
-    const simdbloom::Span<const uint64_t> present_half(keys.data(), n / 2);
-    const simdbloom::Span<const uint64_t> absent_half(absent.data(), n - n / 2);
+    Workload w(n, 777 + n);
+    const std::vector<uint64_t>& keys = w.keys;
+    // Queries: half present, half absent (two calls of n/2 keys count as n keys).
+    const auto half_query = [&](const auto& op) {
+      return Measure(
+          o, n, [] {},
+          [&] {
+            op(w.present_half(), w.out.data());
+            op(w.absent_half(), w.out.data() + n / 2);
+          });
+    };
     Result base;
     // The plain filters at their own size, then block512 with as many bytes as the blocked
     // counting filter (same k as the sized one): out of cache, the counting filter's extra time
@@ -166,14 +160,8 @@ void CountingSection(const Options& o) {
       r.kind = std::string("plain ") + simdbloom::layout_name(layout) + (row == 3 ? " 4x" : "");
       r.insert = Measure(
           o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
-      r.contains = Measure(
-          o, n, [] {},
-          [&] {
-            f.contains(present_half, out.data());
-            f.contains(absent_half, out.data() + n / 2);
-          });
-      f.contains(absent, out.data());
-      r.fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+      r.contains = half_query([&](auto keys_, uint8_t* out) { f.contains(keys_, out); });
+      r.fpr = MeasuredFpr(f, w);
       r.bits_per_key = static_cast<double>(f.bit_count()) / static_cast<double>(n);
       r.k = f.num_hashes();
       if (row == 0) base = r;
@@ -195,24 +183,13 @@ void CountingSection(const Options& o) {
           [&] { f.remove(keys); });
       f.clear();
       f.insert(keys);
-      r.contains = Measure(
-          o, n, [] {},
-          [&] {
-            f.contains(present_half, out.data());
-            f.contains(absent_half, out.data() + n / 2);
-          });
-      r.count = Measure(
-          o, n, [] {},
-          [&] {
-            f.count(present_half, out.data());
-            f.count(absent_half, out.data() + n / 2);
-          });
-      f.contains(absent, out.data());
-      r.fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+      r.contains = half_query([&](auto keys_, uint8_t* out) { f.contains(keys_, out); });
+      r.count = half_query([&](auto keys_, uint8_t* out) { f.count(keys_, out); });
+      r.fpr = MeasuredFpr(f, w);
       r.bits_per_key = 8.0 * static_cast<double>(f.size_bytes()) / static_cast<double>(n);
       r.k = f.num_hashes();
       Print(o, n, r, base);
-      if (layout == simdbloom::CountingLayout::kBlocked) StringRows(o, n, keys, absent, base);
+      if (layout == simdbloom::CountingLayout::kBlocked) StringRows(o, n, keys, w.absent, base);
       if (!o.json && layout == simdbloom::CountingLayout::kBlocked) {
         AddSummary(Fmt(
             "Counting filter, %zu keys: insert %.2f, remove %.2f, contains %.2f ns/key "

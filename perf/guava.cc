@@ -26,23 +26,12 @@ void GuavaSection(const Options& o) {
                 "bulk con", "one ins", "one con", "bits/key", "k", "FPR", "predicted");
   }
   for (size_t n : o.keys) {
-    uint64_t s = 12345 + n;
-    std::vector<uint64_t> keys(n), absent(n);
-    for (auto& k : keys) k = SplitMix(s);
-    for (auto& k : absent) k = SplitMix(s);
-    std::vector<uint8_t> out(n);
-    const simdbloom::Span<const uint64_t> present_half(keys.data(), n / 2);
-    const simdbloom::Span<const uint64_t> absent_half(absent.data() + n / 2, n - n / 2);
+    Workload w(n, 12345 + n);
+    const std::vector<uint64_t>& keys = w.keys;
     for (Layout layout : {Layout::kGuava, Layout::kGuava32, Layout::kClassic}) {
       Filter f = Filter::create(n, o.fpp, layout);
-      const double bulk_ins = MedianNsPerKey(
-          o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
-      const double bulk_con = MedianNsPerKey(
-          o, n, [] {},
-          [&] {
-            f.contains(present_half, out.data());
-            f.contains(absent_half, out.data() + n / 2);
-          });
+      const double bulk_ins = InsertNs(o, f, w);
+      const double bulk_con = ContainsNs(o, f, w);
       const double one_ins = MedianNsPerKey(
           o, n, [&] { f.clear(); },
           [&] {
@@ -54,12 +43,11 @@ void GuavaSection(const Options& o) {
           [&] {
             uint64_t h = 0;
             for (size_t i = 0; i < n / 2; ++i) h += f.contains(keys[i]);
-            for (size_t i = n / 2; i < n; ++i) h += f.contains(absent[i]);
+            for (size_t i = n / 2; i < n; ++i) h += f.contains(w.absent[i]);
             hits = h;
           });
       g_sink = hits;
-      f.contains(absent, out.data());
-      const double fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+      const double fpr = MeasuredFpr(f, w);
       const double bpk = static_cast<double>(f.bit_count()) / static_cast<double>(n);
       const double predicted = f.predicted_fpp(n);
       if (o.json) {

@@ -62,27 +62,16 @@ void ScalableSection(const Options& o) {
                 "stages", "op", "ns/key", "vs plain", "bits/key", "FPR", "expected");
   }
   for (size_t n : o.keys) {
-    uint64_t seed = 4242 + n;
-    std::vector<uint64_t> keys(n), absent(n);
-    for (auto& k : keys) k = SplitMix(seed);
-    for (auto& k : absent) k = SplitMix(seed);
-    std::vector<uint8_t> out(n);
-    const simdbloom::Span<const uint64_t> present_half(keys.data(), n / 2);
-    const simdbloom::Span<const uint64_t> absent_half(absent.data(), n - n / 2);
+    Workload w(n, 4242 + n);
+    const std::vector<uint64_t>& keys = w.keys;
 
     Result plain;
     {
       Filter f = Filter::create(n, o.fpp);
-      plain.insert_ns = MedianNsPerKey(
-          o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
-      plain.contains_ns = MedianNsPerKey(
-          o, n, [] {},
-          [&] {
-            f.contains(present_half, out.data());
-            f.contains(absent_half, out.data() + n / 2);
-          });
+      plain.insert_ns = InsertNs(o, f, w);
+      plain.contains_ns = ContainsNs(o, f, w);
       plain.bits_per_key = static_cast<double>(f.bit_count()) / static_cast<double>(n);
-      plain.fpr = static_cast<double>(f.contains(absent, out.data())) / static_cast<double>(n);
+      plain.fpr = MeasuredFpr(f, w);
       plain.expected = f.expected_fpp();
       plain.stages = 1;
     }
@@ -102,14 +91,9 @@ void ScalableSection(const Options& o) {
             }
           },
           [&] { s.insert(keys); });
-      r.contains_ns = MedianNsPerKey(
-          o, n, [] {},
-          [&] {
-            s.contains(present_half, out.data());
-            s.contains(absent_half, out.data() + n / 2);
-          });
+      r.contains_ns = ContainsNs(o, s, w);
       r.bits_per_key = s.bits_per_key();
-      r.fpr = static_cast<double>(s.contains(absent, out.data())) / static_cast<double>(n);
+      r.fpr = MeasuredFpr(s, w);
       r.expected = s.expected_fpp();
       r.stages = s.stages();
       const char* kind = initial == n ? "scalable, 1 stage" : "scalable, grown 1000x";

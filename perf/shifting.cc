@@ -43,12 +43,8 @@ void ShiftingSection(const Options& o) {
                 target.c_str());
   }
   for (size_t n : o.keys) {
-    uint64_t s = 2016 + n;
-    std::vector<uint64_t> keys(n), absent(n);
-    for (auto& k : keys) k = SplitMix(s);
-    for (auto& k : absent) k = SplitMix(s);
-    std::vector<uint8_t> out(n);
-
+    Workload w(n, 2016 + n);
+    const std::vector<uint64_t>& keys = w.keys;
     // ShBF_M against block512, on the dispatched target and on Highway's SCALAR target (one key
     // word by word: there a query's ceil(k/2) words instead of k show; the vector kernels test
     // all 8 words of the line at once either way).
@@ -60,17 +56,9 @@ void ShiftingSection(const Options& o) {
       simdbloom::set_target(t);
       for (Layout layout : {Layout::kBlock512, Layout::kShifting}) {
         Filter f = Filter::create(n, o.fpp, layout);
-        const double ins = MedianNsPerKey(
-            o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
-        const double con = MedianNsPerKey(
-            o, n, [] {},
-            [&] {
-              f.contains(simdbloom::Span<const uint64_t>(keys.data(), n / 2), out.data());
-              f.contains(simdbloom::Span<const uint64_t>(absent.data(), n - n / 2),
-                         out.data() + n / 2);
-            });
-        f.contains(absent, out.data());
-        const double fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+        const double ins = InsertNs(o, f, w);
+        const double con = ContainsNs(o, f, w);
+        const double fpr = MeasuredFpr(f, w);
         const double bpk = static_cast<double>(f.bit_count()) / static_cast<double>(n);
         const char* name = simdbloom::layout_name(layout);
         Line(o,
@@ -94,14 +82,12 @@ void ShiftingSection(const Options& o) {
       const simdbloom::ShiftingAssociation a = simdbloom::ShiftingAssociation::build(s1, s2, o.fpp);
       const double build = (Now() - t0) * 1e9 / static_cast<double>(n);
       const double query = MedianNsPerKey(
-          o, n, [] {}, [&] { a.query(keys, out.data()); });
+          o, n, [] {}, [&] { a.query(keys, w.out.data()); });
       size_t clear = 0;
-      for (size_t i = 0; i < n; ++i) clear += simdbloom::ShiftingAssociation::is_clear(out[i]);
-      a.query(absent, out.data());
-      size_t fp = 0;
-      for (size_t i = 0; i < n; ++i) fp += out[i] != 0;
+      for (size_t i = 0; i < n; ++i) clear += simdbloom::ShiftingAssociation::is_clear(w.out[i]);
+      a.query(w.absent, w.out.data());
       const double clear_rate = static_cast<double>(clear) / static_cast<double>(n);
-      const double fp_rate = static_cast<double>(fp) / static_cast<double>(n);
+      const double fp_rate = NonZeroFraction(w.out);
       const double bpk = static_cast<double>(a.bit_count()) / static_cast<double>(n);
       Line(o,
            Fmt("\"kind\":\"association\",\"keys\":%zu,\"build_ns_per_key\":%.4f,"
@@ -134,11 +120,9 @@ void ShiftingSection(const Options& o) {
       double model = 0;
       for (size_t i = 0; i < n; ++i) right += counts[i] == 1 + i % c;
       for (uint32_t x = 1; x <= c; ++x) model += m.correct_probability(x) / c;
-      m.count(absent, counts.data());
-      size_t fp = 0;
-      for (size_t i = 0; i < n; ++i) fp += counts[i] != 0;
+      m.count(w.absent, counts.data());
       const double right_rate = static_cast<double>(right) / static_cast<double>(n);
-      const double fp_rate = static_cast<double>(fp) / static_cast<double>(n);
+      const double fp_rate = NonZeroFraction(counts);
       const double bpk = static_cast<double>(m.bit_count()) / static_cast<double>(n);
       Line(
           o,

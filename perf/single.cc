@@ -66,11 +66,9 @@ void SingleSection(const Options& o) {
                 "contains", "absent", "prefetch", "bulk ins", "bulk con");
   }
   for (size_t n : o.single_keys) {
-    uint64_t s = 99 + n;
-    std::vector<uint64_t> keys(n), absent(n);
-    for (auto& k : keys) k = SplitMix(s);
-    for (auto& k : absent) k = SplitMix(s);
-    std::vector<uint8_t> out(n);
+    const uint64_t s = 99 + n;
+    Workload w(n, s);
+    const std::vector<uint64_t>& keys = w.keys;
     double block512_best = 0, block512_bulk_con = 0;
     size_t block512_bytes = 0;
     for (Layout layout : {Layout::kBlock512, Layout::kRegister64, Layout::kSplitBlock256}) {
@@ -79,11 +77,11 @@ void SingleSection(const Options& o) {
         f.clear();
         f.insert(keys);
       });
-      const double bulk_con = Best5(n, [&] { f.contains(keys, out.data()); });
+      const double bulk_con = Best5(n, [&] { f.contains(keys, w.out.data()); });
       for (const CallerLevel& level : levels) {
         SingleLoopTimes t{};
         uint64_t sink = 0;
-        const char* path = level.fn(f, keys.data(), absent.data(), n, 5, &Now, &t, &sink);
+        const char* path = level.fn(f, keys.data(), w.absent.data(), n, 5, &Now, &t, &sink);
         g_sink = sink;
         const std::string caller = Fmt("%s (%s)", level.name, path);
         if (o.json) {
@@ -194,7 +192,7 @@ void SingleSection(const Options& o) {
       std::string row = Fmt("%10zu  %-15s %-22s", n, "block512", "bulk, burst of B keys");
       for (size_t b : {size_t{8}, size_t{32}, size_t{64}, size_t{256}}) {
         const double ns = Best5(n, [&] {
-          for (size_t i = 0; i + b <= n; i += b) f.contains({keys.data() + i, b}, out.data() + i);
+          for (size_t i = 0; i + b <= n; i += b) f.contains({keys.data() + i, b}, w.out.data() + i);
         });
         if (o.json) {
           std::printf(

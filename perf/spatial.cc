@@ -49,24 +49,14 @@ void SpatialSection(const Options& o) {
                 "target", "op", "ns/key", "block512", "ratio", "same B", "ratio", "B/key", "k");
   }
   for (size_t n : o.keys) {
-    uint64_t s = 777 + n;
+    Workload w(n, 777 + n);
     Areas a;
-    a.keys.resize(n);
-    for (auto& k : a.keys) k = SplitMix(s);
-    std::vector<uint64_t> absent(n);
-    for (auto& k : absent) k = SplitMix(s);
+    a.keys = w.keys;
+    const std::vector<uint64_t>& absent = w.absent;
     // The plain filter on the same keys: block512 insert and contains (half present).
     Filter plain = Filter::create(n, o.fpp, Layout::kBlock512);
-    std::vector<uint8_t> out(n);
-    const double plain_insert = MedianNsPerKey(
-        o, n, [&] { plain.clear(); }, [&] { plain.insert(a.keys); });
-    const double plain_contains = MedianNsPerKey(
-        o, n, [] {},
-        [&] {
-          plain.contains(simdbloom::Span<const uint64_t>(a.keys.data(), n / 2), out.data());
-          plain.contains(simdbloom::Span<const uint64_t>(absent.data(), n - n / 2),
-                         out.data() + n / 2);
-        });
+    const double plain_insert = InsertNs(o, plain, w);
+    const double plain_contains = ContainsNs(o, plain, w);
     for (uint32_t num_areas : {4u, 1000u}) {
       a.begin.clear();
       for (uint32_t i = 0; i <= num_areas; ++i) a.begin.push_back(n * i / num_areas);
@@ -77,15 +67,8 @@ void SpatialSection(const Options& o) {
       // filter's): what a key costs when the cells' extra work is taken away.
       Filter same =
           Filter::with_bits(uint64_t{8} * f.size_bytes(), f.num_hashes(), Layout::kBlock512);
-      const double same_insert = MedianNsPerKey(
-          o, n, [&] { same.clear(); }, [&] { same.insert(a.keys); });
-      const double same_contains = MedianNsPerKey(
-          o, n, [] {},
-          [&] {
-            same.contains(simdbloom::Span<const uint64_t>(a.keys.data(), n / 2), out.data());
-            same.contains(simdbloom::Span<const uint64_t>(absent.data(), n - n / 2),
-                          out.data() + n / 2);
-          });
+      const double same_insert = InsertNs(o, same, w);
+      const double same_contains = ContainsNs(o, same, w);
       for (const std::string& t : {dispatched, std::string("reference")}) {
         simdbloom::set_target(t);
         const double build = MedianNsPerKey(
@@ -93,9 +76,8 @@ void SpatialSection(const Options& o) {
         const double classify = MedianNsPerKey(
             o, n, [] {},
             [&] {
-              f.classify(simdbloom::Span<const uint64_t>(a.keys.data(), n / 2), labels.data());
-              f.classify(simdbloom::Span<const uint64_t>(absent.data(), n - n / 2),
-                         labels.data() + n / 2);
+              f.classify(w.present_half(), labels.data());
+              f.classify(w.absent_half(), labels.data() + n / 2);
             });
         for (int op = 0; op < 2; ++op) {
           const double ns = op == 0 ? build : classify;

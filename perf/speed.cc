@@ -28,29 +28,17 @@ void SpeedSection(const Options& o) {
                 "ns/key", "vs ref", "bits/key", "k", "FPR");
   }
   for (size_t n : o.keys) {
-    uint64_t s = 12345 + n;
-    std::vector<uint64_t> keys(n), absent(n);
-    for (auto& k : keys) k = SplitMix(s);
-    for (auto& k : absent) k = SplitMix(s);
-    std::vector<uint8_t> out(n);
+    Workload w(n, 12345 + n);
     for (Layout layout : kLayouts) {
       Filter f = Filter::create(n, o.fpp, layout);
       const double bpk = static_cast<double>(f.bit_count()) / static_cast<double>(n);
       double ref_insert = 0, ref_contains = 0;
       for (const std::string& t : targets) {
         simdbloom::set_target(t);
-        const double ins = MedianNsPerKey(
-            o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
+        const double ins = InsertNs(o, f, w);
         // Queries: half present, half absent (two calls of n/2 keys count as n keys).
-        const double con = MedianNsPerKey(
-            o, n, [] {},
-            [&] {
-              f.contains(simdbloom::Span<const uint64_t>(keys.data(), n / 2), out.data());
-              f.contains(simdbloom::Span<const uint64_t>(absent.data(), n - n / 2),
-                         out.data() + n / 2);
-            });
-        f.contains(absent, out.data());
-        const double fpr = static_cast<double>(CountOnes(out)) / static_cast<double>(n);
+        const double con = ContainsNs(o, f, w);
+        const double fpr = MeasuredFpr(f, w);
         if (t == "reference") {
           ref_insert = ins;
           ref_contains = con;
@@ -92,10 +80,9 @@ void SpeedSection(const Options& o) {
       std::vector<uint8_t> fresh(n);
       double plain = 0, with_fresh = 0;
       for (int round = 0; round < 2; ++round) {
-        plain += MedianNsPerKey(
-            o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
+        plain += InsertNs(o, f, w);
         with_fresh += MedianNsPerKey(
-            o, n, [&] { f.clear(); }, [&] { f.insert(keys, fresh.data()); });
+            o, n, [&] { f.clear(); }, [&] { f.insert(w.keys, fresh.data()); });
       }
       plain /= 2;
       with_fresh /= 2;
