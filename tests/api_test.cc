@@ -16,16 +16,6 @@
 namespace simdbloom {
 namespace {
 
-ErrorCode CodeOf(void (*fn)()) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    CHECK(std::strlen(e.what()) > 0);
-    return e.code();
-  }
-  return static_cast<ErrorCode>(0);
-}
-
 // The message of the Error fn throws ("" if none).
 template <class Fn>
 std::string MessageOf(Fn&& fn) {
@@ -76,48 +66,48 @@ TEST_CASE("api: version matches the header macros") {
 
 TEST_CASE("api: invalid arguments throw Error(kInvalidArgument)") {
   const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
-  CHECK(CodeOf([] { Filter::create(0, 0.01); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, 0.0); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, 1.0); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, -0.5); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, std::nan("")); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, 1e-12); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::create(~uint64_t{0}, 1e-6); }) == kInvalid);  // > 2^32 blocks
-  CHECK(CodeOf([] { Filter::with_bits(0, 3); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 0); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 17); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(uint64_t{1} << 42, 3); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 3, static_cast<Layout>(99)); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 3, static_cast<Layout>(0)); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 7, Layout::kSplitBlock256); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 9, Layout::kSplitBlock256); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 17, Layout::kRegister64); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(1024, 33, Layout::kClassic); }) == kInvalid);
-  CHECK(CodeOf([] { Filter::with_bits(uint64_t{1} << 38 | 1, 3, Layout::kRegister64); }) ==
+  CHECK(test::CodeOf([] { Filter::create(0, 0.01); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(100, 0.0); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(100, 1.0); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(100, -0.5); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(100, std::nan("")); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(100, 1e-12); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(~uint64_t{0}, 1e-6); }) == kInvalid);  // > 2^32 blocks
+  CHECK(test::CodeOf([] { Filter::with_bits(0, 3); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 0); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 17); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(uint64_t{1} << 42, 3); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 3, static_cast<Layout>(99)); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 3, static_cast<Layout>(0)); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 7, Layout::kSplitBlock256); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 9, Layout::kSplitBlock256); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 17, Layout::kRegister64); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(1024, 33, Layout::kClassic); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::with_bits(uint64_t{1} << 38 | 1, 3, Layout::kRegister64); }) ==
         kInvalid);  // 2^32 words
-  CHECK(CodeOf([] { Filter::with_bits(uint64_t{1} << 40 | 1, 8, Layout::kSplitBlock256); }) ==
+  CHECK(test::CodeOf([] { Filter::with_bits(uint64_t{1} << 40 | 1, 8, Layout::kSplitBlock256); }) ==
         kInvalid);
-  CHECK(CodeOf([] { Filter::create(100, 0.01, static_cast<Layout>(99)); }) == kInvalid);
-  CHECK(CodeOf([] { size_for(0, 0.01, Layout::kClassic); }) == kInvalid);
-  CHECK(CodeOf([] { size_for(10, 1.5, Layout::kRegister64); }) == kInvalid);
-  CHECK(CodeOf([] { size_for(~uint64_t{0}, 1e-3, Layout::kRegister64); }) == kInvalid);
-  CHECK(CodeOf([] { predicted_fpp(Layout::kSplitBlock256, 1024, 6, 10); }) == kInvalid);
-  CHECK(CodeOf([] { predicted_fpp(Layout::kClassic, 0, 6, 10); }) == kInvalid);
-  CHECK(CodeOf([] { predicted_fpp(static_cast<Layout>(9), 1024, 6, 10); }) == kInvalid);
-  CHECK(CodeOf([] { block_bits(static_cast<Layout>(9)); }) == kInvalid);
+  CHECK(test::CodeOf([] { Filter::create(100, 0.01, static_cast<Layout>(99)); }) == kInvalid);
+  CHECK(test::CodeOf([] { size_for(0, 0.01, Layout::kClassic); }) == kInvalid);
+  CHECK(test::CodeOf([] { size_for(10, 1.5, Layout::kRegister64); }) == kInvalid);
+  CHECK(test::CodeOf([] { size_for(~uint64_t{0}, 1e-3, Layout::kRegister64); }) == kInvalid);
+  CHECK(test::CodeOf([] { predicted_fpp(Layout::kSplitBlock256, 1024, 6, 10); }) == kInvalid);
+  CHECK(test::CodeOf([] { predicted_fpp(Layout::kClassic, 0, 6, 10); }) == kInvalid);
+  CHECK(test::CodeOf([] { predicted_fpp(static_cast<Layout>(9), 1024, 6, 10); }) == kInvalid);
+  CHECK(test::CodeOf([] { block_bits(static_cast<Layout>(9)); }) == kInvalid);
   // The largest k of each layout is accepted.
   CHECK(Filter::with_bits(1024, 32, Layout::kClassic).num_hashes() == 32);
   CHECK(Filter::with_bits(1024, 16, Layout::kRegister64).num_hashes() == 16);
-  CHECK(CodeOf([] {
+  CHECK(test::CodeOf([] {
           Filter f = Filter::with_bits(1024, 3);
           f.insert(Span<const uint64_t>(nullptr, 5));
         }) == kInvalid);
-  CHECK(CodeOf([] {
+  CHECK(test::CodeOf([] {
           Filter f = Filter::with_bits(1024, 3);
           uint8_t out[5];
           f.contains(Span<const uint64_t>(nullptr, 5), out);
         }) == kInvalid);
-  CHECK(CodeOf([] {
+  CHECK(test::CodeOf([] {
           Filter f = Filter::with_bits(1024, 3);
           const uint64_t keys[2] = {1, 2};
           f.contains(keys, nullptr);
@@ -126,7 +116,7 @@ TEST_CASE("api: invalid arguments throw Error(kInvalidArgument)") {
   Filter f = Filter::with_bits(1024, 3);
   f.insert(Span<const uint64_t>(nullptr, 0));
   f.contains(Span<const uint64_t>(nullptr, 0), nullptr);
-  CHECK(CodeOf([] { predicted_fpp(Layout::kBlock512, 1024, 0, 10); }) == kInvalid);
+  CHECK(test::CodeOf([] { predicted_fpp(Layout::kBlock512, 1024, 0, 10); }) == kInvalid);
 }
 
 // Every layout, from the registry (simdbloom::layouts()).
@@ -325,7 +315,7 @@ TEST_CASE("api: target selection") {
   CHECK(active_target() == names.front());  // the best target by default
   set_target("REFERENCE");                  // case-insensitive
   CHECK(active_target() == "reference");
-  CHECK(CodeOf([] { set_target("no-such-target"); }) == ErrorCode::kUnknownTarget);
+  CHECK(test::CodeOf([] { set_target("no-such-target"); }) == ErrorCode::kUnknownTarget);
   CHECK(active_target() == "reference");  // a failed call changes nothing
   reset_target();
   CHECK(active_target() == names.front());
@@ -425,9 +415,9 @@ TEST_CASE("env: SIMDBLOOM_TARGET selects or rejects a target") {
     return;
   }
   if (std::string(expect) == "error") {
-    CHECK(CodeOf([] { active_target(); }) == ErrorCode::kUnknownTarget);
-    CHECK(CodeOf([] { Filter::create(100, 0.01); }) == ErrorCode::kUnknownTarget);
-    CHECK(CodeOf([] { Filter::with_bits(1024, 3); }) == ErrorCode::kUnknownTarget);
+    CHECK(test::CodeOf([] { active_target(); }) == ErrorCode::kUnknownTarget);
+    CHECK(test::CodeOf([] { Filter::create(100, 0.01); }) == ErrorCode::kUnknownTarget);
+    CHECK(test::CodeOf([] { Filter::with_bits(1024, 3); }) == ErrorCode::kUnknownTarget);
     const test::TargetGuard chosen("reference");  // an explicit choice (set_target) still works
     CHECK(active_target() == "reference");
   } else {

@@ -619,11 +619,8 @@ TEST_CASE("counting: merge refuses other parameters, views and moved-from filter
   std::ostringstream out;
   a.save(out);
   const std::string bytes = out.str();
-  std::vector<uint64_t> aligned(bytes.size() / 8 + 8);
-  uint8_t* at = reinterpret_cast<uint8_t*>(aligned.data());
-  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
-  std::memcpy(at, bytes.data(), bytes.size());
-  CountingFilter view = CountingFilter::view(at, bytes.size());
+  const test::Aligned aligned(bytes);
+  CountingFilter view = CountingFilter::view(aligned.ptr, bytes.size());
   CHECK_THROWS_WITH_AS(view.merge(a), doctest::Contains("read-only"), Error);
   CountingFilter moved = a;
   CountingFilter taken = std::move(moved);

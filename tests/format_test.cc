@@ -40,27 +40,6 @@ std::string Bytes(const Filter& f) {
   return os.str();
 }
 
-// 64-byte aligned copy of `bytes` at offset `misalign`.
-struct Aligned {
-  std::vector<uint64_t> storage;
-  uint8_t* ptr;
-  Aligned(const std::string& bytes, size_t misalign = 0) : storage(bytes.size() / 8 + 24) {
-    uintptr_t p = reinterpret_cast<uintptr_t>(storage.data());
-    ptr = reinterpret_cast<uint8_t*>(storage.data()) + ((64 - p % 64) % 64) + misalign;
-    if (!bytes.empty()) std::memcpy(ptr, bytes.data(), bytes.size());
-  }
-};
-
-template <class Fn>
-ErrorCode CodeOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  return static_cast<ErrorCode>(0);
-}
-
 Filter Sample(Layout layout, uint64_t bits = 64 * 1024, uint64_t seed = 7) {
   Filter f = Filter::with_bits(bits, KFor(layout), layout, seed);
   f.insert(test::RandomKeys(2000, 1));
@@ -97,8 +76,8 @@ TEST_CASE("format: save and load round-trip every layout through streams, files 
         Filter::load(reinterpret_cast<const uint8_t*>(Bytes(tiny).data()), tiny.serialized_size()),
         tiny);
   }
-  CHECK(CodeOf([] { Filter::load_file("/nonexistent/simdbloom.bin"); }) == ErrorCode::kIo);
-  CHECK(CodeOf([] { Sample(Layout::kBlock512).save_file("/nonexistent/dir/x.bin"); }) ==
+  CHECK(test::CodeOf([] { Filter::load_file("/nonexistent/simdbloom.bin"); }) == ErrorCode::kIo);
+  CHECK(test::CodeOf([] { Sample(Layout::kBlock512).save_file("/nonexistent/dir/x.bin"); }) ==
         ErrorCode::kIo);
 }
 
@@ -128,7 +107,7 @@ TEST_CASE("format: directories, missing and unreadable files are I/O errors") {
   // A stream that fails while reading (badbit) is I/O too, not a truncated filter.
   {
     std::ifstream dir(".", std::ios::binary);
-    if (dir) CHECK(CodeOf([&] { Filter::load(dir); }) == ErrorCode::kIo);
+    if (dir) CHECK(test::CodeOf([&] { Filter::load(dir); }) == ErrorCode::kIo);
   }
   // Unreadable: chmod 000 blocks reads for everyone but root, and the tests may run as root
   // (containers, CI), where the file stays readable: the check is skipped there.
@@ -162,7 +141,7 @@ TEST_CASE("format: a filter saved on one target loads and answers identically on
         CAPTURE(built_on);
         CAPTURE(used_on);
         const test::TargetGuard use(used_on);
-        Aligned buf(bytes);
+        test::Aligned buf(bytes);
         const Filter v = Filter::view(buf.ptr, bytes.size());
         const Filter l = Filter::load(buf.ptr, bytes.size());
         std::vector<uint8_t> a(probes.size()), b(probes.size());
@@ -180,18 +159,18 @@ TEST_CASE("format: a filter saved on one target loads and answers identically on
 TEST_CASE("format: view is zero-copy, validated and read-only") {
   const Filter f = Sample(Layout::kBlock512);
   const std::string bytes = Bytes(f);
-  Aligned buf(bytes);
+  test::Aligned buf(bytes);
   Filter v = Filter::view(buf.ptr, bytes.size());
   CHECK(v.is_view());
   CHECK(v.data() == buf.ptr + 64);  // no copy
   CheckSame(v, f);
   for (uint64_t key : test::RandomKeys(2000, 1)) REQUIRE(v.contains(key));
-  CHECK(CodeOf([&] { v.insert(uint64_t{1}); }) == ErrorCode::kReadOnly);
-  CHECK(CodeOf([&] { v.insert(std::string_view("x")); }) == ErrorCode::kReadOnly);
-  CHECK(CodeOf([&] { v.insert(test::RandomKeys(3, 3)); }) == ErrorCode::kReadOnly);
-  CHECK(CodeOf([&] { v.clear(); }) == ErrorCode::kReadOnly);
-  CHECK(CodeOf([&] { v.merge(f); }) == ErrorCode::kReadOnly);
-  CHECK(CodeOf([&] { v.intersect(f); }) == ErrorCode::kReadOnly);
+  CHECK(test::CodeOf([&] { v.insert(uint64_t{1}); }) == ErrorCode::kReadOnly);
+  CHECK(test::CodeOf([&] { v.insert(std::string_view("x")); }) == ErrorCode::kReadOnly);
+  CHECK(test::CodeOf([&] { v.insert(test::RandomKeys(3, 3)); }) == ErrorCode::kReadOnly);
+  CHECK(test::CodeOf([&] { v.clear(); }) == ErrorCode::kReadOnly);
+  CHECK(test::CodeOf([&] { v.merge(f); }) == ErrorCode::kReadOnly);
+  CHECK(test::CodeOf([&] { v.intersect(f); }) == ErrorCode::kReadOnly);
   CHECK(std::memcmp(buf.ptr, bytes.data(), bytes.size()) == 0);  // untouched
   // A copy owns its bits and can change; moves keep the view.
   Filter copy = v;
@@ -202,17 +181,19 @@ TEST_CASE("format: view is zero-copy, validated and read-only") {
   CHECK(moved.data() == buf.ptr + 64);
   // Misaligned buffers are refused, not read.
   for (size_t misalign : {1, 8, 32}) {
-    Aligned off(bytes, misalign);
-    CHECK(CodeOf([&] { Filter::view(off.ptr, bytes.size()); }) == ErrorCode::kInvalidArgument);
+    test::Aligned off(bytes, misalign);
+    CHECK(test::CodeOf([&] { Filter::view(off.ptr, bytes.size()); }) ==
+          ErrorCode::kInvalidArgument);
   }
-  CHECK(CodeOf([] { Filter::view(nullptr, 100); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([] { Filter::view(nullptr, 100); }) == ErrorCode::kInvalidArgument);
   // The payload checksum: checked by default, skipped on request (header fields still checked).
-  Aligned corrupt(bytes);
+  test::Aligned corrupt(bytes);
   corrupt.ptr[64 + 100] ^= 0x10;
-  CHECK(CodeOf([&] { Filter::view(corrupt.ptr, bytes.size()); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::view(corrupt.ptr, bytes.size()); }) == ErrorCode::kFormat);
   CHECK(Filter::view(corrupt.ptr, bytes.size(), /*verify_checksum=*/false).is_view());
   corrupt.ptr[3] ^= 1;
-  CHECK(CodeOf([&] { Filter::view(corrupt.ptr, bytes.size(), false); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::view(corrupt.ptr, bytes.size(), false); }) ==
+        ErrorCode::kFormat);
 }
 
 // Rewrites header bytes of a saved filter and recomputes the header checksum, so that only the
@@ -226,11 +207,11 @@ std::string WithField(std::string bytes, size_t offset, const void* value, size_
 
 // Every way of reading `bytes` must fail with `want` (and never read past them).
 void ExpectRejected(const std::string& bytes, ErrorCode want) {
-  Aligned buf(bytes);
-  CHECK(CodeOf([&] { Filter::load(buf.ptr, bytes.size()); }) == want);
-  CHECK(CodeOf([&] { Filter::view(buf.ptr, bytes.size()); }) == want);
+  test::Aligned buf(bytes);
+  CHECK(test::CodeOf([&] { Filter::load(buf.ptr, bytes.size()); }) == want);
+  CHECK(test::CodeOf([&] { Filter::view(buf.ptr, bytes.size()); }) == want);
   std::istringstream is(bytes);
-  CHECK(CodeOf([&] { Filter::load(is); }) == want);
+  CHECK(test::CodeOf([&] { Filter::load(is); }) == want);
 }
 
 TEST_CASE("format: hostile input - truncation, bit flips, bad fields - is refused") {
@@ -279,8 +260,8 @@ TEST_CASE("format: hostile input - truncation, bit flips, bad fields - is refuse
       ExpectRejected(WithField(bytes, 20, &k7, 4), ErrorCode::kFormat);
     }
   }
-  CHECK(CodeOf([] { Filter::load(nullptr, 10); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([] { Filter::load(nullptr, 0); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([] { Filter::load(nullptr, 10); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([] { Filter::load(nullptr, 0); }) == ErrorCode::kFormat);
 }
 
 // ---- Parquet ----
@@ -363,8 +344,8 @@ TEST_CASE("format: Parquet export and import round-trip any block count, FPR as 
   CHECK(fp >= q * pe * 0.97 - 3.29 * std::sqrt(q * pe));
   CHECK(fp <= q * 0.01 + 3.09 * std::sqrt(q * 0.01 * 0.99));  // at or below 1%, 99.9% bound
   // Only split_block256 with seed 0 is a Parquet filter.
-  CHECK(CodeOf([] { Filter::with_bits(512, 6).to_parquet(); }) == ErrorCode::kIncompatible);
-  CHECK(CodeOf([] { Filter::with_bits(512, 8, Layout::kSplitBlock256, 1).to_parquet(); }) ==
+  CHECK(test::CodeOf([] { Filter::with_bits(512, 6).to_parquet(); }) == ErrorCode::kIncompatible);
+  CHECK(test::CodeOf([] { Filter::with_bits(512, 8, Layout::kSplitBlock256, 1).to_parquet(); }) ==
         ErrorCode::kIncompatible);
 }
 
@@ -373,7 +354,7 @@ TEST_CASE("format: hostile Parquet input is refused") {
       ReadFile(SIMDBLOOM_TEST_DATA_DIR "/parquet/bloom_filter.xxhash.bin");
   for (size_t len = 0; len < file.size(); ++len) {
     CAPTURE(len);
-    CHECK(CodeOf([&] { Filter::from_parquet(file.data(), len); }) == ErrorCode::kFormat);
+    CHECK(test::CodeOf([&] { Filter::from_parquet(file.data(), len); }) == ErrorCode::kFormat);
   }
   // Every byte of the header changed to every value: a clean error or a valid filter, never a
   // crash or an over-read (ASan checks the latter in CI).
@@ -381,7 +362,7 @@ TEST_CASE("format: hostile Parquet input is refused") {
     for (int v = 0; v < 256; ++v) {
       std::vector<uint8_t> bad = file;
       bad[i] = static_cast<uint8_t>(v);
-      const ErrorCode c = CodeOf([&] { Filter::from_parquet(bad.data(), bad.size()); });
+      const ErrorCode c = test::CodeOf([&] { Filter::from_parquet(bad.data(), bad.size()); });
       CHECK((c == ErrorCode::kFormat || c == static_cast<ErrorCode>(0)));
     }
   }
@@ -400,12 +381,13 @@ TEST_CASE("format: hostile Parquet input is refused") {
       header({0x2C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0x1C, 0x1C, 0, 0, 0}),
   };
   for (const auto& b : bad) {
-    CHECK(CodeOf([&] { Filter::from_parquet(b.data(), b.size()); }) == ErrorCode::kFormat);
+    CHECK(test::CodeOf([&] { Filter::from_parquet(b.data(), b.size()); }) == ErrorCode::kFormat);
   }
   // Deeply nested unknown fields stop at a depth limit instead of exhausting the stack.
   std::vector<uint8_t> deep = {0x15, 0x40};
   for (int i = 0; i < 100000; ++i) deep.push_back(0x1C);  // struct inside struct ...
-  CHECK(CodeOf([&] { Filter::from_parquet(deep.data(), deep.size()); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::from_parquet(deep.data(), deep.size()); }) ==
+        ErrorCode::kFormat);
   // Unknown fields of every type are skipped; fields may come in any order, ids in long form.
   std::vector<uint8_t> odd = {0x2C, 0x1C, 0x00, 0x00,       // 2: algorithm { BLOCK {} }
                               0x36, 0x02,                   // 5: i64 (unknown)
@@ -477,8 +459,8 @@ TEST_CASE("format: merge, intersect and compatible") {
     CHECK(!a.compatible(other_seed));
     CHECK(!a.compatible(other_size));
     const std::string before(reinterpret_cast<const char*>(a.data()), a.size_bytes());
-    CHECK(CodeOf([&] { a.merge(other_seed); }) == ErrorCode::kIncompatible);
-    CHECK(CodeOf([&] { a.intersect(other_size); }) == ErrorCode::kIncompatible);
+    CHECK(test::CodeOf([&] { a.merge(other_seed); }) == ErrorCode::kIncompatible);
+    CHECK(test::CodeOf([&] { a.intersect(other_size); }) == ErrorCode::kIncompatible);
     CHECK(before == std::string(reinterpret_cast<const char*>(a.data()), a.size_bytes()));
     a.merge(a);  // self: no change
     CHECK(before == std::string(reinterpret_cast<const char*>(a.data()), a.size_bytes()));
@@ -1006,7 +988,7 @@ TEST_CASE("format: shifting-set files load in bounded memory") {
     std::ofstream out(path, std::ios::binary | std::ios::app);
     out << "x";
   }
-  CHECK(CodeOf([&] { ShiftingMultiplicity::load_file(path); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { ShiftingMultiplicity::load_file(path); }) == ErrorCode::kFormat);
   std::remove(path.c_str());
 }
 
@@ -1093,8 +1075,8 @@ TEST_CASE("format: map_file maps a saved filter, owns the mapping and unmaps it"
         CHECK(MappingsOf(path) == 1);
         CheckSame(m, f);
         for (uint64_t key : keys) REQUIRE(m.contains(key));
-        CHECK(CodeOf([&] { m.insert(uint64_t{1}); }) == ErrorCode::kReadOnly);
-        CHECK(CodeOf([&] { m.clear(); }) == ErrorCode::kReadOnly);
+        CHECK(test::CodeOf([&] { m.insert(uint64_t{1}); }) == ErrorCode::kReadOnly);
+        CHECK(test::CodeOf([&] { m.clear(); }) == ErrorCode::kReadOnly);
         // Moves carry the mapping; the moved-from filter holds nothing.
         Filter moved = std::move(m);
         CHECK(MappingsOf(path) == 1);
@@ -1122,12 +1104,12 @@ TEST_CASE("format: map_file maps a saved filter, owns the mapping and unmaps it"
 
 TEST_CASE("format: map_file errors: missing, directory, FIFO, empty, truncated, corrupt") {
   const std::string path = "simdbloom_format_test_map_errors.bin";
-  CHECK(CodeOf([&] { Filter::map_file("simdbloom_no_such_file.bin"); }) == ErrorCode::kIo);
-  CHECK(CodeOf([&] { Filter::map_file("."); }) == ErrorCode::kIo);
+  CHECK(test::CodeOf([&] { Filter::map_file("simdbloom_no_such_file.bin"); }) == ErrorCode::kIo);
+  CHECK(test::CodeOf([&] { Filter::map_file("."); }) == ErrorCode::kIo);
   const std::string fifo = "simdbloom_format_test_map.fifo";
   std::remove(fifo.c_str());
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  CHECK(CodeOf([&] { Filter::map_file(fifo); }) == ErrorCode::kIo);  // refused, never waits
+  CHECK(test::CodeOf([&] { Filter::map_file(fifo); }) == ErrorCode::kIo);  // refused, never waits
   std::remove(fifo.c_str());
   const std::string good = Bytes(Sample(Layout::kBlock512));
   auto write = [&](const std::string& bytes) {
@@ -1135,17 +1117,18 @@ TEST_CASE("format: map_file errors: missing, directory, FIFO, empty, truncated, 
         .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   };
   write("");
-  CHECK(CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
   write(good.substr(0, 40));
-  CHECK(CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
   write(good.substr(0, good.size() - 64));
-  CHECK(CodeOf([&] { Filter::map_file(path, false); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::map_file(path, false); }) == ErrorCode::kFormat);
   std::string corrupt = good;
   corrupt[100] ^= 1;
   write(corrupt);
-  CHECK(CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::map_file(path); }) == ErrorCode::kFormat);
   CHECK(Filter::map_file(path, false).bit_count() == Sample(Layout::kBlock512).bit_count());
-  CHECK(CodeOf([&] { CountingFilter::map_file(path); }) == ErrorCode::kFormat);  // another kind
+  CHECK(test::CodeOf([&] { CountingFilter::map_file(path); }) ==
+        ErrorCode::kFormat);     // another kind
   CHECK(MappingsOf(path) == 0);  // refused mappings are released
   std::remove(path.c_str());
 }
@@ -1202,14 +1185,14 @@ TEST_CASE("format: CountingFilter::map_file") {
       REQUIRE(m.size_bytes() == c.size_bytes());
       CHECK(std::memcmp(m.data(), c.data(), c.size_bytes()) == 0);
       CHECK(m.count(keys[0]) == c.count(keys[0]));
-      CHECK(CodeOf([&] { m.remove(keys[0]); }) == ErrorCode::kReadOnly);
+      CHECK(test::CodeOf([&] { m.remove(keys[0]); }) == ErrorCode::kReadOnly);
       CountingFilter moved = std::move(m);
       std::remove(path.c_str());
       for (uint64_t key : keys) REQUIRE(moved.contains(key));
     }
     CHECK(MappingsOf(path) == 0);
   }
-  CHECK(CodeOf([&] { CountingFilter::map_file(path); }) == ErrorCode::kIo);
+  CHECK(test::CodeOf([&] { CountingFilter::map_file(path); }) == ErrorCode::kIo);
 }
 
 }  // namespace

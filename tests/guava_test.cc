@@ -243,11 +243,8 @@ TEST_CASE("guava: the library's file format, view and map_file keep Guava's bits
     REQUIRE(loaded.to_guava() == golden);
     REQUIRE(Hits(loaded, keys) == golden_hits);
     // A view over 64-byte-aligned bytes.
-    std::vector<uint64_t> aligned(saved.size() / 8 + 16);
-    uint8_t* at = reinterpret_cast<uint8_t*>(aligned.data());
-    at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
-    std::memcpy(at, saved.data(), saved.size());
-    const Filter view = Filter::view(at, saved.size());
+    const test::Aligned aligned(saved);
+    const Filter view = Filter::view(aligned.ptr, saved.size());
     REQUIRE(Hits(view, keys) == golden_hits);
     REQUIRE(view.to_guava() == golden);
     // map_file of a saved file.

@@ -33,16 +33,6 @@ namespace {
 constexpr double kZ999OneSided = 3.0902;
 double UpperBound(double p, double q) { return q * p + kZ999OneSided * std::sqrt(q * p * (1 - p)); }
 
-template <class Fn>
-ErrorCode CodeOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  return static_cast<ErrorCode>(0);
-}
-
 size_t Ones(const std::vector<uint8_t>& v) {
   size_t n = 0;
   for (uint8_t b : v) n += b;
@@ -303,28 +293,28 @@ TEST_CASE("scalable: single keys, moved-from chains, clear, bad bulk arguments")
   const std::vector<uint8_t> before = s.to_bytes();
   const int32_t offsets[] = {0, 4, 2};
   const uint8_t data[] = {1, 2, 3, 4};
-  CHECK(CodeOf([&] {
+  CHECK(test::CodeOf([&] {
           s.insert(BinaryArray<int32_t>{offsets, data, 2});
         }) == ErrorCode::kInvalidArgument);
   CHECK(s.to_bytes() == before);
   std::vector<uint8_t> out(2);
-  CHECK(CodeOf([&] {
+  CHECK(test::CodeOf([&] {
           s.contains(BinaryArray<int32_t>{offsets, data, 2}, out.data());
         }) == ErrorCode::kInvalidArgument);
   const uint64_t keys[2] = {1, 2};
-  CHECK(CodeOf([&] { s.contains(keys, nullptr); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([&] { s.insert(Keys(keys), nullptr); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.contains(keys, nullptr); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.insert(Keys(keys), nullptr); }) == ErrorCode::kInvalidArgument);
   uint32_t sel[2] = {0, 2};
-  CHECK(CodeOf([&] { s.refine(keys, sel, 2); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([&] { s.stage(4); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.refine(keys, sel, 2); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.stage(4); }) == ErrorCode::kInvalidArgument);
 
   ScalableFilter moved = std::move(s);
   CHECK(moved.contains(uint64_t{7}));
   CHECK(s.stages() == 0);  // NOLINT(bugprone-use-after-move): documented state
-  CHECK(CodeOf([&] { (void)s.contains(uint64_t{7}); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([&] { s.insert(uint64_t{7}); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([&] { s.contains(keys, out.data()); }) == ErrorCode::kInvalidArgument);
-  CHECK(CodeOf([&] { s.to_bytes(); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { (void)s.contains(uint64_t{7}); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.insert(uint64_t{7}); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.contains(keys, out.data()); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([&] { s.to_bytes(); }) == ErrorCode::kInvalidArgument);
   s = ScalableFilter::create(50, 0.01);  // assignable again
   CHECK(s.stages() == 1);
 
@@ -341,7 +331,7 @@ TEST_CASE("scalable: single keys, moved-from chains, clear, bad bulk arguments")
 
 TEST_CASE("scalable: argument checks and the chain's limits") {
   const auto invalid = [](uint64_t n, double fpp, ScalableOptions o) {
-    return CodeOf([&] { ScalableFilter::create(n, fpp, o); }) == ErrorCode::kInvalidArgument;
+    return test::CodeOf([&] { ScalableFilter::create(n, fpp, o); }) == ErrorCode::kInvalidArgument;
   };
   const double nan = std::numeric_limits<double>::quiet_NaN();
   CHECK(invalid(0, 0.01, {}));
@@ -364,7 +354,7 @@ TEST_CASE("scalable: argument checks and the chain's limits") {
   // not inserted, everything before it is, and the chain stays usable.
   ScalableFilter s = ScalableFilter::create(10, 0.01, {1, 0.85});
   const std::vector<uint64_t> keys = test::RandomKeys(1000, 4);
-  CHECK(CodeOf([&] { s.insert(keys); }) == ErrorCode::kCapacityExhausted);
+  CHECK(test::CodeOf([&] { s.insert(keys); }) == ErrorCode::kCapacityExhausted);
   CHECK(s.stages() == ScalableFilter::kMaxStages);
   CHECK(s.count() == 640);
   CheckStages(s);
@@ -418,8 +408,8 @@ TEST_CASE("scalable: save and load round-trip byte for byte and keep growing ali
   CHECK(c.seed() == 12345);
   CHECK(c.count() == s.count());
   for (size_t i = 0; i < s.stages(); ++i) CHECK(c.stage_count(i) == s.stage_count(i));
-  CHECK(CodeOf([&] { ScalableFilter::load_file("/nonexistent/chain"); }) == ErrorCode::kIo);
-  CHECK(CodeOf([&] { ScalableFilter::load_file("."); }) == ErrorCode::kIo);
+  CHECK(test::CodeOf([&] { ScalableFilter::load_file("/nonexistent/chain"); }) == ErrorCode::kIo);
+  CHECK(test::CodeOf([&] { ScalableFilter::load_file("."); }) == ErrorCode::kIo);
 
   // The loaded chain goes on exactly as the original.
   s.insert(Span<const uint64_t>(keys.data() + 5000, 5000));
@@ -443,11 +433,12 @@ TEST_CASE("scalable: truncated, corrupt and crafted chains are refused with kFor
   REQUIRE(s.stages() == 3);
   const std::vector<uint8_t> bytes = s.to_bytes();
   const auto refused = [](const std::vector<uint8_t>& b) {
-    if (CodeOf([&] { ScalableFilter::from_bytes(b.data(), b.size()); }) != ErrorCode::kFormat) {
+    if (test::CodeOf([&] { ScalableFilter::from_bytes(b.data(), b.size()); }) !=
+        ErrorCode::kFormat) {
       return false;
     }
     std::stringstream in(std::string(b.begin(), b.end()));
-    return CodeOf([&] { ScalableFilter::load(in); }) == ErrorCode::kFormat;
+    return test::CodeOf([&] { ScalableFilter::load(in); }) == ErrorCode::kFormat;
   };
   // Every truncation, and one byte too many.
   for (size_t n = 0; n < bytes.size(); ++n) {
@@ -517,15 +508,16 @@ TEST_CASE("scalable: truncated, corrupt and crafted chains are refused with kFor
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { put64(b, 64 + 16 + 8, uint64_t{1} << 42); })));
   CHECK(refused(craft([&](std::vector<uint8_t>& b) { put64(b, 64 + 32 + 8, ~uint64_t{0}); })));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
-  CHECK(CodeOf([] { ScalableFilter::from_bytes(nullptr, 5); }) == ErrorCode::kInvalidArgument);
+  CHECK(test::CodeOf([] { ScalableFilter::from_bytes(nullptr, 5); }) ==
+        ErrorCode::kInvalidArgument);
   // A plain filter's file is not a chain, nor a chain's a filter.
   std::stringstream plain;
   Filter::create(100, 0.01).save(plain);
   const std::string p = plain.str();
-  CHECK(CodeOf([&] {
+  CHECK(test::CodeOf([&] {
           ScalableFilter::from_bytes(reinterpret_cast<const uint8_t*>(p.data()), p.size());
         }) == ErrorCode::kFormat);
-  CHECK(CodeOf([&] { Filter::load(bytes.data(), bytes.size()); }) == ErrorCode::kFormat);
+  CHECK(test::CodeOf([&] { Filter::load(bytes.data(), bytes.size()); }) == ErrorCode::kFormat);
 }
 
 TEST_CASE("scalable: merge is offered only where the rate bound holds") {
@@ -548,13 +540,13 @@ TEST_CASE("scalable: merge is offered only where the rate bound holds") {
   // 900 + 900 keys would overfill stage 0 (capacity 1000): refused, a unchanged.
   const std::vector<uint8_t> before = a.to_bytes();
   CHECK_FALSE(a.can_merge(whole));
-  CHECK(CodeOf([&] { a.merge(whole); }) == ErrorCode::kIncompatible);
+  CHECK(test::CodeOf([&] { a.merge(whole); }) == ErrorCode::kIncompatible);
   CHECK(a.to_bytes() == before);
   // Grown chains: their full older stages cannot take more keys.
   ScalableFilter g1 = ScalableFilter::create(100, 0.01), g2 = ScalableFilter::create(100, 0.01);
   g1.insert(Span<const uint64_t>(keys.data(), 300));
   g2.insert(Span<const uint64_t>(keys.data() + 300, 300));
-  CHECK(CodeOf([&] { g1.merge(g2); }) == ErrorCode::kIncompatible);
+  CHECK(test::CodeOf([&] { g1.merge(g2); }) == ErrorCode::kIncompatible);
   // An empty chain merges into a grown one (its stages are copied), and parameters must match.
   ScalableFilter empty = ScalableFilter::create(100, 0.01);
   empty.merge(g1);

@@ -426,11 +426,8 @@ TEST_CASE("shapes: bad input is refused before anything is written") {
   std::stringstream stream;
   f.save(stream);
   const std::string saved = stream.str();
-  std::vector<uint64_t> aligned(saved.size() / 8 + 16);
-  uint8_t* at = reinterpret_cast<uint8_t*>(aligned.data());
-  at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
-  std::memcpy(at, saved.data(), saved.size());
-  const Filter v = Filter::view(at, saved.size());
+  const test::Aligned aligned(saved);
+  const Filter v = Filter::view(aligned.ptr, saved.size());
   Filter& mutable_view = const_cast<Filter&>(v);
   CHECK(code([&] { mutable_view.insert(Keys(keys)); }) == ErrorCode::kReadOnly);
   CHECK(code([&] { mutable_view.insert(FixedWidth{data, 4, 4, 2}); }) == ErrorCode::kReadOnly);

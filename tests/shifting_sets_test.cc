@@ -28,15 +28,6 @@ bool WithinBinomial(double measured, double predicted, double trials) {
   return std::fabs(measured - predicted) <= kZ * sd + 0.03 * predicted;
 }
 
-ErrorCode CodeOf(void (*fn)()) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  return ErrorCode{};
-}
-
 // The candidates kernel of every target against the rotate-and-AND of the spec, computed here
 // (FORMAT.md "Shifting set filters"), on sparse, half-full and full arrays, block counts 1 to
 // 100003 and batch sizes around the vector width and the tile.
@@ -362,22 +353,27 @@ TEST_CASE("shifting_sets: keys as strings, as integers (never both), and argumen
   CHECK_THROWS_AS(m.insert(uint64_t{1}, 1u), Error);
 
   const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
-  CHECK(CodeOf([] { ShiftingAssociation::create(0, 0.01); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingAssociation::create(10, 0); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingAssociation::create(10, 1.0); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingAssociation::with_bits(0); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingAssociation::with_bits(512).insert(uint64_t{1}, 3); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingAssociation::with_bits(512).insert(uint64_t{1}, 0); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingMultiplicity::create(10, 0.01, 0); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingMultiplicity::create(10, 0.01, 65); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingMultiplicity::with_bits(512, 4).insert(uint64_t{1}, 5); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingMultiplicity::with_bits(512, 4).insert(uint64_t{1}, 0); }) == kInvalid);
-  CHECK(CodeOf([] { ShiftingMultiplicity::with_bits(512, 4).correct_probability(5); }) == kInvalid);
-  CHECK(CodeOf([] {
+  CHECK(test::CodeOf([] { ShiftingAssociation::create(0, 0.01); }) == kInvalid);
+  CHECK(test::CodeOf([] { ShiftingAssociation::create(10, 0); }) == kInvalid);
+  CHECK(test::CodeOf([] { ShiftingAssociation::create(10, 1.0); }) == kInvalid);
+  CHECK(test::CodeOf([] { ShiftingAssociation::with_bits(0); }) == kInvalid);
+  CHECK(test::CodeOf([] { ShiftingAssociation::with_bits(512).insert(uint64_t{1}, 3); }) ==
+        kInvalid);
+  CHECK(test::CodeOf([] { ShiftingAssociation::with_bits(512).insert(uint64_t{1}, 0); }) ==
+        kInvalid);
+  CHECK(test::CodeOf([] { ShiftingMultiplicity::create(10, 0.01, 0); }) == kInvalid);
+  CHECK(test::CodeOf([] { ShiftingMultiplicity::create(10, 0.01, 65); }) == kInvalid);
+  CHECK(test::CodeOf([] { ShiftingMultiplicity::with_bits(512, 4).insert(uint64_t{1}, 5); }) ==
+        kInvalid);
+  CHECK(test::CodeOf([] { ShiftingMultiplicity::with_bits(512, 4).insert(uint64_t{1}, 0); }) ==
+        kInvalid);
+  CHECK(test::CodeOf([] { ShiftingMultiplicity::with_bits(512, 4).correct_probability(5); }) ==
+        kInvalid);
+  CHECK(test::CodeOf([] {
           const uint64_t keys[] = {1, 2, 2, 2};
           ShiftingMultiplicity::build(keys, 0.01, 2);
         }) == kInvalid);
-  CHECK(CodeOf([] { shifting_patterns_set_probability(65, 1, 1); }) == kInvalid);
+  CHECK(test::CodeOf([] { shifting_patterns_set_probability(65, 1, 1); }) == kInvalid);
 }
 
 template <class F, class Answer>

@@ -35,6 +35,30 @@ struct Rng {
   }
 };
 
+// The code of the Error fn() throws (whose message must not be empty), or ErrorCode 0 if none.
+template <class Fn>
+ErrorCode CodeOf(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    CHECK(std::strlen(e.what()) > 0);
+    return e.code();
+  }
+  return static_cast<ErrorCode>(0);
+}
+
+// A 64-byte aligned copy of `bytes` at offset `misalign` (views and kernels need the alignment),
+// with room for 64 more bytes.
+struct Aligned {
+  std::vector<uint64_t> storage;
+  uint8_t* ptr;
+  explicit Aligned(const std::string& bytes, size_t misalign = 0) : storage(bytes.size() / 8 + 24) {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(storage.data());
+    ptr = reinterpret_cast<uint8_t*>(storage.data()) + ((64 - p % 64) % 64) + misalign;
+    if (!bytes.empty()) std::memcpy(ptr, bytes.data(), bytes.size());
+  }
+};
+
 // `bytes` of a saved file (a 64-byte header with its checksum of bytes 0..55 at 56) as a file saved
 // before key types: the key type byte at `at` 0 (legacy), the header checksum recomputed.
 inline std::vector<uint8_t> AsLegacy(std::vector<uint8_t> bytes, size_t at) {
