@@ -594,14 +594,7 @@ TEST_CASE("format: a header claiming a huge payload is refused before anything i
   const uint64_t header_sum = XXH3_64bits(bytes.data(), 56);
   std::memcpy(&bytes[56], &header_sum, 8);
   bytes += std::string(100, '\x5a');
-  auto code = [](auto&& fn) {
-    try {
-      fn();
-    } catch (const Error& e) {
-      return e.code();
-    }
-    return static_cast<ErrorCode>(0);
-  };
+  const auto code = [](auto&& fn) { return test::CodeOf(fn); };
   CHECK(code([&] {
           std::istringstream in(bytes);
           Filter::load(in);

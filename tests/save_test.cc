@@ -468,14 +468,7 @@ TEST_CASE("save: bulk outputs of every kind past the address space are refused")
   auto* end8 = reinterpret_cast<uint8_t*>(UINTPTR_MAX - 1);  // 2 bytes before the end
   auto* end16 = reinterpret_cast<uint16_t*>(UINTPTR_MAX - 3);
   auto* end32 = reinterpret_cast<uint32_t*>(UINTPTR_MAX - 7);
-  auto code = [](auto&& fn) {
-    try {
-      fn();
-    } catch (const Error& e) {
-      return e.code();
-    }
-    return static_cast<ErrorCode>(0);  // no error
-  };
+  const auto code = [](auto&& fn) { return test::CodeOf(fn); };
   const auto bad = ErrorCode::kInvalidArgument;
   CountingFilter c = CountingFilter::create(100, 0.01);
   CHECK(code([&] { c.contains(Keys(keys, 3), end8); }) == bad);

@@ -374,14 +374,7 @@ TEST_CASE("shapes: bad input is refused before anything is written") {
   const std::vector<uint8_t> empty_bits(f.data(), f.data() + f.size_bytes());
   uint8_t out[8];
   const uint8_t data[] = "abcdefgh";
-  auto code = [](auto&& fn) {
-    try {
-      fn();
-    } catch (const Error& e) {
-      return e.code();
-    }
-    return static_cast<ErrorCode>(0);
-  };
+  const auto code = [](auto&& fn) { return test::CodeOf(fn); };
   const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
   // Null pointers with non-zero sizes.
   CHECK(code([&] { f.insert(Span<const uint64_t>(nullptr, 3)); }) == kInvalid);

@@ -146,8 +146,8 @@ TEST_CASE("equivalence: SpatialFilter gives the same cells and labels on every t
   std::vector<uint64_t> absent = test::RandomKeys(5000, 6);
   for (uint32_t areas : {7u, 300u}) {
     CAPTURE(areas);
-    std::vector<uint8_t> first_cells;
-    std::vector<uint16_t> first_labels;
+    test::SameOnEveryTarget<std::vector<uint8_t>> same_cells;
+    test::SameOnEveryTarget<std::vector<uint16_t>> same_labels;
     test::ForEachApiTarget([&](const std::string&) {
       // Integer keys in one filter, byte strings and records in another (they never mix).
       SpatialFilter f = SpatialFilter::create(5000, 0.02, areas, 11);
@@ -163,13 +163,8 @@ TEST_CASE("equivalence: SpatialFilter gives the same cells and labels on every t
       b.classify(views, labels.data() + 8000);
       std::vector<uint8_t> cells(f.data(), f.data() + f.size_bytes());
       cells.insert(cells.end(), b.data(), b.data() + b.size_bytes());
-      if (first_cells.empty()) {
-        first_cells = cells;
-        first_labels = labels;
-      } else {
-        CHECK(cells == first_cells);
-        CHECK(labels == first_labels);
-      }
+      same_cells.Check(cells);
+      same_labels.Check(labels);
     });
   }
 }
@@ -205,8 +200,8 @@ TEST_CASE(
   const std::vector<uint64_t> absent = test::RandomKeys(60000, 9);
   for (uint32_t areas : {2u, 400u}) {
     CAPTURE(areas);
-    std::vector<uint8_t> first_cells;
-    std::vector<uint16_t> first_labels;
+    test::SameOnEveryTarget<std::vector<uint8_t>> same_cells;
+    test::SameOnEveryTarget<std::vector<uint16_t>> same_labels;
     test::ForEachApiTarget([&](const std::string&) {
       SpatialFilter f = SpatialFilter::with_blocks(20000, 5, areas, 3);
       REQUIRE(f.size_bytes() >= (size_t{1} << 20));
@@ -217,13 +212,8 @@ TEST_CASE(
       f.classify(absent, labels.data() + 60000);
       for (size_t i = 0; i < 60000; ++i) REQUIRE(labels[i] >= (i < 30000 ? 1 : 2));
       std::vector<uint8_t> cells(f.data(), f.data() + f.size_bytes());
-      if (first_cells.empty()) {
-        first_cells = cells;
-        first_labels = labels;
-      } else {
-        CHECK(cells == first_cells);
-        CHECK(labels == first_labels);
-      }
+      same_cells.Check(cells);
+      same_labels.Check(labels);
     });
   }
 }

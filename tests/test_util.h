@@ -47,6 +47,21 @@ ErrorCode CodeOf(Fn&& fn) {
   return static_cast<ErrorCode>(0);
 }
 
+// For results computed once per target: checks each against the first target's.
+template <class T>
+struct SameOnEveryTarget {
+  bool seen = false;
+  T first{};
+  void Check(const T& value) {
+    if (!seen) {
+      first = value;
+      seen = true;
+    } else {
+      CHECK(value == first);
+    }
+  }
+};
+
 // A 64-byte aligned copy of `bytes` at offset `misalign` (views and kernels need the alignment),
 // with room for 64 more bytes.
 struct Aligned {
