@@ -4,12 +4,7 @@
 # project's C++ compiler with its own flags (so a sanitizer build links its sanitizer runtime),
 # then run.
 #   -DCLANG= -DSOURCE= -DINCLUDE= -DWORK_DIR= -DCXX= -DCXX_FLAGS= -DLINK_FLAGS= -DLIBS=
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/script_util.cmake)
 file(MAKE_DIRECTORY ${WORK_DIR})
 separate_arguments(cxx_flags UNIX_COMMAND "${CXX_FLAGS}")
 separate_arguments(link_flags UNIX_COMMAND "${LINK_FLAGS}")

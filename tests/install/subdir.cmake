@@ -8,12 +8,7 @@
 # parent's own global flags do reach simdbloom's sources, as they should.
 cmake_minimum_required(VERSION 3.16)
 file(REMOVE_RECURSE ${WORK_DIR})
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../script_util.cmake)
 set(common -DSIMDBLOOM_SOURCE_DIR=${SIMDBLOOM_SOURCE_DIR} -DCMAKE_CXX_COMPILER=${CXX}
     -DCMAKE_C_COMPILER=${CC} -DCMAKE_CXX_FLAGS=-Wno-unused -DCMAKE_C_FLAGS=-Wno-unused)
 # The calling build's compiler launcher (ccache): the library is compiled again here.
