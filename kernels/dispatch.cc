@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Target selection, the one dispatch point: assembles each compiled target's kernel table from the
-// per-target units (kernels/common.cc and one kernels/<layout>/kernels.cc per layout, each a
+// per-target units (kernels/base_kernels.cc and one kernels/<layout>/kernels.cc per layout, each a
 // Highway foreach_target unit exporting its table with HWY_EXPORT), and picks the table bulk calls
 // use. Plain C++ (no per-target code here). Target selection is ours and never touches Highway's
 // process-global state, so other Highway users in the process are unaffected by SIMDBLOOM_TARGET or
@@ -65,7 +65,7 @@ size_t TableIndex(int64_t hwy_target) {
 int64_t SupportedHwyTargets() { return CpuHwyTargets(); }
 
 // The kernels of every compiled target, assembled once from the per-target units: the base table
-// (kernels/common.cc) with each layout's table (kernels/<layout>/kernels.cc) in its slot.
+// (kernels/base_kernels.cc) with each layout's table (kernels/<layout>/kernels.cc) in its slot.
 struct TargetTable {
   int64_t hwy_target;
   Kernels kernels;

@@ -12,7 +12,7 @@
 #include "kernels/register64/scalar.h"
 #include "kernels/scalar/guava.h"
 #include "kernels/scalar/hash_inline.h"
-#include "kernels/shifting/scalar.h"
+#include "kernels/shbf_m/scalar.h"
 #include "kernels/split_block256/scalar.h"
 
 namespace simdbloom {
@@ -149,7 +149,7 @@ constexpr detail::LayoutKernels For() {
   return {&Insert<Spec, Scalar>, &InsertAtomic<Spec, Scalar>, &Contains<Spec, Scalar>};
 }
 
-// The shifting set filters' candidates of each key, key by key (kernels/shifting_sets/spec.h).
+// The shifting set filters' candidates of each key, key by key (kernels/shbf_ax/spec.h).
 void ShiftingSetCandidates(const uint64_t* words, const detail::Params& p,
                            const detail::KeySource& keys, size_t n, uint64_t* out) {
   for (size_t i = 0; i < n; ++i) {

@@ -26,8 +26,8 @@
 #include "kernels/guava/spec.h"
 #include "kernels/guava32/spec.h"
 #include "kernels/register64/spec.h"
-#include "kernels/shifting/spec.h"
-#include "kernels/shifting_sets/spec.h"
+#include "kernels/shbf_m/spec.h"
+#include "kernels/shbf_ax/spec.h"
 #include "kernels/spatial/spec.h"
 #include "kernels/split_block256/spec.h"
 

@@ -47,7 +47,7 @@ struct Kernels {
   }
 };
 
-// Entry `table_index` of kernels/common.cc's HWY_EXPORT table: a target's base kernels (the layout
+// Entry `table_index` of kernels/base_kernels.cc's HWY_EXPORT table: a target's base kernels (the layout
 // and kind slots empty; dispatch.cc fills them from <Name>Spec::KernelsAt and the kinds' list).
 const Kernels* BaseKernelsAt(size_t table_index);
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/scalar/hash.h"
-#include "kernels/shifting_sets/spec.h"
+#include "kernels/shbf_ax/spec.h"
 #include "lib/core/key_source.h"
 #include "lib/formats/file_io.h"
 #include "simdbloom/shifting.hpp"

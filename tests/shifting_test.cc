@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The shifting layout (ShBF_M, kernels/shifting/spec.h): a key's bits are ceil(k/2) pairs, each in
+// The shifting layout (ShBF_M, kernels/shbf_m/spec.h): a key's bits are ceil(k/2) pairs, each in
 // one 64-bit word of the key's cache line, the second bit of a pair at the key's offset o(e); the
 // blocked model of its false-positive rate against measurement (fixed seeds, binomial bounds).
 #include <doctest/doctest.h>
@@ -73,7 +73,7 @@ TEST_CASE("shifting: a key sets k bits as ceil(k/2) pairs, o(e) apart inside one
   }
 }
 
-// The blocked ShBF_M model (kernels/shifting/model.cc) against measured rates, over a range of
+// The blocked ShBF_M model (kernels/shbf_m/model.cc) against measured rates, over a range of
 // k and loads. Two-sided 99.9% binomial bound plus 3% of model error (FORMAT.md).
 TEST_CASE("shifting: measured false-positive rates follow the blocked ShBF_M model") {
   const uint64_t n = 100000;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // classic's false-positive model and statistics (lib/FORMAT.md).
-#include "kernels/model.h"
+#include "kernels/fpr_terms.h"
 
 #include <cmath>
 

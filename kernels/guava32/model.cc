@@ -2,7 +2,7 @@
 // guava32's false-positive model and statistics (lib/FORMAT.md): the classic filter's, over m =
 // 64 * num_blocks bits (Guava's probes are k bits anywhere in the array; MITZ_32 may repeat a
 // bit within a key, which the model's (1 - 1/m)^(k n) already allows for).
-#include "kernels/model.h"
+#include "kernels/fpr_terms.h"
 
 #include <cmath>
 

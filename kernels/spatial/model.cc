@@ -2,7 +2,7 @@
 // The spatial filter's model for its blocked geometry (lib/FORMAT.md, "Spatial filter: formulas"):
 // the paper's a-priori emersion, false-positive and inter-set error probabilities with the
 // Poisson block-load model in place of the paper's unblocked (1 - 1/m)^(kn) terms.
-#include "kernels/model.h"
+#include "kernels/fpr_terms.h"
 
 #include <array>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "kernels/model.h"
+#include "kernels/fpr_terms.h"
 #include "lib/core/layout.h"
 #include "simdbloom/simdbloom.hpp"
 

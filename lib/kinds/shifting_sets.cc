@@ -12,7 +12,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/shared.h"
-#include "kernels/shifting_sets/spec.h"
+#include "kernels/shbf_ax/spec.h"
 #include "lib/core/key_source.h"
 #include "lib/core/memory.h"
 #include "lib/core/prefetch.h"
@@ -369,7 +369,7 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const detail::K
 // Calls emit(i, h, candidates) for every key in order, in the prefetch tuner's pieces (lib/core/
 // driver.h's driver, one piece unless a large call tunes the distance) and within them
 // kScanChunk keys at a time: hashed by the active target's bulk XXH3, then the candidates from
-// the target's kernel (kernels/shifting_sets/spec.h: the tile pipeline, a vector of 8 lanes per
+// the target's kernel (kernels/shbf_ax/spec.h: the tile pipeline, a vector of 8 lanes per
 // key, each block prefetched the measured distance ahead; the reference target's: key by key).
 // 32 KiB of stack, no allocation.
 template <class Emit>

@@ -33,15 +33,15 @@ def _kind(path):
 
 LAYERS = [
     ("base", "kernel interface types, CPU detection, model helpers",
-     lambda p: p in ("kernels/shared.h", "kernels/cpu.h", "kernels/cpu.cc", "kernels/model.h",
-                     "kernels/model.cc")),
+     lambda p: p in ("kernels/shared.h", "kernels/cpu.h", "kernels/cpu.cc", "kernels/fpr_terms.h",
+                     "kernels/fpr_terms.cc")),
     ("shared-math", "target-free scalar math (scalar/) and per-target SIMD math (simd/)",
      lambda p: p.startswith(SHARED_MATH)),
     ("kind", "one folder per kind: spec.h, scalar code, model, kernel-inl.h, per-target units",
      lambda p: _kind(p) is not None),
     ("registry", "the X-list of layouts over their specs", lambda p: p == "kernels/registry.h"),
     ("tables", "the per-target kernel table type and the base per-target unit",
-     lambda p: p in ("kernels/table.h", "kernels/common.cc")),
+     lambda p: p in ("kernels/table.h", "kernels/base_kernels.cc")),
     ("oracle", "the reference target's table (the scalar oracle)",
      lambda p: p in ("kernels/reference.h", "kernels/reference.cc")),
     ("dispatch", "target selection", lambda p: p in ("kernels/dispatch.h", "kernels/dispatch.cc")),

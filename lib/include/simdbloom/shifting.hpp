@@ -148,7 +148,7 @@ class ShiftingAssociation {
   // out[i] = query(key i), keys of any shape (as insert). Dispatches to the best SIMD target
   // (simdbloom::active_target()): keys hashed 2048 at a time (vectorized XXH3 for integers, 32 KiB
   // of stack), then run through the tile pipeline: each key's line prefetched 64 keys ahead, its 8
-  // words rotated and ANDed as one vector (kernels/shifting_sets/kernels.cc; the reference target:
+  // words rotated and ANDed as one vector (kernels/shbf_ax/kernels.cc; the reference target:
   // a scalar loop). Same answers on every target. No allocation; O(n). Throws
   // Error(kInvalidArgument) for keys Filter's bulk calls refuse, Error(kUnknownTarget) only if
   // SIMDBLOOM_TARGET names no usable target.

@@ -53,7 +53,7 @@ enum class Layout : uint8_t {
   kClassic = 4,
   // The shifting Bloom filter's membership form (ShBF_M, Yang et al., VLDB 2016) in one cache
   // line: k (1..16) bits as ceil(k/2) pairs, each pair two bits of one 64-bit word at a per-key
-  // offset, so a key tests ceil(k/2) words where block512 tests k (kernels/shifting/spec.h).
+  // offset, so a key tests ceil(k/2) words where block512 tests k (kernels/shbf_m/spec.h).
   kShifting = 5,
   // Guava's com.google.common.hash.BloomFilter, bit for bit (lib/FORMAT.md, "guava and
   // guava32"): strategy MURMUR128_MITZ_64 (what Guava's create makes), Murmur3 x64 128 (seed 0)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/model.h"
+#include "kernels/fpr_terms.h"
 
 #include <algorithm>
 #include <cmath>

@@ -16,8 +16,8 @@
 // and give back block512's k word reads); why the rotation: the paper reads an unaligned window of
 // w̄ bits starting at h_i, which aligned words cannot do without bias at the word's end, while
 // (b + o) mod 64 keeps both bits uniform over the word and always distinct.
-#ifndef SIMDBLOOM_KERNELS_SHIFTING_SPEC_H_
-#define SIMDBLOOM_KERNELS_SHIFTING_SPEC_H_
+#ifndef SIMDBLOOM_KERNELS_SHBF_M_SPEC_H_
+#define SIMDBLOOM_KERNELS_SHBF_M_SPEC_H_
 
 #include <cstdint>
 
@@ -74,4 +74,4 @@ inline void ShiftingPair(uint64_t h, uint32_t i, uint32_t k, uint32_t* word, uin
 }  // namespace detail
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_KERNELS_SHIFTING_SPEC_H_
+#endif  // SIMDBLOOM_KERNELS_SHBF_M_SPEC_H_

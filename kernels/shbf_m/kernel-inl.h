@@ -2,11 +2,11 @@
 // Per-target shifting kernels (lib/FORMAT.md, spec.h): block512's lane-parallel in-block mask with
 // a second bit per word at the key's offset, and the apply step of the tiled pipeline. Re-included
 // once per target.
-#if defined(SIMDBLOOM_KERNELS_SHIFTING_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef SIMDBLOOM_KERNELS_SHIFTING_INL_H_
-#undef SIMDBLOOM_KERNELS_SHIFTING_INL_H_
+#if defined(SIMDBLOOM_KERNELS_SHBF_M_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SIMDBLOOM_KERNELS_SHBF_M_INL_H_
+#undef SIMDBLOOM_KERNELS_SHBF_M_INL_H_
 #else
-#define SIMDBLOOM_KERNELS_SHIFTING_INL_H_
+#define SIMDBLOOM_KERNELS_SHBF_M_INL_H_
 #endif
 
 #include <cstring>
@@ -14,7 +14,7 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/shared.h"
-#include "kernels/shifting/spec.h"
+#include "kernels/shbf_m/spec.h"
 #include "kernels/simd/ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -3,12 +3,12 @@
 // Production code, inline; scalar.cc compiles it out of line as the spec's Scalar* functions, the
 // library's single-key path for layouts without an inline one (LayoutInfo::scalar_*, registry.h).
 // The oracle (kernels/reference.cc) inlines it, key by key. Plain C++, no target flags.
-#ifndef SIMDBLOOM_KERNELS_SHIFTING_SCALAR_H_
-#define SIMDBLOOM_KERNELS_SHIFTING_SCALAR_H_
+#ifndef SIMDBLOOM_KERNELS_SHBF_M_SCALAR_H_
+#define SIMDBLOOM_KERNELS_SHBF_M_SCALAR_H_
 
 #include <cstdint>
 
-#include "kernels/shifting/spec.h"
+#include "kernels/shbf_m/spec.h"
 
 namespace simdbloom {
 namespace detail {
@@ -54,4 +54,4 @@ struct ShiftingScalar {
 }  // namespace detail
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_KERNELS_SHIFTING_SCALAR_H_
+#endif  // SIMDBLOOM_KERNELS_SHBF_M_SCALAR_H_

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The candidates kernel of the shifting set filters (ShBF_A, ShBF_x; lib/kinds/shifting_sets.cc,
-// lib/FORMAT.md "Shifting set filters"), compiled per target by kernels/shifting_sets/kernels.cc.
-#ifndef SIMDBLOOM_KERNELS_SHIFTING_SETS_SPEC_H_
-#define SIMDBLOOM_KERNELS_SHIFTING_SETS_SPEC_H_
+// lib/FORMAT.md "Shifting set filters"), compiled per target by kernels/shbf_ax/kernels.cc.
+#ifndef SIMDBLOOM_KERNELS_SHBF_AX_SPEC_H_
+#define SIMDBLOOM_KERNELS_SHBF_AX_SPEC_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +24,7 @@ struct ShiftingSetKernels {
 // Keys are hashed with XXH3 (the kinds' hash family, kernels/registry.h).
 constexpr bool kShiftingSetsXxh64 = false;
 
-// Entry `table_index` of the per-target table (kernels/shifting_sets/kernels.cc), read by
+// Entry `table_index` of the per-target table (kernels/shbf_ax/kernels.cc), read by
 // kernels/dispatch.cc through the kinds' list of kernels/registry.h.
 const ShiftingSetKernels* ShiftingSetKernelsAt(size_t table_index);
 // The reference target's: the scalar form below, key by key (kernels/reference.cc).
@@ -46,4 +46,4 @@ inline uint64_t ShiftingSetCandidatesAt(const uint64_t* words, uint64_t num_bloc
 }  // namespace detail
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_KERNELS_SHIFTING_SETS_SPEC_H_
+#endif  // SIMDBLOOM_KERNELS_SHBF_AX_SPEC_H_

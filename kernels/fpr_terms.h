@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Shared by the layouts' model.cc files (no SIMD): inclusion-exclusion terms of a blocked layout's
 // false-positive rate, and popcounts of a bit array (lib/FORMAT.md).
-#ifndef SIMDBLOOM_KERNELS_MODEL_H_
-#define SIMDBLOOM_KERNELS_MODEL_H_
+#ifndef SIMDBLOOM_KERNELS_FPR_TERMS_H_
+#define SIMDBLOOM_KERNELS_FPR_TERMS_H_
 
 #include <cstdint>
 #include <cstring>
@@ -45,4 +45,4 @@ inline uint64_t WordAt(const uint8_t* bytes, size_t i) {
 }  // namespace detail
 }  // namespace simdbloom
 
-#endif  // SIMDBLOOM_KERNELS_MODEL_H_
+#endif  // SIMDBLOOM_KERNELS_FPR_TERMS_H_

@@ -3,12 +3,12 @@
 // (k/2 positions, each with a second bit at a per-key offset, whose bits are not independent:
 // two keys with the same offset set the same pair) carried over to the blocked geometry, where the
 // block's load is Poisson and the pairs live in words of one 512-bit block.
-#include "kernels/model.h"
+#include "kernels/fpr_terms.h"
 
 #include <array>
 #include <cmath>
 
-#include "kernels/shifting/spec.h"
+#include "kernels/shbf_m/spec.h"
 
 namespace simdbloom {
 namespace detail {

@@ -8,7 +8,7 @@
 #endif
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/common.cc"
+#define HWY_TARGET_INCLUDE "kernels/base_kernels.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/simd/hash-inl.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Per-target unit of the shifting set filters' candidates kernel (kernels/shifting_sets/spec.h):
+// Per-target unit of the shifting set filters' candidates kernel (kernels/shbf_ax/spec.h):
 // for each key, its cache line's 8 words rotated right by the key's 8 bit positions and ANDed — a
 // vector of 8 u64 lanes per key (one on AVX-512, with vprorvq), word by word on HWY_SCALAR —
 // run in the tile pipeline with the block as its layout (SetScan).
@@ -9,11 +9,11 @@
 #endif
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/shifting_sets/kernels.cc"
+#define HWY_TARGET_INCLUDE "kernels/shbf_ax/kernels.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/shared.h"
-#include "kernels/shifting_sets/spec.h"
+#include "kernels/shbf_ax/spec.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/pipeline-inl.h"
 

@@ -3,5 +3,5 @@
 // exported as kernels/simd/layout_unit.h does for every layout (read through
 // ShiftingSpec::KernelsAt).
 #define SIMDBLOOM_UNIT Shifting
-#define SIMDBLOOM_UNIT_KERNEL "kernels/shifting/kernel-inl.h"
+#define SIMDBLOOM_UNIT_KERNEL "kernels/shbf_m/kernel-inl.h"
 #include "kernels/simd/layout_unit.h"
