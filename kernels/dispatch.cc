@@ -14,7 +14,9 @@
 #include <mutex>
 
 #include "hwy/highway.h"
+#include "kernels/concurrency.h"
 #include "kernels/cpu.h"
+#include "kernels/interface.h"
 #include "kernels/simd/export.h"
 #include "simdbloom/simdbloom.hpp"
 

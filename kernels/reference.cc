@@ -4,11 +4,13 @@
 
 #include <cstring>
 
+#include "kernels/bits.h"
 #include "kernels/block512/scalar.h"
 #include "kernels/classic/scalar.h"
 #include "kernels/counting/reference.h"
 #include "kernels/guava/scalar.h"
 #include "kernels/guava32/scalar.h"
+#include "kernels/interface.h"
 #include "kernels/register64/scalar.h"
 #include "kernels/scalar/guava.h"
 #include "kernels/scalar/hash_inline.h"

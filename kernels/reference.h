@@ -13,9 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 #include "kernels/registry.h"
 #include "kernels/scalar/hash.h"
-#include "kernels/shared.h"
 #include "kernels/table.h"
 
 namespace simdbloom {
@@ -57,7 +58,7 @@ inline bool ContainsHash(detail::LayoutId layout, const uint64_t* words, const d
   return detail::InfoOf(layout).scalar_contains(words, p, h);
 }
 
-// The hash a layout applies to key i of a batch (KeySource semantics, kernels/shared.h).
+// The hash a layout applies to key i of a batch (KeySource semantics, kernels/interface.h).
 inline uint64_t HashOf(detail::LayoutId layout, const detail::KeySource& keys, size_t i,
                        uint64_t seed) {
   return HashOfKey(detail::InfoOf(layout).xxh64, keys, i, seed);

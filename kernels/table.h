@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/interface.h"
 #include "kernels/registry.h"
-#include "kernels/shared.h"
 
 namespace simdbloom {
 namespace detail {
@@ -47,8 +47,9 @@ struct Kernels {
   }
 };
 
-// Entry `table_index` of kernels/base_kernels.cc's HWY_EXPORT table: a target's base kernels (the layout
-// and kind slots empty; dispatch.cc fills them from <Name>Spec::KernelsAt and the kinds' list).
+// Entry `table_index` of kernels/base_kernels.cc's HWY_EXPORT table: a target's base kernels (the
+// layout and kind slots empty; dispatch.cc fills them from <Name>Spec::KernelsAt and the kinds'
+// list).
 const Kernels* BaseKernelsAt(size_t table_index);
 
 // The "reference" target: the plain C++ oracle, one key at a time (kernels/reference.cc; its

@@ -13,7 +13,8 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/block512/spec.h"
-#include "kernels/shared.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -8,7 +8,10 @@
 
 #include <cstdint>
 
+#include "kernels/bits.h"
 #include "kernels/block512/spec.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 
 namespace simdbloom {
 namespace detail {

@@ -1,34 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// The block512 layout's specification: its constants, and the functions its folder defines
-// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
-// oracle's model;
-// model.cc: the false-positive model and statistics;
-// kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
-// kernels/registry.h. lib/FORMAT.md specifies the bits.
+// The block512 layout's specification: its constants and probe mapping (the folder's files:
+// kernels/registry.h). lib/FORMAT.md specifies the bits.
 #ifndef SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_
 #define SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/layout_spec.h"
+#include "simdbloom/detail/probes.hpp"
 
 namespace simdbloom {
 namespace detail {
 
-struct Block512Spec {
+struct Block512Spec
+    : LayoutSpec</*format id*/ 1, /*block bits*/ 512, /*k*/ 1, 16, HashFamily::kXxh3> {
   static constexpr const char* kName = "block512";
-  // The file format's layout id and the value of simdbloom::Layout::kBlock512 (frozen).
-  static constexpr uint8_t kFormatId = 1;
-  // Bits per block: the unit of the filter's size.
-  static constexpr uint32_t kBlockBits = 512;
-  // Probes per key allowed.
-  static constexpr uint32_t kMinK = 1, kMaxK = 16;
-  // Hash family: XXH64 if true, else XXH3 (both over the key's bytes, with the filter's seed).
-  static constexpr bool kXxh64 = false;
   // Probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of u64 word w = (w0 + i) mod 8 of block
   // hi32(h) * num_blocks >> 32, with a = lo32(h), w0 = hi32(h) mod 8, r = i / 8.
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
 };
 
 // Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26 (the installed header's
@@ -40,8 +30,8 @@ inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit)
 
 // The kernels' lane masks, for every k: mask[k][w0][r][w] is all ones iff word w of a key whose
 // probes start at word w0 gets a probe of round r (probe 8r + ((w - w0) mod 8) < k). Constant, so
-// a bulk call builds nothing: building the 1 KiB table per call cost a packet burst of 32 keys
-// ~15 ns (perf/README.md, design note M15).
+// a bulk call builds nothing: building the 1 KiB table per call cost short calls (bursts of a
+// few keys) a fifth of their time or more (perf/README.md, design note M15).
 struct alignas(64) Block512LaneMasks {
   uint64_t mask[Block512Spec::kMaxK + 1][8][2][8];
   constexpr Block512LaneMasks() : mask() {

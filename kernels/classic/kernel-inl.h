@@ -14,7 +14,8 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/classic/spec.h"
-#include "kernels/shared.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/probes-inl.h"
 

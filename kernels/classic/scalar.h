@@ -8,7 +8,10 @@
 
 #include <cstdint>
 
+#include "kernels/bits.h"
 #include "kernels/classic/spec.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/scalar/probes.h"
 
 namespace simdbloom {

@@ -14,7 +14,7 @@
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/counting/spec.h"
-#include "kernels/shared.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/pipeline-inl.h"
 #include "kernels/simd/probes-inl.h"

@@ -3,6 +3,7 @@
 #include "kernels/counting/reference.h"
 
 #include "kernels/counting/scalar.h"
+#include "kernels/interface.h"
 #include "kernels/scalar/hash.h"
 
 namespace simdbloom {

@@ -14,7 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 
 namespace simdbloom {
 namespace detail {

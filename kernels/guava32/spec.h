@@ -1,38 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // The guava32 layout's specification: Guava's BloomFilter with strategy MITZ_32, bit for bit
-// (lib/FORMAT.md, "guava and guava32"). Its constants, and the functions its folder defines
-// (scalar.h, scalar.cc: its one-key code; model.cc: the false-positive model and statistics;
-// kernel-inl.h: the Highway kernel; kernels.cc: its per-target unit). Listed once in
-// kernels/registry.h.
+// (lib/FORMAT.md, "guava and guava32"): its constants and probe mapping (the folder's files:
+// kernels/registry.h). A block is one of Guava's longs; k's range is Guava's (its writeTo form
+// holds k in one unsigned byte).
 #ifndef SIMDBLOOM_KERNELS_GUAVA32_SPEC_H_
 #define SIMDBLOOM_KERNELS_GUAVA32_SPEC_H_
 
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/layout_spec.h"
 
 namespace simdbloom {
 namespace detail {
 
-struct Guava32Spec {
+struct Guava32Spec
+    : LayoutSpec</*format id*/ 7, /*block bits*/ 64, /*k*/ 1, 255, HashFamily::kMurmur128> {
   static constexpr const char* kName = "guava32";
-  // The file format's layout id and the value of simdbloom::Layout::kGuava32 (frozen).
-  static constexpr uint8_t kFormatId = 7;
   // Guava's strategy ordinal, the first byte of its writeTo form.
   static constexpr uint8_t kGuavaOrdinal = 0;
-  // Bits per block: one of Guava's longs, the unit of its size.
-  static constexpr uint32_t kBlockBits = 64;
-  // Probes per key: Guava's range (its writeTo form holds k in one unsigned byte).
-  static constexpr uint32_t kMinK = 1, kMaxK = 255;
-  // Hash family: Murmur3 x64 128, seed 0, over the key's funnel bytes (not XXH3/XXH64; the
-  // filter's seed must be 0).
-  static constexpr bool kXxh64 = false;
-  static constexpr bool kMurmur128 = true;
   // Guava's MURMUR128_MITZ_32 (its ordinal 0, in older serialized filters): h64 = the first half of
   // Murmur3 x64 128 (seed 0) of the key's funnel bytes; probe i in 1..k is bit c mod m, c =
   // (int) h64 + i * (int) (h64 >>> 32) (32-bit wrap, complemented when negative), m = 64 *
   // num_blocks (lib/FORMAT.md, kernels/scalar/guava.h).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
 };
 
 }  // namespace detail

@@ -13,8 +13,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/register64/spec.h"
-#include "kernels/shared.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/probes-inl.h"
 

@@ -8,6 +8,9 @@
 
 #include <cstdint>
 
+#include "kernels/bits.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/register64/spec.h"
 #include "kernels/scalar/probes.h"
 

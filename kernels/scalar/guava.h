@@ -11,7 +11,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 
 namespace simdbloom {
 namespace scalar {

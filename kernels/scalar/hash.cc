@@ -4,6 +4,7 @@
 
 #include <new>
 
+#include "kernels/interface.h"
 #include "kernels/scalar/hash_inline.h"
 
 namespace simdbloom {

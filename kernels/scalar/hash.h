@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/interface.h"
 
 namespace simdbloom {
 namespace scalar {
@@ -31,7 +31,8 @@ inline uint64_t HashU64Of(bool xxh64, uint64_t key, uint64_t seed) {
   return xxh64 ? HashU64Xxh64(key, seed) : HashU64(key, seed);
 }
 
-// The hash of key i of a batch (KeySource semantics, kernels/shared.h): XXH64 if xxh64, else XXH3.
+// The hash of key i of a batch (KeySource semantics, kernels/interface.h): XXH64 if xxh64, else
+// XXH3.
 uint64_t HashOfKey(bool xxh64, const detail::KeySource& keys, size_t i, uint64_t seed);
 
 // The file formats' checksum: XXH3_64bits (seed 0) of `size` bytes.

@@ -9,7 +9,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "simdbloom/detail/probes.hpp"
 
 namespace simdbloom {
 namespace scalar {

@@ -7,7 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 
 namespace simdbloom {
 namespace detail {

@@ -13,7 +13,9 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/shbf_m/spec.h"
 #include "kernels/simd/ops-inl.h"
 

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The shifting layout's specification (ShBF_M, the membership form of the shifting Bloom filter of
 // Yang, Liu, Shahzad et al., "A Shifting Bloom Filter Framework for Set Queries", VLDB 2016),
-// fitted to the cache-line design: its constants, and the functions its folder defines
-// (scalar.h, scalar.cc: its one-key code, the library's out-of-line single-key path and the
-// oracle's model;
-// model.cc: the false-positive model and statistics;
-// kernel-inl.h: the Highway kernel; kernels.cc: its per-target compilation unit). Listed once in
-// kernels/registry.h. lib/FORMAT.md specifies the bits.
+// fitted to the cache-line design: its constants and probe mapping (the folder's files:
+// kernels/registry.h). lib/FORMAT.md specifies the bits.
 //
 // The paper sets k/2 bits h_i(e) and k/2 more at h_i(e) + o(e), one offset o(e) per key, so a
 // query reads k/2 machine words for k bits. Here the k/2 positions are those of block512 (one word
@@ -21,25 +17,20 @@
 
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/layout_spec.h"
+#include "simdbloom/detail/probes.hpp"
 
 namespace simdbloom {
 namespace detail {
 
-struct ShiftingSpec {
+struct ShiftingSpec
+    : LayoutSpec</*format id*/ 5, /*block bits*/ 512, /*k*/ 1, 16, HashFamily::kXxh3> {
   static constexpr const char* kName = "shifting";
-  // The file format's layout id and the value of simdbloom::Layout::kShifting (frozen).
-  static constexpr uint8_t kFormatId = 5;
-  // Bits per block: the unit of the filter's size.
-  static constexpr uint32_t kBlockBits = 512;
-  // Probes (bits) per key allowed: ceil(k/2) words, two bits in each (one in the last if k is odd).
-  static constexpr uint32_t kMinK = 1, kMaxK = 16;
-  // Hash family: XXH64 if true, else XXH3 (both over the key's bytes, with the filter's seed).
-  static constexpr bool kXxh64 = false;
+  // ceil(k/2) words per key, two bits in each (one in the last if k is odd).
   // Pair i < ceil(k/2) of hash h sets bit b = lo32(a * M[w]) >> 26 of u64 word w = (w0 + i) mod 8
   // of block hi32(h) * num_blocks >> 32, and (if 2i + 1 < k) bit (b + o) mod 64 of the same word,
   // with a = lo32(h), w0 = hi32(h) mod 8, o = 1 + ((lo32(a * M[8]) * 63) >> 32).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc (shared.h)
+  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
 };
 
 // The kernels' lane masks, for every k: mask[k][w0][0][w] is all ones iff word w of a key whose

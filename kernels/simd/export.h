@@ -3,8 +3,8 @@
 // calls libhwy (hwy::GetChosenTarget, hwy::SupportedTargets); the library detects the CPU itself
 // (kernels/cpu.cc), so each per-target unit lays out the same table with slot 0 unused: then the
 // compiled targets (HWY_CHOOSE_TARGET_LIST) and the fallback, and Highway's index arithmetic
-// (TableIndex in kernels/dispatch.cc) applies. Used in the HWY_ONCE part of a per-target unit,
-// inside namespace simdbloom. Not per-target itself.
+// (TableIndex in kernels/dispatch.cc) applies. Used in the HWY_ONCE part of the per-target unit
+// (kernels/simd/unit.h), inside namespace simdbloom. Not per-target itself.
 #ifndef SIMDBLOOM_KERNELS_SIMD_EXPORT_H_
 #define SIMDBLOOM_KERNELS_SIMD_EXPORT_H_
 
@@ -21,14 +21,5 @@
   static TYPE (*const FUNC##Table[HWY_MAX_DYNAMIC_TARGETS + 2])() = { \
       nullptr, HWY_CHOOSE_TARGET_LIST(FUNC), HWY_CHOOSE_FALLBACK(FUNC)};
 #endif
-
-// A kind's per-target unit ends with this (inside namespace simdbloom): FUNC's table (FUNC
-// returns a `const detail::TYPE*`), and detail::AT(table_index), the accessor the kinds' list of
-// kernels/registry.h names for kernels/dispatch.cc.
-#define SIMDBLOOM_EXPORT_KIND(TYPE, FUNC, AT)                               \
-  SIMDBLOOM_EXPORT_TABLE(const detail::TYPE*, FUNC)                         \
-  namespace detail {                                                        \
-  const TYPE* AT(size_t table_index) { return FUNC##Table[table_index](); } \
-  }
 
 #endif  // SIMDBLOOM_KERNELS_SIMD_EXPORT_H_

@@ -16,8 +16,10 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
+#include "kernels/bits.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/scalar/guava.h"
-#include "kernels/shared.h"
 #include "kernels/simd/hash-inl.h"
 #include "kernels/simd/ops-inl.h"
 

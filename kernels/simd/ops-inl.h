@@ -14,7 +14,8 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {
@@ -24,7 +25,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Keys per tile: the hashes and block indices of one tile (4 KiB) stay in L1.
 constexpr size_t kTile = 256;
 
-// The probe multipliers (FORMAT.md's M[t], kernels/shared.h) widened to u64 lanes, so that a
+// The probe multipliers (FORMAT.md's M[t], kernels/bits.h) widened to u64 lanes, so that a
 // vector load gives one per word lane.
 struct Multipliers64 {
   HWY_ALIGN uint64_t m[16];

@@ -15,7 +15,8 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/results-inl.h"
 #include "kernels/simd/sources-inl.h"
@@ -168,7 +169,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   HWY_ALIGN typename L::Tile tiles[2];
   HWY_ALIGN Out hits_buf[T + 8];
   // Inserts write per-key "new" flags only when the caller asked for them (a byte store per key
-  // may alias everything and cost register64 inserts 25%): layouts skip the store for null hits.
+  // may alias everything and slowed register64 inserts): layouts skip the store for null hits.
   // Byte results of an exact-hits layout go to `out` directly (its tile's stretch, set per tile).
   constexpr bool kMayDirect =
       !detail::Mutates(kOp) && ExactHits<L>::value && std::is_same<Out, uint8_t>::value;
@@ -219,7 +220,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
         }
         L::Locate(p, tile_hashes[cur ^ 1], j, c1, tiles[cur ^ 1]);
       }
-      // A query's loads race with insert_concurrent by contract (kernels/shared.h).
+      // A query's loads race with insert_concurrent by contract (kernels/concurrency.h).
       const detail::ReadRaceScopeIf<kOp == detail::Op::kQuery> benign;
       if (kPrefetch && j1 - 1 + D < m) {  // every key of the step prefetches in this tile
         const AheadIn<L, kOp> in{words, p, tiles[cur], static_cast<ptrdiff_t>(D)};

@@ -12,7 +12,8 @@
 #endif
 
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/interface.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace simdbloom {

@@ -14,7 +14,8 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 #include "kernels/simd/hash-inl.h"
 #include "kernels/simd/ops-inl.h"
 

@@ -16,7 +16,8 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/simd/pipeline-inl.h"
 #include "kernels/simd/probes-inl.h"
@@ -274,6 +275,13 @@ constexpr uint32_t (*kSpatialClassifyOne)(const uint8_t*, uint64_t, uint32_t) = 
 #else
 constexpr uint32_t (*kSpatialClassifyOne)(const uint8_t*, uint64_t, uint32_t) = nullptr;
 #endif
+
+// This target's spatial kernel table (kernels.cc exports it).
+inline const detail::SpatialKernels* SpatialKernelTable() {
+  static constexpr detail::SpatialKernels kernels = {&SpatialInsert, &SpatialClassify,
+                                                     kSpatialClassifyOne};
+  return &kernels;
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace simdbloom

@@ -3,6 +3,7 @@
 // (scalar.h) applied key by key. The oracle the Highway kernels (kernels.cc) are tested against.
 #include <cstring>
 
+#include "kernels/interface.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/spatial/scalar.h"
 #include "kernels/spatial/spec.h"

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The spatial filter's scalar cell code (spec.h): one key at a time, cell by cell. Production: the
-// library's single-key calls and file checks (lib/kinds/spatial.cc); the oracle (reference.cc) applies it
-// key by key as the "reference" target's spatial kernels, which the Highway kernels are tested
-// against. Plain C++, no target flags.
+// library's single-key calls and file checks (lib/kinds/spatial.cc); the oracle (reference.cc)
+// applies it key by key as the "reference" target's spatial kernels, which the Highway kernels are
+// tested against. Plain C++, no target flags.
 #ifndef SIMDBLOOM_KERNELS_SPATIAL_SCALAR_H_
 #define SIMDBLOOM_KERNELS_SPATIAL_SCALAR_H_
 
 #include <cstdint>
 
+#include "kernels/bits.h"
 #include "kernels/spatial/spec.h"
 
 namespace simdbloom {

@@ -10,7 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/shared.h"
+#include "kernels/bits.h"
+#include "kernels/interface.h"
 
 namespace simdbloom {
 namespace detail {
@@ -49,7 +50,7 @@ struct SpatialParams {
   }
 };
 
-// Bulk kernels over a KeySource (kernels/shared.h: u64, u32, pre-hashed or byte-string keys,
+// Bulk kernels over a KeySource (kernels/interface.h: u64, u32, pre-hashed or byte-string keys,
 // hashed with XXH3 and p.seed as Filter's block512). `cells` is the 64-byte-aligned cell array;
 // keys and `labels` may be unaligned. None allocates.
 struct SpatialKernels {
@@ -73,7 +74,7 @@ const SpatialKernels* SpatialKernelsAt(size_t table_index);
 const SpatialKernels& SpatialReference();
 
 // Probe i (< k) of hash h: group (w0 + i) mod 8 with w0 = hi32(h) mod 8; within the group, cell
-// lo32(lo32(h) * M[group]) >> 29 (M of kernels/shared.h). Returns the cell's index in its block.
+// lo32(lo32(h) * M[group]) >> 29 (M of kernels/bits.h). Returns the cell's index in its block.
 inline uint32_t SpatialCellOf(uint64_t h, uint32_t i) {
   const uint32_t a = static_cast<uint32_t>(h);
   const uint32_t w = (static_cast<uint32_t>(h >> 32) + i) & 7;

@@ -11,7 +11,8 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/shared.h"
+#include "kernels/concurrency.h"
+#include "kernels/interface.h"
 #include "kernels/simd/ops-inl.h"
 #include "kernels/split_block256/spec.h"
 

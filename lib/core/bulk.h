@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/shared.h"
+#include "kernels/interface.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/interface.h"
 #include "lib/core/key_source.h"
 #include "lib/core/prefetch.h"
 

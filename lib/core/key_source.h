@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "kernels/dispatch.h"
+#include "kernels/interface.h"
 #include "kernels/registry.h"
-#include "kernels/shared.h"
 #include "lib/core/key_types.h"
 #include "simdbloom/simdbloom.hpp"
 

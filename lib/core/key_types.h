@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/shared.h"
+#include "kernels/interface.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

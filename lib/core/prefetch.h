@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "kernels/interface.h"
 #include "kernels/registry.h"
-#include "kernels/shared.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {

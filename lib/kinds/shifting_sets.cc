@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/bits.h"
 #include "kernels/dispatch.h"
+#include "kernels/interface.h"
 #include "kernels/scalar/hash.h"
-#include "kernels/shared.h"
 #include "kernels/shbf_ax/spec.h"
 #include "lib/core/key_source.h"
 #include "lib/core/memory.h"

@@ -33,15 +33,16 @@ def _kind(path):
 
 LAYERS = [
     ("base", "kernel interface types, CPU detection, model helpers",
-     lambda p: p in ("kernels/shared.h", "kernels/cpu.h", "kernels/cpu.cc", "kernels/fpr_terms.h",
-                     "kernels/fpr_terms.cc")),
+     lambda p: p in ("kernels/interface.h", "kernels/concurrency.h", "kernels/bits.h",
+                     "kernels/layout_spec.h", "kernels/cpu.h", "kernels/cpu.cc",
+                     "kernels/fpr_terms.h", "kernels/fpr_terms.cc")),
     ("shared-math", "target-free scalar math (scalar/) and per-target SIMD math (simd/)",
      lambda p: p.startswith(SHARED_MATH)),
     ("kind", "one folder per kind: spec.h, scalar code, model, kernel-inl.h, per-target units",
      lambda p: _kind(p) is not None),
     ("registry", "the X-list of layouts over their specs", lambda p: p == "kernels/registry.h"),
     ("tables", "the per-target kernel table type and the base per-target unit",
-     lambda p: p in ("kernels/table.h", "kernels/base_kernels.cc")),
+     lambda p: p in ("kernels/table.h", "kernels/base_kernels.cc", "kernels/base_kernels-inl.h")),
     ("oracle", "the reference target's table (the scalar oracle)",
      lambda p: p in ("kernels/reference.h", "kernels/reference.cc")),
     ("dispatch", "target selection", lambda p: p in ("kernels/dispatch.h", "kernels/dispatch.cc")),
@@ -120,7 +121,7 @@ def self_test(graph):
         ("kernels/registry.h", "kernels/classic/kernel-inl.h", "spec.h only"),
         ("lib/core/filter.cc", "kernels/reference.h", "only the oracle"),
         ("kernels/dispatch.cc", "kernels/counting/reference.h", "only the oracle"),
-        ("lib/include/simdbloom/simdbloom.hpp", "kernels/shared.h", "installed header"),
+        ("lib/include/simdbloom/simdbloom.hpp", "kernels/interface.h", "installed header"),
     ]
     failures = []
     for src, inc, want in cases:

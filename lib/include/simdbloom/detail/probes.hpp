@@ -4,7 +4,7 @@
 // Scalar, constexpr, no target flags, no memory access. Derived from it: the header's inline
 // single-key path (single_key.hpp; one_key.hpp's vector paths use its constants and are tested
 // against it), the library's scalar code and the oracle (kernels/<layout>/scalar.h, spec.h;
-// kernels/scalar/probes.h) and the kernels' constants (kernels/shared.h,
+// kernels/scalar/probes.h) and the kernels' constants (kernels/bits.h,
 // kernels/split_block256/spec.h). The SIMD kernels (kernels/<layout>/ kernel-inl.h) compute the
 // same bits lane-parallel and are tested bit for bit against the oracle
 // (tests/equivalence_test.cc); tests/one_key/ compares the inline path with the oracle.
