@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// guava32's scalar one-key code (spec.h): Guava's MITZ_32 probes over 64-bit words. Production
-// code, inline; scalar.cc compiles it out of line as the spec's Scalar* functions (the library's
-// single-key path) and the oracle (kernels/reference.cc) applies it key by key. Plain C++.
+// guava32's scalar one-key code (spec.h): Guava's MITZ_32 probes over 64-bit words
+// (scalar::GuavaScalarOf, kernels/scalar/guava.h, shared with the other Guava strategy).
+// Production code, inline; scalar.cc compiles it out of line as the spec's Scalar* functions (the
+// library's single-key path) and the oracle (kernels/reference.cc) applies it key by key.
 #ifndef SIMDBLOOM_KERNELS_GUAVA32_SCALAR_H_
 #define SIMDBLOOM_KERNELS_GUAVA32_SCALAR_H_
-
-#include <cstdint>
 
 #include "kernels/guava32/spec.h"
 #include "kernels/scalar/guava.h"
@@ -13,47 +12,7 @@
 namespace simdbloom {
 namespace detail {
 
-struct Guava32Scalar {
-  template <class Visit>
-  static bool Probes(const Params& p, scalar::Hash128 h, const Visit& visit) {
-    const scalar::GuavaMod mod(p.num_blocks);
-    return scalar::GuavaMitz32Probes(mod, p.k, h.h1, visit);
-  }
-
-  static bool Insert128(uint64_t* words, const Params& p, scalar::Hash128 h) {
-    bool changed = false;
-    Probes(p, h, [&](uint64_t bit) {
-      changed |= SetBit(&words[bit >> 6], static_cast<uint32_t>(bit & 63));
-      return true;
-    });
-    return changed;
-  }
-  static bool Contains128(const uint64_t* words, const Params& p, scalar::Hash128 h) {
-    return Probes(p, h, [&](uint64_t bit) {
-      return ((LoadRelaxed(words + (bit >> 6)) >> (bit & 63)) & 1) != 0;
-    });
-  }
-  static bool InsertAtomic128(uint64_t* words, const Params& p, scalar::Hash128 h) {
-    uint64_t clear = 0;
-    Probes(p, h, [&](uint64_t bit) {
-      clear |= AtomicOr(words + (bit >> 6), uint64_t{1} << (bit & 63));
-      return true;
-    });
-    return clear != 0;
-  }
-
-  // MITZ_32 reads only h1 (Guava's HashCode.asLong()): a pre-hashed key is that value.
-  static scalar::Hash128 Of(uint64_t h) { return {h, 0}; }
-  static bool Insert(uint64_t* words, const Params& p, uint64_t h) {
-    return Insert128(words, p, Of(h));
-  }
-  static bool Contains(const uint64_t* words, const Params& p, uint64_t h) {
-    return Contains128(words, p, Of(h));
-  }
-  static bool InsertAtomic(uint64_t* words, const Params& p, uint64_t h) {
-    return InsertAtomic128(words, p, Of(h));
-  }
-};
+struct Guava32Scalar : scalar::GuavaScalarOf</*kMitz32=*/true> {};
 
 }  // namespace detail
 }  // namespace simdbloom
