@@ -139,7 +139,7 @@ HWY_INLINE void HashKeys(const T* HWY_RESTRICT keys, size_t n, uint64_t* HWY_RES
 }
 
 // The seed-derived constants of both hashes, computed once per bulk call. Recomputing them for
-// every step of the tile pipeline cost ~50 cycles a step on AVX2 (Zen 3, GCC 12): the compiler
+// every step of the tile pipeline stalled each step on AVX2 (Zen 3, GCC 12): the compiler
 // spilled the 32-bit byte-swapped seed and reloaded it as 64 bits, a store-to-load forward that
 // fails and waits for the store to retire.
 struct SeedConsts {
