@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // guava's false-positive model and statistics (lib/FORMAT.md): the Guava layouts' one
-// (kernels/scalar/guava.h), the classic filter's over m = 64 * num_blocks bits.
+// (kernels/scalar/guava_layout.h), the classic filter's over m = 64 * num_blocks bits.
 #include "kernels/guava/spec.h"
-#include "kernels/scalar/guava.h"
+#include "kernels/scalar/guava_layout.h"
 
 namespace simdbloom {
 namespace detail {
