@@ -14,6 +14,7 @@
 #include "kernels/register64/scalar.h"
 #include "kernels/scalar/guava.h"
 #include "kernels/scalar/hash_inline.h"
+#include "kernels/scalar/results.h"
 #include "kernels/shbf_m/scalar.h"
 #include "kernels/split_block256/scalar.h"
 
@@ -95,24 +96,14 @@ bool ContainsKey(const uint64_t* words, const Params& p, const detail::KeySource
   }
 }
 
-template <class Spec, class Scalar>
+// Every key in order; returns how many set a bit that was clear. kAtomic: with AtomicOr.
+template <class Spec, class Scalar, bool kAtomic>
 uint64_t Insert(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
                 uint8_t* fresh) {
   uint64_t changed = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool is_new = InsertKey<Spec, Scalar>(words, p, keys, i);
-    if (fresh != nullptr) fresh[i] = is_new;
-    changed += is_new;
-  }
-  return changed;
-}
-
-template <class Spec, class Scalar>
-uint64_t InsertAtomic(uint64_t* words, Params p, const detail::KeySource& keys, size_t n,
-                      uint8_t* fresh) {
-  uint64_t changed = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const bool is_new = InsertAtomicKey<Spec, Scalar>(words, p, keys, i);
+    const bool is_new = kAtomic ? InsertAtomicKey<Spec, Scalar>(words, p, keys, i)
+                                : InsertKey<Spec, Scalar>(words, p, keys, i);
     if (fresh != nullptr) fresh[i] = is_new;
     changed += is_new;
   }
@@ -124,31 +115,14 @@ uint64_t Contains(const uint64_t* words, Params p, const detail::KeySource& keys
                   detail::ResultKind result, void* out) {
   uint64_t hits = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool hit = ContainsKey<Spec, Scalar>(words, p, keys, i);
-    switch (result) {
-      case detail::ResultKind::kBytes:
-        static_cast<uint8_t*>(out)[i] = hit;
-        break;
-      case detail::ResultKind::kBitmap: {
-        uint8_t& byte = static_cast<uint8_t*>(out)[i / 8];
-        if (i % 8 == 0) byte = 0;
-        byte = static_cast<uint8_t>(byte | (hit << (i % 8)));
-        break;
-      }
-      case detail::ResultKind::kSelection: {
-        const uint32_t index = keys.sel != nullptr ? keys.sel[i] : static_cast<uint32_t>(i);
-        if (hit) static_cast<uint32_t*>(out)[hits] = index;
-        break;
-      }
-    }
-    hits += hit;
+    scalar::WriteResult(result, keys, i, ContainsKey<Spec, Scalar>(words, p, keys, i), out, hits);
   }
   return hits;
 }
 
 template <class Spec, class Scalar>
 constexpr detail::LayoutKernels For() {
-  return {&Insert<Spec, Scalar>, &InsertAtomic<Spec, Scalar>, &Contains<Spec, Scalar>};
+  return {&Insert<Spec, Scalar, false>, &Insert<Spec, Scalar, true>, &Contains<Spec, Scalar>};
 }
 
 // The shifting set filters' candidates of each key, key by key (kernels/shbf_ax/spec.h).

@@ -5,6 +5,7 @@
 #include "kernels/counting/scalar.h"
 #include "kernels/interface.h"
 #include "kernels/scalar/hash.h"
+#include "kernels/scalar/results.h"
 
 namespace simdbloom {
 namespace ref {
@@ -45,24 +46,7 @@ uint64_t Contains(const uint64_t* counters, Params p, const KeySource& keys, siz
   for (size_t i = 0; i < n; ++i) {
     const bool hit =
         scalar::CountingCount(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed)) != 0;
-    switch (result) {
-      case detail::ResultKind::kBytes:
-        static_cast<uint8_t*>(out)[i] = hit;
-        break;
-      case detail::ResultKind::kBitmap: {
-        uint8_t& byte = static_cast<uint8_t*>(out)[i / 8];
-        if (i % 8 == 0) byte = 0;
-        byte = static_cast<uint8_t>(byte | (hit << (i % 8)));
-        break;
-      }
-      case detail::ResultKind::kSelection:
-        if (hit) {
-          static_cast<uint32_t*>(out)[hits] =
-              keys.sel != nullptr ? keys.sel[i] : static_cast<uint32_t>(i);
-        }
-        break;
-    }
-    hits += hit;
+    scalar::WriteResult(result, keys, i, hit, out, hits);
   }
   return hits;
 }
