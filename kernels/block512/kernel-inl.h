@@ -37,16 +37,8 @@ class Block512Mask {
 
   bool two_rounds() const { return two_rounds_; }
 
-  // The key's multiplier operand in every lane: lo32(h), zero-extended to u64 on HWY_SCALAR;
-  // elsewhere broadcast to every u32 lane (the multiply below only uses the even ones).
-  static HWY_INLINE V Operand(D d, uint64_t h) {
-#if HWY_TARGET == HWY_SCALAR
-    return hn::Set(d, h & 0xFFFFFFFFu);
-#else
-    const hn::Repartition<uint32_t, D> d32;
-    return hn::BitCast(d, hn::Set(d32, static_cast<uint32_t>(h)));
-#endif
-  }
+  // The key's multiplier operand in every lane (simd/ops-inl.h).
+  static HWY_INLINE V Operand(D d, uint64_t h) { return KeyOperand(d, h); }
 
   // Bit positions lo32(a * M[t]) >> 26 of word lanes [c*N, c*N + N).
   template <int kRound>

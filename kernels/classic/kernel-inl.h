@@ -27,18 +27,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // classic in the tiled pipeline (simd/pipeline-inl.h): all k bit positions of a tile's keys are
 // computed N keys per vector before any is touched (ClassicPositions, simd/probes-inl.h); an insert
 // prefetches every probe's line, a query the first p.query_prefetch_probes; queries gather where
-// gathers are native.
-struct Classic {
+// gathers are native. Its tile, State and Locate are ClassicPositions'.
+struct Classic : ClassicPositions {
   static constexpr bool kXxh64 = detail::ClassicSpec::kXxh64;
-  static constexpr size_t kTileKeys = ClassicPositions::kTileKeys;
-  static constexpr uint32_t kMaxProbes = ClassicPositions::kMaxProbes;
-  using State = ClassicPositions::State;
-  using Tile = ClassicPositions::Tile;
-
-  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
-                                size_t j0, size_t j1, Tile& tile) {
-    ClassicPositions::Locate(p, hashes, j0, j1, tile);
-  }
 
   template <detail::Op kOp>
   static HWY_INLINE void Prefetch(const uint64_t* words, const detail::Params& p, const Tile& tile,
@@ -74,23 +65,7 @@ struct Classic {
       }
     } else {
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || SIMDBLOOM_SVE
-      // Native gathers: N keys' probe i in one load; stop once every lane has missed.
-      const hn::ScalableTag<uint64_t> d;
-      const hn::RebindToSigned<decltype(d)> di;
-      const size_t N = hn::Lanes(d);
-      const auto one = hn::Set(d, uint64_t{1});
-      const auto low6 = hn::Set(d, uint64_t{63});
-      for (size_t j = j0; j < j1; j += N) {
-        for (size_t q = j; q < HWY_MIN(j + N, j1); ++q) ahead(q);
-        auto hit = one;
-        for (uint32_t i = 0; i < k; ++i) {
-          const auto b = hn::Load(d, bit + i * kTileKeys + j);
-          const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::ShiftRight<6>(b)));
-          hit = hn::And(hit, ShrVar(word, hn::And(b, low6)));
-          if (hn::AllTrue(d, hn::Eq(hn::And(hit, one), hn::Zero(d)))) break;  // all absent
-        }
-        StoreBytes(d, hn::And(hit, one), hits + j);
-      }
+      GatherTestProbes<kTileKeys>(words, bit, k, j0, j1, hits, ahead);
 #else
       // Gathers are emulated here: a key at a time. A filter in cache (not prefetched) tests all k
       // probes without a branch: stopping at the first clear bit mispredicts on most absent keys

@@ -150,19 +150,11 @@ struct CountingBlocked {
 
 // The classic counting filter: classic's k positions (ClassicPositions::Locate, simd/probes-inl.h,
 // vectorized over keys) index
-// counters; each key is applied scalar, probe by probe, its repeated positions counted once.
-struct CountingClassic {
+// counters; each key is applied scalar, probe by probe, its repeated positions counted once. Its
+// tile, State and Locate are ClassicPositions'.
+struct CountingClassic : ClassicPositions {
   static constexpr bool kXxh64 = false;
   static constexpr bool kCountOne = false;  // k counters anywhere: the scalar loop
-  static constexpr size_t kTileKeys = ClassicPositions::kTileKeys;
-  static constexpr uint32_t kMaxProbes = ClassicPositions::kMaxProbes;
-  using State = ClassicPositions::State;
-  using Tile = ClassicPositions::Tile;
-
-  static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
-                                size_t j0, size_t j1, Tile& tile) {
-    ClassicPositions::Locate(p, hashes, j0, j1, tile);
-  }
 
   // Counter b is nibble b of the array: byte b / 2.
   template <detail::Op kOp>

@@ -35,16 +35,8 @@ class ShiftingMask {
   ShiftingMask(D d, uint32_t k)
       : active_(detail::kShiftingLaneMasks.mask[k]), even_(k % 2 == 0), chunks_(8 / hn::Lanes(d)) {}
 
-  // lo32(h) in every lane (zero-extended on HWY_SCALAR; elsewhere in every u32 lane, of which the
-  // multiply uses the even ones).
-  static HWY_INLINE V Operand(D d, uint64_t h) {
-#if HWY_TARGET == HWY_SCALAR
-    return hn::Set(d, h & 0xFFFFFFFFu);
-#else
-    const hn::Repartition<uint32_t, D> d32;
-    return hn::BitCast(d, hn::Set(d32, static_cast<uint32_t>(h)));
-#endif
-  }
+  // lo32(h) in every lane (simd/ops-inl.h).
+  static HWY_INLINE V Operand(D d, uint64_t h) { return KeyOperand(d, h); }
 
   // Bit positions lo32(a * M[w]) >> 26 of word lanes [c*N, c*N + N).
   static HWY_INLINE V Bits(D d, V a, size_t c) {

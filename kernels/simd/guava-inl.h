@@ -271,23 +271,7 @@ struct GuavaKernel {
       auto test = [&](uint64_t b) HWY_ATTR { return ((words[b >> 6] >> (b & 63)) & 1) != 0; };
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || SIMDBLOOM_SVE
       if (!late) {
-        // Native gathers: N keys' probe i in one load; stop once every lane has missed.
-        const hn::ScalableTag<uint64_t> d;
-        const hn::RebindToSigned<decltype(d)> di;
-        const size_t N = hn::Lanes(d);
-        const auto one = hn::Set(d, uint64_t{1});
-        const auto low6 = hn::Set(d, uint64_t{63});
-        for (size_t j = j0; j < j1; j += N) {
-          for (size_t q = j; q < HWY_MIN(j + N, j1); ++q) ahead(q);
-          auto hit = one;
-          for (uint32_t i = 0; i < k; ++i) {
-            const auto b = hn::Load(d, bit + i * kTileKeys + j);
-            const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::ShiftRight<6>(b)));
-            hit = hn::And(hit, ShrVar(word, hn::And(b, low6)));
-            if (hn::AllTrue(d, hn::Eq(hn::And(hit, one), hn::Zero(d)))) break;  // all absent
-          }
-          StoreBytes(d, hn::And(hit, one), hits + j);
-        }
+        GatherTestProbes<kTileKeys>(words, bit, k, j0, j1, hits, ahead);
         return changed;
       }
 #endif

@@ -43,6 +43,18 @@ static constexpr Multipliers64 kMult64{};
 #define SIMDBLOOM_SVE 0
 #endif
 
+// The multiplier operand of a key of hash h in every lane: lo32(h), zero-extended to u64 on
+// HWY_SCALAR; elsewhere broadcast to every u32 lane (a u32 multiply by kMult64 uses the even ones).
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V KeyOperand(D d, uint64_t h) {
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Set(d, h & 0xFFFFFFFFu);
+#else
+  const hn::Repartition<uint32_t, D> d32;
+  return hn::BitCast(d, hn::Set(d32, static_cast<uint32_t>(h)));
+#endif
+}
+
 // a * m for u64 lanes holding values below 2^32 (the exact 64-bit product).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V MulU32ToU64(D d, V a, V m) {
@@ -140,6 +152,33 @@ HWY_INLINE void PrefetchLine(const void* p) {
 // The bit array as insert (mutable) or query (const) sees it.
 template <detail::Op kOp>
 using WordsPtr = std::conditional_t<detail::Mutates(kOp), uint64_t*, const uint64_t*>;
+
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || SIMDBLOOM_SVE
+// The query of keys [j0, j1) of a tile whose probe i of key j is bit bit[i * kTileKeys + j] of
+// the array (classic, the Guava layouts), with native gathers: N keys' probe i in one load; stop
+// once every lane has missed. hits[j] = 1 iff all k probes are set; ahead(j) before key j.
+template <size_t kTileKeys, class A>
+HWY_INLINE void GatherTestProbes(const uint64_t* HWY_RESTRICT words,
+                                 const uint64_t* HWY_RESTRICT bit, uint32_t k, size_t j0, size_t j1,
+                                 uint8_t* HWY_RESTRICT hits, const A& ahead) {
+  const hn::ScalableTag<uint64_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t N = hn::Lanes(d);
+  const auto one = hn::Set(d, uint64_t{1});
+  const auto low6 = hn::Set(d, uint64_t{63});
+  for (size_t j = j0; j < j1; j += N) {
+    for (size_t q = j; q < HWY_MIN(j + N, j1); ++q) ahead(q);
+    auto hit = one;
+    for (uint32_t i = 0; i < k; ++i) {
+      const auto b = hn::Load(d, bit + i * kTileKeys + j);
+      const auto word = hn::GatherIndex(d, words, hn::BitCast(di, hn::ShiftRight<6>(b)));
+      hit = hn::And(hit, ShrVar(word, hn::And(b, low6)));
+      if (hn::AllTrue(d, hn::Eq(hn::And(hit, one), hn::Zero(d)))) break;  // all absent
+    }
+    StoreBytes(d, hn::And(hit, one), hits + j);
+  }
+}
+#endif
 
 }  // namespace HWY_NAMESPACE
 }  // namespace simdbloom

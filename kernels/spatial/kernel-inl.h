@@ -76,14 +76,7 @@ class SpatialLanes {
     return hn::Or(hn::And(ShrVar(words, *shift), hn::Set(d, kCellMask)), hn::Not(on));
   }
 
-  static HWY_INLINE V Operand(D d, uint64_t h) {
-#if HWY_TARGET == HWY_SCALAR
-    return hn::Set(d, h & 0xFFFFFFFFu);
-#else
-    const hn::Repartition<uint32_t, D> d32;
-    return hn::BitCast(d, hn::Set(d32, static_cast<uint32_t>(h)));
-#endif
-  }
+  static HWY_INLINE V Operand(D d, uint64_t h) { return KeyOperand(d, h); }
 
   HWY_INLINE const uint64_t* Active(uint64_t w0) const { return active_[w0]; }
 
