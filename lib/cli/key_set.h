@@ -100,6 +100,8 @@ class KeySet {
   // From the bits (a counting filter: the bits of its plain filter, one pass over the counters).
   double expected_fpp() const;
   double approximate_count() const;
+  // Geometry, Describe and Stats (and StoredFilter's Describe and Info, SpatialGeometry,
+  // EscapedName, AreaLabelText below) are in describe.cc: what info and the summaries print.
   // {"kind":"plain"|"scalable"|"counting","layout":...,"bits"/"k", "stages" or "counters",
   // ...,"bytes":...}
   Json Geometry() const;
