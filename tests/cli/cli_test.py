@@ -1074,6 +1074,18 @@ def xxh3_64(data):
     return acc ^ (acc >> 32)
 
 
+def vm_hwm(pid):
+    """The process's peak RSS so far in bytes (VmHWM of /proc/PID/status), 0 once it is gone."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def rss_of(args, stdin=None, timeout=20, limit=512 << 20):
     """Runs the command with `stdin`; returns (exit status, peak RSS in bytes, stderr text), the
     peak polled from /proc as rss_run does. Fails if it runs past `timeout` seconds or `limit`
@@ -1082,13 +1094,7 @@ def rss_of(args, stdin=None, timeout=20, limit=512 << 20):
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak, start = 0, time.monotonic()
     while p.poll() is None:
-        try:
-            with open("/proc/%d/status" % p.pid) as f:
-                for line in f:
-                    if line.startswith("VmHWM:"):
-                        peak = max(peak, int(line.split()[1]) * 1024)
-        except OSError:
-            pass
+        peak = max(peak, vm_hwm(p.pid))
         if time.monotonic() - start > timeout or peak > limit:
             p.kill()
             p.wait()
@@ -2656,13 +2662,7 @@ def rss_run(args, stdout):
     if stdout == subprocess.PIPE:
         os.set_blocking(p.stdout.fileno(), False)
     while p.poll() is None:
-        try:
-            with open("/proc/%d/status" % p.pid) as f:
-                for line in f:
-                    if line.startswith("VmHWM:"):
-                        peak = max(peak, int(line.split()[1]) * 1024)
-        except OSError:
-            pass
+        peak = max(peak, vm_hwm(p.pid))
         if stdout == subprocess.PIPE:
             data = p.stdout.read()
             if data:
