@@ -171,25 +171,8 @@ std::string EscapedName(std::string_view name) {
     } else {
       // A well-formed UTF-8 sequence (RFC 3629) is kept, but for the C1 controls (U+0080..009F);
       // any other byte is written in octal.
-      size_t n = 0;
-      unsigned char lo = 0x80, hi = 0xBF;
-      if (b >= 0xC2 && b <= 0xDF) {
-        n = 2;
-      } else if (b >= 0xE0 && b <= 0xEF) {
-        n = 3;
-        if (b == 0xE0) lo = 0xA0;
-        if (b == 0xED) hi = 0x9F;
-      } else if (b >= 0xF0 && b <= 0xF4) {
-        n = 4;
-        if (b == 0xF0) lo = 0x90;
-        if (b == 0xF4) hi = 0x8F;
-      }
-      bool ok = n != 0 && name.size() - i >= n;
-      for (size_t j = 1; ok && j < n; ++j) {
-        const auto c = static_cast<unsigned char>(name[i + j]);
-        ok = j == 1 ? c >= lo && c <= hi : c >= 0x80 && c <= 0xBF;
-      }
-      if (ok && b == 0xC2 && static_cast<unsigned char>(name[i + 1]) < 0xA0) ok = false;
+      const size_t n = Utf8Length(name, i);
+      const bool ok = n != 0 && !(b == 0xC2 && static_cast<unsigned char>(name[i + 1]) < 0xA0);
       if (!ok) {
         octal(b);
         ++i;

@@ -14,6 +14,36 @@
 namespace simdbloom {
 namespace cli {
 
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF), 0 if the bytes there are not one: for Json's strings and
+// key_set.h's EscapedName. Not inlined: inlined with a one-byte literal key, GCC 12 reports
+// -Warray-bounds on reads the length test excludes.
+[[gnu::noinline]] inline size_t Utf8Length(std::string_view s, size_t i) {
+  const auto b = [&](size_t j) { return static_cast<unsigned char>(s[j]); };
+  const unsigned char c = b(i);
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (s.size() - i < n || b(i + 1) < lo || b(i + 1) > hi) return 0;
+  for (size_t j = 2; j < n; ++j) {
+    if (b(i + j) < 0x80 || b(i + j) > 0xBF) return 0;
+  }
+  return n;
+}
+
 class Json {
  public:
   Json& Str(std::string_view key, std::string_view value) {
@@ -73,34 +103,6 @@ class Json {
     out_ += out_.empty() ? "{" : ",";
     Quote(key);
     out_ += ':';
-  }
-  // The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
-  // surrogates, nothing above U+10FFFF), 0 if the bytes there are not one. Not inlined: inlined
-  // with a one-byte literal key, GCC 12 reports -Warray-bounds on reads the length test excludes.
-  [[gnu::noinline]] static size_t Utf8Length(std::string_view s, size_t i) {
-    const auto b = [&](size_t j) { return static_cast<unsigned char>(s[j]); };
-    const unsigned char c = b(i);
-    size_t n;
-    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return 0;
-    }
-    if (s.size() - i < n || b(i + 1) < lo || b(i + 1) > hi) return 0;
-    for (size_t j = 2; j < n; ++j) {
-      if (b(i + j) < 0x80 || b(i + j) > 0xBF) return 0;
-    }
-    return n;
   }
   // JSON text is UTF-8 (RFC 8259): a byte that starts no well-formed sequence (a file name in
   // another encoding) is written as U+FFFD.
