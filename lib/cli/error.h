@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The command's error type: a message (one line, naming the file and the problem) and the exit
-// code it ends the process with (kUsage = 2, kFailure = 1; see main.cc's help text).
+// code it ends the process with (kExitUsage = 2, kExitFailure = 1; see help.h's exit status text).
 #ifndef SIMDBLOOM_CLI_ERROR_H_
 #define SIMDBLOOM_CLI_ERROR_H_
 
