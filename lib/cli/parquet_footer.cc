@@ -100,6 +100,13 @@ class Reader {
     if (n > 0 && (elem == kStop || elem > kStruct)) Fail("bad list element type");
     return n;
   }
+  // A list header whose elements must be of type `want` (else Fail("WHAT")): the element count.
+  uint64_t ListOf(uint8_t want, const char* what) {
+    uint8_t elem;
+    const uint64_t n = ListHeader(elem);
+    if (n > 0 && elem != want) Fail(what);
+    return n;
+  }
   void Skip(uint8_t type, int depth) {
     if (depth > kMaxDepth) Fail("Thrift nesting deeper than 32");
     switch (type) {
@@ -187,9 +194,7 @@ ParquetColumnChunk ParseColumnMetaData(Reader& r, int depth) {
       const int32_t v = r.I32();
       c.type = v >= 0 && v <= 7 ? static_cast<ParquetType>(v) : ParquetType::kUnknown;
     } else if (id == 3 && t == kList) {
-      uint8_t elem;
-      const uint64_t n = r.ListHeader(elem);
-      if (n > 0 && elem != kBinary) r.Fail("path_in_schema is not a list of strings");
+      const uint64_t n = r.ListOf(kBinary, "path_in_schema is not a list of strings");
       for (uint64_t i = 0; i < n; ++i) {
         if (i > 0) c.path += '.';
         c.path += r.Binary();
@@ -231,9 +236,7 @@ ParquetRowGroup ParseRowGroup(Reader& r, int depth) {
   uint8_t t;
   while (r.Field(id, t)) {
     if (id == 1 && t == kList) {
-      uint8_t elem;
-      const uint64_t n = r.ListHeader(elem);
-      if (n > 0 && elem != kStruct) r.Fail("row group columns are not structs");
+      const uint64_t n = r.ListOf(kStruct, "row group columns are not structs");
       for (uint64_t i = 0; i < n; ++i) g.columns.push_back(ParseColumnChunk(r, depth + 1));
     } else if (id == 3 && IsInt(t)) {
       g.num_rows = r.Zigzag();
@@ -271,9 +274,7 @@ ParquetFooter ParseFileMetaData(const uint8_t* data, size_t size) {
     if (id == 3 && IsInt(t)) {
       f.num_rows = r.Zigzag();
     } else if (id == 4 && t == kList) {
-      uint8_t elem;
-      const uint64_t n = r.ListHeader(elem);
-      if (n > 0 && elem != kStruct) r.Fail("row_groups is not a list of structs");
+      const uint64_t n = r.ListOf(kStruct, "row_groups is not a list of structs");
       for (uint64_t i = 0; i < n; ++i) f.row_groups.push_back(ParseRowGroup(r, 1));
     } else {
       r.Skip(t, 1);

@@ -631,8 +631,17 @@ def hostile_parquet():
     # A list claiming 2^40 elements, and nesting 1000 deep, in the footer.
     deep = b"\x1c" * 1000 + b"\x00" * 1000
     huge = b"\x19" + b"\xfc" + T.varint(1 << 40)
-    for name, footer in [("deep_nesting", deep), ("huge_list", huge)]:
+    # Lists of the wrong element type: FileMetaData.row_groups (field 4) of one i32, and a row
+    # group whose columns (field 1) are one i32.
+    row_groups_i32 = b"\x49\x15\x02\x00"
+    columns_i32 = b"\x49\x1c\x19\x15\x02\x00\x00"
+    for name, footer in [("deep_nesting", deep), ("huge_list", huge),
+                         ("row_groups_not_structs", row_groups_i32),
+                         ("columns_not_structs", columns_i32)]:
         cases[name] = b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+    why = {"path_not_strings": "path_in_schema is not a list of strings",
+           "row_groups_not_structs": "row_groups is not a list of structs",
+           "columns_not_structs": "row group columns are not structs"}
     for name, blob in cases.items():
         path = w("hostile_%s.parquet" % name)
         with open(path, "wb") as f:
@@ -643,6 +652,7 @@ def hostile_parquet():
         check(p.returncode == 1, "%s: exit %d, expected 1 (%s)" % (name, p.returncode, err))
         check(err.count("\n") == 1 and path in err, "%s: one line naming the file: %r"
               % (name, err))
+        check(why.get(name, "") in err, "%s: says %r: %r" % (name, why.get(name), err))
 
 
 def test_errors():
