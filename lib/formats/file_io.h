@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Internal: what the file formats of Filter, CountingFilter, ScalableFilter, SpatialFilter and the
 // shifting set filters share: little-endian fields (FORMAT.md: every integer is little-endian,
-// whatever the host), the checks a 64-byte header starts with, and files opened for
-// save_file/load_file with the same errors.
+// whatever the host) and files opened for save_file/load_file with the same errors. (The header
+// fields every kind shares: lib/formats/kinds.h.)
 #ifndef SIMDBLOOM_LIB_FORMATS_FILE_IO_H_
 #define SIMDBLOOM_LIB_FORMATS_FILE_IO_H_
 
@@ -37,26 +37,6 @@ inline uint64_t GetU64(const uint8_t* p) {
   uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
   return v;
-}
-
-// The size of the headers CheckHeaderStart reads (a scalable chain's fixed part).
-constexpr uint32_t kFileHeaderSize = 64;
-
-// The start of a 64-byte file header (Filter, SpatialFilter, ScalableFilter): the magic at 0, the
-// format version at 8, the header checksum at 56 (scalar::Checksum of bytes 0..55; with
-// `header_checksum` false the caller checks a checksum of its own later, as ScalableFilter's covers
-// its stage table), the header size at 12, in this order. `bad` throws Error(kFormat) with the
-// kind's message prefix ("not a valid simdbloom filter: "); the texts after it are shared.
-inline void CheckHeaderStart(const uint8_t* h, const char (&magic)[8], uint32_t version,
-                             bool header_checksum, void (*bad)(const std::string& what)) {
-  if (std::memcmp(h, magic, 8) != 0) bad("bad magic");
-  const uint32_t found = GetU32(h + 8);
-  if (found != version) {
-    bad("format version " + std::to_string(found) + " (this library reads version " +
-        std::to_string(version) + ")");
-  }
-  if (header_checksum && scalar::Checksum(h, 56) != GetU64(h + 56)) bad("header checksum mismatch");
-  if (GetU32(h + 12) != kFileHeaderSize) bad("header size " + std::to_string(GetU32(h + 12)));
 }
 
 // The bytes a view() is made over: not null, 64-byte aligned (mmap gives page alignment), `size`

@@ -17,6 +17,7 @@
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
 #include "lib/formats/file_io.h"
+#include "lib/formats/kinds.h"
 #include "lib/formats/mapped_file.h"
 #include "simdbloom/simdbloom.hpp"
 
@@ -26,10 +27,8 @@ namespace {
 using detail::GetU32, detail::GetU64, detail::PutU32, detail::PutU64;  // file_io.h
 
 constexpr size_t kHeaderSize = 64;
-constexpr char kMagic[8] = {'S', 'I', 'M', 'D', 'B', 'L', 'O', 'M'};
-constexpr uint32_t kFormatVersion = 1;
-constexpr uint8_t kHashXxh3 = 1;
-constexpr uint8_t kHashXxh64 = 2;
+constexpr uint32_t kFormatVersion = detail::FileKindOf(detail::FileKindId::kPlain).version;
+using detail::kHashMurmur3, detail::kHashXxh3, detail::kHashXxh64;  // kinds.h
 
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom filter: " + what);
@@ -39,8 +38,6 @@ constexpr uint8_t kHashXxh64 = 2;
 void CheckReadable(const std::istream& in) {
   if (in.bad()) throw Error(ErrorCode::kIo, "load: the stream failed while reading");
 }
-
-constexpr uint8_t kHashMurmur3 = 3;  // Murmur3 x64 128, seed 0 (the Guava layouts)
 
 uint8_t HashIdOf(Layout layout) {
   if (detail::InfoOf(layout)->murmur128) return kHashMurmur3;
@@ -60,10 +57,7 @@ struct Header {
 };
 
 void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
-  std::memset(h, 0, kHeaderSize);
-  std::memcpy(h, kMagic, 8);
-  PutU32(h + 8, kFormatVersion);
-  PutU32(h + 12, static_cast<uint32_t>(kHeaderSize));
+  detail::BeginHeader(h, detail::FileKindId::kPlain, kFormatVersion);
   h[16] = static_cast<uint8_t>(f.layout());
   h[17] = HashIdOf(f.layout());
   h[18] = static_cast<uint8_t>(f.key_type());
@@ -71,13 +65,12 @@ void EncodeHeader(const Filter& f, uint64_t checksum, uint8_t* h) {
   PutU64(h + 24, f.num_blocks());
   PutU64(h + 32, f.seed());
   PutU64(h + 40, f.inserted_count());
-  PutU64(h + 48, checksum);
-  PutU64(h + 56, scalar::Checksum(h, 56));
+  detail::SealHeader(h, checksum);
 }
 
 // Validates the 64 header bytes (not the payload); `available` = bytes that follow the header.
 Header DecodeHeader(const uint8_t* h, uint64_t available) {
-  detail::CheckHeaderStart(h, kMagic, kFormatVersion, /*header_checksum=*/true, Bad);
+  detail::CheckHeaderStart(h, detail::FileKindId::kPlain, /*header_checksum=*/true, Bad);
   Header out;
   out.layout = static_cast<Layout>(h[16]);
   if (!detail::KnownLayout(out.layout)) Bad("unknown layout " + std::to_string(h[16]));
@@ -285,7 +278,7 @@ Filter Filter::load(std::istream& in) {
     Bad("truncated header (" + std::to_string(in.gcount()) + " bytes)");
   }
   // The payload size comes from the (checksummed) header; the stream must then hold exactly it.
-  if (std::memcmp(header, kMagic, 8) != 0) Bad("bad magic");
+  if (std::memcmp(header, detail::MagicOf(detail::FileKindId::kPlain), 8) != 0) Bad("bad magic");
   const uint64_t blocks = GetU64(header + 24);
   const Layout layout = static_cast<Layout>(header[16]);
   const uint64_t expected = detail::KnownLayout(layout) && blocks <= detail::kMaxBlocks

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // CountingFilter: sizing, single-key paths (SWAR on the counter words), bulk calls through the
-// counting kernels (kernels/counting/), to_filter, persistence (lib/FORMAT.md "Counting filters").
+// counting kernels (kernels/counting/), to_filter, merge. Persistence: lib/formats/counting.cc.
 #include "simdbloom/counting.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <istream>
-#include <optional>
-#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,42 +19,20 @@
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
 #include "lib/core/prefetch.h"
-#include "lib/formats/file_io.h"
-#include "lib/formats/mapped_file.h"
+#include "lib/formats/kinds.h"
+#include "lib/kinds/counting_limits.h"
 
 namespace simdbloom {
 namespace {
-
-using detail::GetU32, detail::GetU64, detail::PutU32, detail::PutU64;  // file_io.h
 
 using detail::CountingId;
 using detail::CountingSpec;
 using detail::Invalid;
 using detail::ResultKind;
 
-constexpr uint64_t kClassicMaxUnits = (uint64_t{1} << 30) - 1;  // store_: 4 units per 64 bytes
-constexpr size_t kHeaderSize = 64;
-constexpr char kMagic[8] = {'S', 'B', 'C', 'O', 'U', 'N', 'T', '1'};
-constexpr uint32_t kVersion = 1;
-
-bool Known(CountingLayout layout) {
-  return layout == CountingLayout::kBlocked || layout == CountingLayout::kClassic;
-}
-CountingId IdOf(CountingLayout layout) { return static_cast<CountingId>(layout); }
-uint32_t MaxK(CountingLayout layout) {
-  return layout == CountingLayout::kBlocked ? CountingSpec::kBlockedMaxK
-                                            : CountingSpec::kClassicMaxK;
-}
-uint64_t MaxBlocks(CountingLayout layout) {
-  return layout == CountingLayout::kBlocked ? CountingSpec::kBlockedMaxBlocks : kClassicMaxUnits;
-}
-uint64_t CountersPerBlock(CountingLayout layout) {
-  return layout == CountingLayout::kBlocked ? CountingSpec::kBlockedCounters
-                                            : CountingSpec::kClassicCounters;
-}
-uint64_t BytesOf(CountingLayout layout, uint64_t num_blocks) {
-  return detail::CountingBytes(IdOf(layout), num_blocks);
-}
+// The layouts' limits (counting_limits.h, shared with the file format).
+using detail::counting::BytesOf, detail::counting::CountersPerBlock, detail::counting::IdOf,
+    detail::counting::Known, detail::counting::MaxBlocks, detail::counting::MaxK;
 
 void CheckParams(const char* who, CountingLayout layout, uint64_t num_blocks, uint32_t k) {
   if (!Known(layout)) {
@@ -74,48 +49,15 @@ void CheckParams(const char* who, CountingLayout layout, uint64_t num_blocks, ui
   }
 }
 
-[[noreturn]] void Bad(const std::string& what) {
-  throw Error(ErrorCode::kFormat, "CountingFilter::load: " + what);
-}
-
-struct Header {
-  CountingLayout layout;
-  uint32_t k;
-  uint64_t num_blocks, seed, present, checksum, payload_bytes;
-  KeyType key_type;
-};
-
-// Validates the 64 header bytes field by field (FORMAT.md order); nothing is allocated.
-Header DecodeHeader(const uint8_t* h) {
-  if (std::memcmp(h, kMagic, 8) != 0) Bad("bad magic (not a counting filter)");
-  if (scalar::Checksum(h, 56) != GetU64(h + 56)) Bad("header checksum mismatch");
-  if (GetU32(h + 8) != kVersion) Bad("unknown version " + std::to_string(GetU32(h + 8)));
-  if (GetU32(h + 12) != kHeaderSize) Bad("bad header size");
-  Header r;
-  r.layout = static_cast<CountingLayout>(h[16]);
-  if (!Known(r.layout)) Bad("unknown counting layout " + std::to_string(h[16]));
-  if (h[17] != CountingSpec::kCounterBits) Bad("counter width is not 4 bits");
-  if (h[18] != 1) Bad("unknown hash id " + std::to_string(h[18]));
-  if (!detail::KeyTypeFromByte(h[19], &r.key_type)) Bad("key type " + std::to_string(h[19]));
-  r.k = GetU32(h + 20);
-  if (r.k < 1 || r.k > MaxK(r.layout)) Bad("k = " + std::to_string(r.k) + " out of range");
-  r.num_blocks = GetU64(h + 24);
-  if (r.num_blocks == 0 || r.num_blocks > MaxBlocks(r.layout)) Bad("block count out of range");
-  r.seed = GetU64(h + 32);
-  r.present = GetU64(h + 40);
-  r.checksum = GetU64(h + 48);
-  r.payload_bytes = BytesOf(r.layout, r.num_blocks);
-  return r;
-}
-
 }  // namespace
 
 const char* counting_layout_name(CountingLayout layout) noexcept {
-  switch (layout) {
-    case CountingLayout::kBlocked:
-      return "blocked";
-    case CountingLayout::kClassic:
-      return "classic";
+  switch (layout) {  // the names of lib/formats/kinds.h
+#define SIMDBLOOM_X(Id, name, C_NAME) \
+  case CountingLayout::k##Id:         \
+    return name;
+    SIMDBLOOM_FOR_EACH_COUNTING_LAYOUT(SIMDBLOOM_X)
+#undef SIMDBLOOM_X
   }
   return "unknown";
 }
@@ -192,7 +134,6 @@ void CountingFilter::CheckWritable(const char* who) const {
                                                   : ": the filter is a read-only view"));
   }
 }
-
 
 // ---- Single keys ----
 // kBlocked: the key's 4 counter words and its 64-bit mask; each word's 16 mask bits spread to one
@@ -538,106 +479,6 @@ void CountingFilter::merge(const CountingFilter& other) {
   const uint64_t n = size_bytes() / 8;
   for (uint64_t t = 0; t < n; ++t) c[t] = SaturatingNibbleAdd(c[t], o[t]);
   present_ += other.present_;
-}
-
-// ---- Persistence ----
-void CountingFilter::save(std::ostream& out) const {
-  if (data() == nullptr) Invalid("CountingFilter::save: the filter was moved from");
-  uint8_t h[kHeaderSize] = {};
-  std::memcpy(h, kMagic, 8);
-  PutU32(h + 8, kVersion);
-  PutU32(h + 12, kHeaderSize);
-  h[16] = static_cast<uint8_t>(layout_);
-  h[17] = CountingSpec::kCounterBits;
-  h[18] = 1;  // XXH3-64
-  h[19] = static_cast<uint8_t>(key_type());
-  PutU32(h + 20, k_);
-  PutU64(h + 24, num_blocks_);
-  PutU64(h + 32, seed_);
-  PutU64(h + 40, present_);
-  PutU64(h + 48, scalar::Checksum(data(), size_bytes()));
-  PutU64(h + 56, scalar::Checksum(h, 56));
-  out.write(reinterpret_cast<const char*>(h), kHeaderSize);
-  out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
-  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save: write failed");
-}
-
-void CountingFilter::save_file(const std::string& path) const {
-  detail::SaveFile(path, "CountingFilter::save_file", [this](std::ostream& out) { save(out); });
-}
-
-CountingFilter CountingFilter::load(const uint8_t* data, size_t size) {
-  if (data == nullptr && size != 0) Invalid("CountingFilter::load: null data");
-  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
-  const Header h = DecodeHeader(data);
-  if (size - kHeaderSize != h.payload_bytes) {
-    Bad("payload is " + std::to_string(size - kHeaderSize) + " bytes, the header says " +
-        std::to_string(h.payload_bytes));
-  }
-  if (scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
-    Bad("payload checksum mismatch");
-  }
-  detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
-  CountingFilter f(
-      h.layout, h.num_blocks, h.k, h.seed, h.key_type,
-      FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0, KeyType::kNone));
-  std::memcpy(f.Counters(), data + kHeaderSize, h.payload_bytes);
-  f.present_ = h.present;
-  return f;
-}
-
-CountingFilter CountingFilter::load(std::istream& in) {
-  uint8_t header[kHeaderSize];
-  in.read(reinterpret_cast<char*>(header), kHeaderSize);
-  if (in.bad()) throw Error(ErrorCode::kIo, "CountingFilter::load: stream read failed");
-  if (in.gcount() != static_cast<std::streamsize>(kHeaderSize)) Bad("truncated header");
-  const Header h = DecodeHeader(header);
-  detail::Active();  // surfaces a bad SIMDBLOOM_TARGET here
-  // The counters are allocated once the payload has arrived and matched its checksum, read in
-  // bounded pieces before that: a header cannot make this allocate what the stream does not hold
-  // (detail::ReadPayload).
-  std::optional<CountingFilter> f;
-  detail::ReadPayload(
-      in, h.payload_bytes, h.checksum, Bad, "CountingFilter::load: stream read failed", [&] {
-        f.emplace(CountingFilter(
-            h.layout, h.num_blocks, h.k, h.seed, h.key_type,
-            FilterAccess::Make(Layout::kClassic, h.payload_bytes / 64, 1, 0, KeyType::kNone)));
-        return reinterpret_cast<uint8_t*>(f->Counters());
-      });
-  if (in.peek() != std::char_traits<char>::eof()) Bad("trailing bytes after the counters");
-  f->present_ = h.present;
-  return std::move(*f);
-}
-
-CountingFilter CountingFilter::load_file(const std::string& path) {
-  return detail::LoadFile(path, "CountingFilter::load_file",
-                          [](std::istream& in) { return load(in); });
-}
-
-CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verify_checksum) {
-  detail::CheckViewBytes("CountingFilter::view", data, size);
-  if (size < kHeaderSize) Bad("truncated header (" + std::to_string(size) + " bytes)");
-  const Header h = DecodeHeader(data);
-  if (size - kHeaderSize != h.payload_bytes) Bad("payload size does not match the header");
-  if (verify_checksum && scalar::Checksum(data + kHeaderSize, h.payload_bytes) != h.checksum) {
-    Bad("payload checksum mismatch");
-  }
-  detail::Active();
-  CountingFilter f(
-      h.layout, h.num_blocks, h.k, h.seed, h.key_type,
-      FilterAccess::MakeView(Layout::kClassic, h.payload_bytes / 64, 1, 0, KeyType::kNone,
-                             reinterpret_cast<const uint64_t*>(data + kHeaderSize)));
-  f.present_ = h.present;
-  return f;
-}
-
-CountingFilter CountingFilter::map_file(const std::string& path, bool verify_checksum) {
-  const auto file = detail::MappedFile::Open(path, "CountingFilter::map_file");
-  if (file->size() < kHeaderSize)
-    Bad("truncated header (" + std::to_string(file->size()) + " bytes)");
-  CountingFilter f = view(file->data(), file->size(), verify_checksum);
-  FilterAccess::Keep(f.store_, file);
-  return f;
 }
 
 }  // namespace simdbloom
