@@ -30,19 +30,19 @@ std::string Fmt(const char* format, ...) {
 Json KeySet::Geometry() const {
   Json g;
   if (chain_) {
-    g.Str("kind", "scalable")
+    g.Str("kind", KindName(FileKind::kScalable))
         .Str("layout", layout_name(chain_->layout()))
         .Int("stages", chain_->stages())
         .Int("initial_capacity", chain_->initial_capacity())
         .Int("bytes", chain_->size_bytes());
   } else if (counting_) {
-    g.Str("kind", "counting")
+    g.Str("kind", KindName(FileKind::kCounting))
         .Str("layout", counting_layout_name(counting_->layout()))
         .Int("counters", counting_->counter_count())
         .Int("k", counting_->num_hashes())
         .Int("bytes", counting_->size_bytes());
   } else {
-    g.Str("kind", "plain");
+    g.Str("kind", KindName(FileKind::kPlain));
     if (guava_) g.Str("format", "guava");
     g.Str("layout", layout_name(plain_->layout()))
         .Int("bits", plain_->bit_count())
@@ -136,7 +136,7 @@ void KeySet::Stats(Json& j) const {
 
 Json SpatialGeometry(const SpatialFilter& f) {
   Json g;
-  g.Str("kind", "spatial")
+  g.Str("kind", KindName(FileKind::kSpatial))
       .Int("areas", f.num_areas())
       .Int("cells", f.num_cells())
       .Int("cell_bytes", f.cell_bytes())

@@ -67,24 +67,8 @@ class FdInBuf final : public std::streambuf {
   int error_ = 0;
 };
 
-constexpr char kChainMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'C', 'L'};
-constexpr char kCountingMagic[8] = {'S', 'B', 'C', 'O', 'U', 'N', 'T', '1'};
-constexpr char kSpatialMagic[8] = {'S', 'I', 'M', 'D', 'B', 'S', 'B', 'F'};
-constexpr char kShbfAMagic[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'A'};
-constexpr char kShbfXMagic[8] = {'S', 'I', 'M', 'D', 'S', 'H', 'B', 'X'};
-
 KeyType g_line_key_type = KeyType::kBytes;
 bool g_line_key_type_given = false;
-
-// Guava's writeTo form starts with its strategy ordinal (0 or 1), k (1..255) and a positive
-// big-endian int32 count of longs; every simdbloom file starts with 'S'. (Anything else, zeros
-// included, goes on to the simdbloom loaders and their "bad magic".)
-bool LooksLikeGuava(std::string_view magic) {
-  if (magic.size() < 6) return false;
-  const auto b = [&](size_t i) { return static_cast<uint8_t>(magic[i]); };
-  const uint32_t count = uint32_t{b(2)} << 24 | uint32_t{b(3)} << 16 | uint32_t{b(4)} << 8 | b(5);
-  return b(0) <= 1 && b(1) != 0 && count != 0 && count < (uint32_t{1} << 31);
-}
 
 // Guava's writeTo bytes from `in`: the 6-byte header, then the longs it claims, read in 4 MiB
 // pieces (memory follows the bytes present, not the claim), then nothing more.
@@ -101,11 +85,11 @@ Filter LoadGuava(std::istream& in) {
   return Filter::from_guava(bytes.data(), bytes.size(), g_line_key_type);
 }
 
-// Loads the filter whose first bytes are `magic` from `in` (positioned at its start).
+// Loads the filter whose first bytes are `magic` from `in` (positioned at its start): the kind
+// the registry gives for its magic (lib/formats/kinds.h), Guava's bytes, or a plain filter.
 StoredFilter LoadKind(std::istream& in, std::string_view magic) {
   StoredFilter s;
-  auto is = [&](const char(&m)[8]) { return magic == std::string_view(m, 8); };
-  if (LooksLikeGuava(magic)) {
+  if (detail::LooksLikeGuava(magic)) {
     // Guava's bytes do not record which funnel made them: guessing would answer wrongly in
     // silence (a filter of longs asked lines as text).
     if (!g_line_key_type_given) {
@@ -120,24 +104,27 @@ StoredFilter LoadKind(std::istream& in, std::string_view magic) {
   }
   // Every kind through its stream loader: the header, then the payload it claims in 4 MiB pieces
   // (FORMAT.md), so memory follows the bytes present, never the claim nor an endless input.
-  if (is(kShbfAMagic)) {
-    s.kind = FileKind::kShbfA;
-    s.shbf_a.emplace(ShiftingAssociation::load(in));
-  } else if (is(kShbfXMagic)) {
-    s.kind = FileKind::kShbfX;
-    s.shbf_x.emplace(ShiftingMultiplicity::load(in));
-  } else if (is(kSpatialMagic)) {
-    s.kind = FileKind::kSpatial;
-    s.spatial.emplace(SpatialFilter::load(in));
-  } else if (is(kChainMagic)) {
-    s.kind = FileKind::kScalable;
-    s.set.emplace(ScalableFilter::load(in));
-  } else if (is(kCountingMagic)) {
-    s.kind = FileKind::kCounting;
-    s.set.emplace(CountingFilter::load(in));
-  } else {
-    s.kind = FileKind::kPlain;
-    s.set.emplace(Filter::load(in));  // "bad magic" for anything else
+  const detail::FileKindInfo* kind = detail::FileKindOfMagic(magic);
+  s.kind = kind != nullptr ? kind->id : FileKind::kPlain;
+  switch (s.kind) {
+    case FileKind::kPlain:
+      s.set.emplace(Filter::load(in));  // "bad magic" for anything unknown
+      break;
+    case FileKind::kScalable:
+      s.set.emplace(ScalableFilter::load(in));
+      break;
+    case FileKind::kCounting:
+      s.set.emplace(CountingFilter::load(in));
+      break;
+    case FileKind::kSpatial:
+      s.spatial.emplace(SpatialFilter::load(in));
+      break;
+    case FileKind::kShbfA:
+      s.shbf_a.emplace(ShiftingAssociation::load(in));
+      break;
+    case FileKind::kShbfX:
+      s.shbf_x.emplace(ShiftingMultiplicity::load(in));
+      break;
   }
   return s;
 }
@@ -194,13 +181,8 @@ void LinesAsIntegers(const std::vector<std::string_view>& lines, bool insert,
 }
 
 const char* KindName(FileKind kind) {
-  // In FileKind's order (key_set.h).
-  static constexpr const char* kNames[] = {"plain",   "scalable", "counting",
-                                           "spatial", "shbf_a",   "shbf_x"};
-  static_assert(std::size(kNames) == static_cast<size_t>(FileKind::kShbfX) + 1,
-                "kNames lacks a FileKind");
   const auto i = static_cast<size_t>(kind);
-  return i < std::size(kNames) ? kNames[i] : "unknown";
+  return i < detail::kNumFileKinds ? detail::kFileKinds[i].name : "unknown";
 }
 
 void RefuseKind(const std::string& cmd, const std::string& path, FileKind kind,

@@ -4,8 +4,7 @@
 // it grows with the input) or a CountingFilter (build --counting: keys can be removed).
 // StoredFilter is any filter file: a KeySet, a SpatialFilter (build --areas, classify) or a
 // shifting set filter (ShBF_A, ShBF_x: made by the library, described by info). Files are told
-// apart by their magic (lib/FORMAT.md): "SIMDBLOM" plain, "SIMDBSCL" scalable, "SBCOUNT1" counting,
-// "SIMDBSBF" spatial, "SIMDSHBA" ShBF_A, "SIMDSHBX" ShBF_x.
+// apart by their magic (lib/FORMAT.md; the kinds, their names and magics: lib/formats/kinds.h).
 #ifndef SIMDBLOOM_CLI_KEY_SET_H_
 #define SIMDBLOOM_CLI_KEY_SET_H_
 
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "lib/cli/json.h"
+#include "lib/formats/kinds.h"
 #include "simdbloom/counting.hpp"
 #include "simdbloom/scalable.hpp"
 #include "simdbloom/shifting.hpp"
@@ -25,9 +25,10 @@
 namespace simdbloom {
 namespace cli {
 
-// The kinds of filter file, as `info` and the JSON's "kind" name them.
-enum class FileKind { kPlain, kScalable, kCounting, kSpatial, kShbfA, kShbfX };
-// "plain", "scalable", "counting", "spatial", "shbf_a", "shbf_x".
+// The kinds of filter file (kPlain, kScalable, kCounting, kSpatial, kShbfA, kShbfX), as `info` and
+// the JSON's "kind" name them: the registry's (lib/formats/kinds.h).
+using FileKind = detail::FileKindId;
+// The registry's name of `kind` ("plain", ...).
 const char* KindName(FileKind kind);
 
 // How the commands' lines are keys (--key-type): KeyType::kBytes, the default, a line is its bytes;
