@@ -75,6 +75,9 @@ namespace {
 using G = Guarded<CountingFilter>;
 constexpr CountingLayout kCountingLayouts[] = {CountingLayout::kBlocked, CountingLayout::kClassic};
 
+// The default layout's name, as the library names it.
+const char* const kDefaultLayout = simdbloom::counting_layout_name(CountingLayout::kBlocked);
+
 CountingLayout CountingLayoutFrom(py::handle h) {
   return EnumFrom<CountingLayout>(h, "layout", "CountingLayout", kCountingLayouts,
                                   simdbloom::counting_layout_name);
@@ -147,7 +150,7 @@ void BindCounting(py::module_& m) {
             simdbloom::counting_size_for(n, fpp, CountingLayoutFrom(layout));
         return SizingDict("counters", s.counters, s.k, s.predicted_fpp);
       },
-      py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
+      py::arg("n"), py::arg("fpp"), py::arg("layout") = kDefaultLayout,
       "The size CountingFilter(n, fpp, layout) would choose: {'counters', 'num_hashes', "
       "'predicted_fpp'}. About 1 ms, no allocation.");
   py::enum_<CountingLayout> layouts(m, "CountingLayout",
@@ -171,7 +174,7 @@ among them. A key whose counters are all saturated (count 15) is removed without
 
 Thread-safety as Filter: queries run concurrently, mutations alone; the GIL is released by bulk
 calls, merges, scans and I/O.)doc");
-  BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = "blocked",
+  BindCreate(cls, &Create, py::arg("n"), py::arg("fpp"), py::arg("layout") = kDefaultLayout,
              py::arg("seed") = 0, py::arg("key_type") = py::none(), kCreateDoc);
   cls.def_static(
       "with_counters",
@@ -181,7 +184,7 @@ calls, merges, scans and I/O.)doc");
         return Wrap(
             WithoutGil([&] { return CountingFilter::with_counters(counters, k, l, seed, t); }));
       },
-      py::arg("counters"), py::arg("num_hashes"), py::arg("layout") = "blocked",
+      py::arg("counters"), py::arg("num_hashes"), py::arg("layout") = kDefaultLayout,
       py::arg("seed") = 0, py::arg("key_type") = py::none(),
       "An empty counting filter of at least `counters` counters (whole blocks) and "
       "`num_hashes` probes per key. Cost: one zeroed allocation.");
