@@ -89,9 +89,7 @@ void CountingFilter::save(std::ostream& out) const {
   PutU64(h + 32, seed_);
   PutU64(h + 40, present_);
   detail::SealHeader(h, scalar::Checksum(data(), size_bytes()));
-  out.write(reinterpret_cast<const char*>(h), kHeaderSize);
-  out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
-  if (!out) throw Error(ErrorCode::kIo, "CountingFilter::save: write failed");
+  detail::WriteHeaderAndPayload(out, h, data(), size_bytes(), "CountingFilter::save: write failed");
 }
 
 void CountingFilter::save_file(const std::string& path) const {
@@ -164,9 +162,7 @@ CountingFilter CountingFilter::view(const uint8_t* data, size_t size, bool verif
 }
 
 CountingFilter CountingFilter::map_file(const std::string& path, bool verify_checksum) {
-  const auto file = detail::MappedFile::Open(path, "CountingFilter::map_file");
-  if (file->size() < kHeaderSize)
-    Bad("truncated header (" + std::to_string(file->size()) + " bytes)");
+  const auto file = detail::MappedFile::OpenWithHeader(path, "CountingFilter::map_file", Bad);
   CountingFilter f = view(file->data(), file->size(), verify_checksum);
   FilterAccess::Keep(f.store_, file);
   return f;

@@ -247,9 +247,8 @@ void Filter::save(std::ostream& out) const {
   CheckNotMovedFrom("save");
   uint8_t header[kHeaderSize];
   EncodeHeader(*this, scalar::Checksum(data(), size_bytes()), header);
-  out.write(reinterpret_cast<const char*>(header), kHeaderSize);
-  out.write(reinterpret_cast<const char*>(data()), static_cast<std::streamsize>(size_bytes()));
-  if (!out) throw Error(ErrorCode::kIo, "save: the stream failed while writing");
+  detail::WriteHeaderAndPayload(out, header, data(), size_bytes(),
+                                "save: the stream failed while writing");
 }
 
 void Filter::save_file(const std::string& path) const {
@@ -319,9 +318,7 @@ Filter Filter::view(const uint8_t* data, size_t size, bool verify_checksum) {
 }
 
 Filter Filter::map_file(const std::string& path, bool verify_checksum) {
-  const auto file = detail::MappedFile::Open(path, "map_file");
-  if (file->size() < kHeaderSize)
-    Bad("truncated header (" + std::to_string(file->size()) + " bytes)");
+  const auto file = detail::MappedFile::OpenWithHeader(path, "map_file", Bad);
   Filter f = view(file->data(), file->size(), verify_checksum);
   FilterAccess::Keep(f, file);
   return f;

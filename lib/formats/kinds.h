@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -112,6 +113,18 @@ inline void BeginHeader(uint8_t* h, FileKindId kind, uint32_t version) {
 inline void SealHeader(uint8_t* h, uint64_t payload_checksum) {
   PutU64(h + 48, payload_checksum);
   PutU64(h + 56, scalar::Checksum(h, 56));
+}
+
+// Writes `size` bytes at `bytes` to `out` (the stream's state tells whether it failed).
+inline void WriteBytes(std::ostream& out, const void* bytes, uint64_t size) {
+  out.write(static_cast<const char*>(bytes), static_cast<std::streamsize>(size));
+}
+// Writes a 64-byte header and then `size` payload bytes; Error(kIo, io_what) if the stream failed.
+inline void WriteHeaderAndPayload(std::ostream& out, const uint8_t* h, const void* payload,
+                                  uint64_t size, const char* io_what) {
+  WriteBytes(out, h, kFileHeaderSize);
+  WriteBytes(out, payload, size);
+  if (!out) throw Error(ErrorCode::kIo, io_what);
 }
 
 // Checks the start of a header of `kind`, in this order: the magic, the format version (the

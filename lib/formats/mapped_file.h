@@ -20,6 +20,15 @@ class MappedFile {
   // directory or not a regular file, or when mmap fails; an empty file maps to size 0 (data
   // nullptr), for the caller's format check to refuse. Cost: open, fstat, mmap: O(1), no page read.
   static std::shared_ptr<const MappedFile> Open(const std::string& path, const std::string& who);
+  // Open, then a file shorter than a 64-byte header refused by bad("truncated header (N bytes)")
+  // (the kind's Error(kFormat); it must throw).
+  static std::shared_ptr<const MappedFile> OpenWithHeader(const std::string& path,
+                                                          const std::string& who,
+                                                          void (*bad)(const std::string& what)) {
+    std::shared_ptr<const MappedFile> file = Open(path, who);
+    if (file->size() < 64) bad("truncated header (" + std::to_string(file->size()) + " bytes)");
+    return file;
+  }
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
