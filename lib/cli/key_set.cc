@@ -85,6 +85,13 @@ Filter LoadGuava(std::istream& in) {
   return Filter::from_guava(bytes.data(), bytes.size(), g_line_key_type);
 }
 
+// A set of keys (plain, scalable, counting) from its kind's stream loader.
+KeySet LoadSet(FileKind kind, std::istream& in) {
+  if (kind == FileKind::kScalable) return KeySet(ScalableFilter::load(in));
+  if (kind == FileKind::kCounting) return KeySet(CountingFilter::load(in));
+  return KeySet(Filter::load(in));  // "bad magic" for anything unknown
+}
+
 // Loads the filter whose first bytes are `magic` from `in` (positioned at its start): the kind
 // the registry gives for its magic (lib/formats/kinds.h), Guava's bytes, or a plain filter.
 StoredFilter LoadKind(std::istream& in, std::string_view magic) {
@@ -106,25 +113,14 @@ StoredFilter LoadKind(std::istream& in, std::string_view magic) {
   // (FORMAT.md), so memory follows the bytes present, never the claim nor an endless input.
   const detail::FileKindInfo* kind = detail::FileKindOfMagic(magic);
   s.kind = kind != nullptr ? kind->id : FileKind::kPlain;
-  switch (s.kind) {
-    case FileKind::kPlain:
-      s.set.emplace(Filter::load(in));  // "bad magic" for anything unknown
-      break;
-    case FileKind::kScalable:
-      s.set.emplace(ScalableFilter::load(in));
-      break;
-    case FileKind::kCounting:
-      s.set.emplace(CountingFilter::load(in));
-      break;
-    case FileKind::kSpatial:
-      s.spatial.emplace(SpatialFilter::load(in));
-      break;
-    case FileKind::kShbfA:
-      s.shbf_a.emplace(ShiftingAssociation::load(in));
-      break;
-    case FileKind::kShbfX:
-      s.shbf_x.emplace(ShiftingMultiplicity::load(in));
-      break;
+  if (s.kind == FileKind::kSpatial) {
+    s.spatial.emplace(SpatialFilter::load(in));
+  } else if (s.kind == FileKind::kShbfA) {
+    s.shbf_a.emplace(ShiftingAssociation::load(in));
+  } else if (s.kind == FileKind::kShbfX) {
+    s.shbf_x.emplace(ShiftingMultiplicity::load(in));
+  } else {
+    s.set.emplace(LoadSet(s.kind, in));
   }
   return s;
 }
