@@ -43,6 +43,8 @@ using detail::counting::BytesOf, detail::counting::Known, detail::counting::MaxB
 constexpr size_t kHeaderSize = detail::kFileHeaderSize;
 constexpr uint32_t kVersion = detail::FileKindOf(FileKindId::kCounting).version;
 
+constexpr uint8_t kHashId = detail::FileKindOf(FileKindId::kCounting).hash_id;
+
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "CountingFilter::load: " + what);
 }
@@ -61,7 +63,7 @@ Header DecodeHeader(const uint8_t* h) {
   r.layout = static_cast<CountingLayout>(h[16]);
   if (!Known(r.layout)) Bad("unknown counting layout " + std::to_string(h[16]));
   if (h[17] != CountingSpec::kCounterBits) Bad("counter width is not 4 bits");
-  if (h[18] != detail::kHashXxh3) Bad("unknown hash id " + std::to_string(h[18]));
+  if (h[18] != kHashId) Bad("unknown hash id " + std::to_string(h[18]));
   if (!detail::KeyTypeFromByte(h[19], &r.key_type)) Bad("key type " + std::to_string(h[19]));
   r.k = GetU32(h + 20);
   if (r.k < 1 || r.k > MaxK(r.layout)) Bad("k = " + std::to_string(r.k) + " out of range");
@@ -82,7 +84,7 @@ void CountingFilter::save(std::ostream& out) const {
   detail::BeginHeader(h, FileKindId::kCounting, kVersion);
   h[16] = static_cast<uint8_t>(layout_);
   h[17] = CountingSpec::kCounterBits;
-  h[18] = detail::kHashXxh3;
+  h[18] = kHashId;
   h[19] = static_cast<uint8_t>(key_type());
   PutU32(h + 20, k_);
   PutU64(h + 24, num_blocks_);

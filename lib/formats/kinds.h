@@ -29,15 +29,17 @@
 #include "kernels/scalar/hash.h"
 #include "lib/formats/file_io.h"
 
-// X(Id, name, magic, oldest version read, version written): FileKindId::k<Id>; `name` as info
-// prints it; the 8-byte magic the file starts with (lib/FORMAT.md).
-#define SIMDBLOOM_FOR_EACH_FILE_KIND(X)     \
-  X(Plain, "plain", "SIMDBLOM", 1, 1)       \
-  X(Scalable, "scalable", "SIMDBSCL", 1, 1) \
-  X(Counting, "counting", "SBCOUNT1", 1, 1) \
-  X(Spatial, "spatial", "SIMDBSBF", 1, 2)   \
-  X(ShbfA, "shbf_a", "SIMDSHBA", 1, 1)      \
-  X(ShbfX, "shbf_x", "SIMDSHBX", 1, 1)
+// X(Id, name, magic, oldest version read, version written, hash): FileKindId::k<Id>; `name` as info
+// prints it; the 8-byte magic the file starts with (lib/FORMAT.md); the hash id its header records
+// (HashId below), or 0: the layout's (a plain filter: kernels/registry.h's hash family; a chain's
+// stages are plain filters), or none recorded (the shifting set filters hash with XXH3).
+#define SIMDBLOOM_FOR_EACH_FILE_KIND(X)                \
+  X(Plain, "plain", "SIMDBLOM", 1, 1, 0)               \
+  X(Scalable, "scalable", "SIMDBSCL", 1, 1, 0)         \
+  X(Counting, "counting", "SBCOUNT1", 1, 1, kHashXxh3) \
+  X(Spatial, "spatial", "SIMDBSBF", 1, 2, kHashXxh3)   \
+  X(ShbfA, "shbf_a", "SIMDSHBA", 1, 1, 0)              \
+  X(ShbfX, "shbf_x", "SIMDSHBX", 1, 1, 0)
 
 // X(Id, name, C_NAME): CountingLayout::k<Id> = SIMDBLOOM_<C_NAME> = the layout byte of a counting
 // file; kernels/registry.h's counting_<name> kernel slot.
@@ -49,7 +51,7 @@ namespace simdbloom {
 namespace detail {
 
 enum class FileKindId : uint8_t {
-#define SIMDBLOOM_X(Id, name, magic, oldest, version) k##Id,
+#define SIMDBLOOM_X(Id, name, magic, oldest, version, hash) k##Id,
   SIMDBLOOM_FOR_EACH_FILE_KIND(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
 };
@@ -62,11 +64,12 @@ struct FileKindInfo {
   const char* name;
   const char* magic;  // 8 bytes (and a terminating NUL)
   uint32_t oldest_version, version;
+  uint8_t hash_id;  // HashId, or 0 (see the list)
 };
 
 constexpr FileKindInfo kFileKinds[] = {
-#define SIMDBLOOM_X(Id, name, magic, oldest, version) \
-  {FileKindId::k##Id, name, magic, oldest, version},
+#define SIMDBLOOM_X(Id, name, magic, oldest, version, hash) \
+  {FileKindId::k##Id, name, magic, oldest, version, hash},
     SIMDBLOOM_FOR_EACH_FILE_KIND(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
 };

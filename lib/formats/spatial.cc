@@ -43,6 +43,8 @@ static_assert(kFormatVersionNames == 2 &&
 // and the name's bytes.
 constexpr uint64_t kNamesPrefix = 16;
 
+constexpr uint8_t kHashId = detail::FileKindOf(FileKindId::kSpatial).hash_id;
+
 [[noreturn]] void Bad(const std::string& what) {
   throw Error(ErrorCode::kFormat, "not a valid simdbloom spatial filter: " + what);
 }
@@ -63,7 +65,7 @@ Header DecodeHeader(const uint8_t* h, uint64_t available) {
   Header out;
   out.version = detail::CheckHeaderStart(h, FileKindId::kSpatial, /*header_checksum=*/true, Bad);
   out.cell_bytes = h[16];
-  if (h[17] != detail::kHashXxh3) Bad("hash id " + std::to_string(h[17]));
+  if (h[17] != kHashId) Bad("hash id " + std::to_string(h[17]));
   if (!detail::KeyTypeFromByte(h[18], &out.key_type)) Bad("key type " + std::to_string(h[18]));
   if (h[19] != 0) Bad("reserved byte is not zero");
   out.k = GetU32(h + 20);
@@ -104,7 +106,7 @@ void EncodeHeader(const SpatialFilter& f, uint64_t checksum, uint8_t* h) {
   detail::BeginHeader(h, FileKindId::kSpatial,
                       f.has_area_names() ? kFormatVersionNames : kFormatVersion);
   h[16] = static_cast<uint8_t>(f.cell_bytes());
-  h[17] = detail::kHashXxh3;
+  h[17] = kHashId;
   h[18] = static_cast<uint8_t>(f.key_type());
   PutU32(h + 20, f.num_hashes());
   PutU64(h + 24, f.num_blocks());

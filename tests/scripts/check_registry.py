@@ -75,7 +75,7 @@ def strip_py(text):
 
 def read_registry(top):
     text = open(os.path.join(top, REGISTRY), encoding="utf-8").read()
-    kinds = re.findall(r'X\(\w+, "([a-z_0-9]+)", "([A-Z0-9]{8})", \d+, \d+\)', text)
+    kinds = re.findall(r'X\(\w+, "([a-z_0-9]+)", "([A-Z0-9]{8})", \d+, \d+, \w+\)', text)
     layouts = re.findall(r'X\(\w+, "([a-z_0-9]+)", COUNTING_\w+\)', text)
     return [m for _, m in kinds], [k for k, _ in kinds] + layouts
 
