@@ -14,6 +14,9 @@
 // the LayoutId enum, the layout table the library core reads (names, sizes, k ranges, hash family,
 // models), the reference's dispatch, every target's kernel table, the static_asserts on the
 // public enum and the C constants, and the layout lists of the tests and the bench.
+// What a kind of FILE is (its name, magic, format versions, the hash id its header records, the
+// counting layouts' names and C constants) is the file format's, above this layer: the registry
+// of file kinds is lib/formats/kinds.h (kernels/ does not include lib/: includes.layers).
 #ifndef SIMDBLOOM_KERNELS_REGISTRY_H_
 #define SIMDBLOOM_KERNELS_REGISTRY_H_
 
