@@ -27,12 +27,10 @@ PYTHON = re.compile(r"\.py$")
 
 # (path, literal) -> (count, why): the same word, not the kind's name.
 OTHER_MEANINGS = {
-    ("lib/cli/main.cc", "counting"): (5, "the build option --counting (its name in the table)"),
-    ("lib/cli/main.cc", "scalable"): (1, "the sizing `how` of build's JSON (a pipe: a chain)"),
-    # The command's --layout parse of a counting layout; H3 splits main.cc: to be derived from
-    # SIMDBLOOM_FOR_EACH_COUNTING_LAYOUT once the split has landed.
-    ("lib/cli/main.cc", "blocked"): (2, "build --counting's --layout parse and its default"),
-    ("lib/cli/main.cc", "classic"): (1, "build --counting's --layout parse"),
+    ("lib/cli/commands/build.cc", "counting"): (
+        5, "the build option --counting (its name in the table)"),
+    ("lib/cli/commands/common.cc", "scalable"): (
+        1, "the sizing `how` of build's JSON (a pipe: a chain)"),
 }
 
 

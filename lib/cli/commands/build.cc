@@ -20,11 +20,16 @@ constexpr size_t kMaxAreas = 65535;  // SpatialFilter's labels: 1..65535
 // An area's name: its FILE as given, "(standard input)" for "-" (as grep names it).
 std::string AreaNameOf(const std::string& file) { return file == "-" ? "(standard input)" : file; }
 
+// A counting layout by its name (counting_layout_name, from the registry lib/formats/kinds.h).
 CountingLayout ParseCountingLayout(const std::string& name) {
-  if (name == "blocked") return CountingLayout::kBlocked;
-  if (name == "classic") return CountingLayout::kClassic;
+  std::string known;
+  for (const CountingLayout l : {CountingLayout::kBlocked, CountingLayout::kClassic}) {
+    if (name == counting_layout_name(l)) return l;
+    known += known.empty() ? "" : ", ";
+    known += counting_layout_name(l);
+  }
   throw CliError(kExitUsage,
-                 "build --counting: unknown layout '" + name + "' (one of blocked, classic)");
+                 "build --counting: unknown layout '" + name + "' (one of " + known + ")");
 }
 
 // build --areas: a SpatialFilter, area i (label i, 1-based) = the keys of FILE i, named by it.
@@ -136,7 +141,8 @@ int Build(const std::vector<std::string>& args) {
   Sized sized;
   std::optional<KeySet> made;
   if (o.Has("counting")) {
-    const CountingLayout layout = ParseCountingLayout(o.Str("layout", "blocked"));
+    const CountingLayout layout =
+        ParseCountingLayout(o.Str("layout", counting_layout_name(CountingLayout::kBlocked)));
     if (!ExpectedKeys("build", o, files, c, sized)) {
       throw CliError(kExitUsage,
                      "build --counting: input is a pipe: give -n N (a counting filter does not "
