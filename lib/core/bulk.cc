@@ -39,60 +39,40 @@ void CheckPrehashed(const char* who, Layout layout, const Keys& keys) {
   }
 }
 
-Params BulkParams(const Filter& f) {
-  Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-  p.prefetch_distance = PrefetchDistance(f);
-  p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
-  return p;
-}
-
 const uint64_t* WordsOf(const Filter& f) { return reinterpret_cast<const uint64_t*>(f.data()); }
 
-// Throws unless the output of n keys in form `result` at `out` fits the address space.
-void CheckResult(const char* who, ResultKind result, const void* out, size_t n) {
-  switch (result) {
-    case ResultKind::kBytes:
-      CheckExtent(who, "result bytes", out, n, 1);
-      break;
-    case ResultKind::kBitmap:
-      CheckExtent(who, "bitmap bytes", out, n / 8 + (n % 8 != 0), 1);
-      break;
-    case ResultKind::kSelection:
-      CheckExtent(who, "selection entries", out, n, 4);
-      break;
-  }
-}
-
-// Tests n keys (key i = keys[sel[i]] when sel is set) and writes `result` to `out`, keys reaching
-// the kernels as `plan` says (results of keys out of a kInt32 filter's range not yet cleared).
-// `plan` null: validates the keys and the output, plans them and clears those results.
-uint64_t Query(const char* who, const Filter& f, const Keys& keys, const uint32_t* sel, size_t n,
-               ResultKind result, void* out, const KeyPlan* plan = nullptr) {
-  if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
-  if (n == 0) return 0;
-  if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
-  if (plan == nullptr) {
-    ValidateKeys(who, keys);
-    CheckResult(who, result, out, n);
+// Filter for the bulk driver (lib/core/driver.h): its layout's kernels, hash family and tuner row.
+struct FilterBulk {
+  using Filter = simdbloom::Filter;
+  using Table = LayoutKernels;
+  using P = Params;
+  static constexpr KeyKind kCalibKind = KeyKind::kU64;
+  static bool Usable(const Filter& f) { return f.data() != nullptr; }
+  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
+  static void CheckKeys(const char* who, const Filter& f, const Keys& keys) {
     CheckPrehashed(who, f.layout(), keys);
-    const KeyPlan own = PlanKeys(who, f.key_type(), keys, false);
-    const uint64_t hits = Query(who, f, keys, sel, n, result, out, &own);
-    return own.out_of_range ? ClearOutOfRange(keys, sel, n, result, out, hits) : hits;
   }
-  const LayoutId id = IdOf(f.layout());
-  StringHasher hasher;
-  KeySource src = SourceFor(id, keys, *plan, f.seed(), &hasher);
-  src.sel = sel;
-  const LayoutKernels& kernels = Active().For(id);
-  Params p = BulkParams(f);
-  DistanceTuner tuner(f, n, sel != nullptr, &p);
-  uint64_t selected = 0;
-  // Keys [begin, begin + m), read from h (begin is 0 when sel is set: such calls run whole).
-  return OverPieces(src, n, tuner, [&](const KeySource& h, size_t begin, size_t m) {
-    return ResultsOfPiece(result, out, begin, &selected, [&](void* piece_out) {
-      return kernels.contains(WordsOf(f), p, h, m, result, piece_out);
-    });
-  });
+  static TuneTarget Tune(const Filter& f) { return TuneTarget::Of(f); }
+  static const Table& Kernels(const Filter& f) { return Active().For(IdOf(f.layout())); }
+  static P ParamsOf(const Filter& f) {
+    P p{f.num_blocks(), f.num_hashes(), f.seed()};
+    p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
+    return p;
+  }
+  static KeySource Source(const Filter& f, const Keys& keys, const KeyPlan& plan,
+                          StringHasher* hasher) {
+    return SourceFor(IdOf(f.layout()), keys, plan, f.seed(), hasher);
+  }
+  static uint64_t Run(const Table& k, const Filter& f, const BulkCall& c, const P& p,
+                      const KeySource& s, size_t m, void* out) {
+    return k.contains(WordsOf(f), p, s, m, ResultOf(c.form), out);
+  }
+};
+
+Params BulkParams(const Filter& f) {
+  Params p = FilterBulk::ParamsOf(f);
+  p.prefetch_distance = PrefetchDistance(f);
+  return p;
 }
 
 // Parallel inserts without atomics use private copies of the filter only while they take at most
@@ -126,7 +106,16 @@ uint64_t QueryHashes(const Filter& f, const uint64_t* hashes, size_t n, ResultKi
                      void* out) {
   const Keys keys(Prehashed{hashes, n});
   const KeyPlan plan;  // pre-hashed keys bypass key types
-  return Query("FilterSet", f, keys, nullptr, n, result, out, &plan);
+  BulkCall c{"FilterSet"};
+  c.form = result == ResultKind::kBitmap      ? Form::kBitmap
+           : result == ResultKind::kSelection ? Form::kSelection
+                                              : Form::kBytes;
+  c.out = out;
+  return RunPieces<FilterBulk>(f, keys, n, plan, c);
+}
+
+uint32_t PrefetchDistance(const Filter& f) {
+  return DistanceOf<FilterBulk>(f, FilterBulk::ParamsOf(f));
 }
 
 }  // namespace detail
@@ -178,10 +167,9 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   };
   size_t parts = detail::PartsFor(threads, keys.size());
   // A batch small against the filter: zeroing and ORing a copy costs more than the share of keys
-  // it takes off this thread (and atomic ORs cost ~6 ns a word), so it runs on this thread.
-  // A copy costs ~3 streaming passes of size_bytes(); a key ~2-10 ns: below one key per 8 bytes
-  // of filter the copy loses (an 8 MiB batch of 100k lines into a 1 GB filter on 2 threads took
-  // 2.5x one thread's time before this rule).
+  // it takes off this thread (and atomic ORs cost more per word than a plain insert per key), so
+  // it runs on this thread. A copy costs about 3 streaming passes of size_bytes(): below one key
+  // per 8 bytes of filter the copy loses (perf/README.md, section threads, has the figures).
   if (parts > 1 && !atomic && fresh == nullptr &&
       keys.size() * detail::kMinKeysPerCopyByte < size_bytes()) {
     parts = 1;
@@ -190,7 +178,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
       (parts - 1) * size_bytes() <= detail::kMaxPrivateCopyBytes) {
     // Parallel insert without atomics: part 0 into this filter, part t into a private zeroed copy
     // (allocated by its own thread), then the copies ORed in, split by word ranges. Same bytes as
-    // a sequential insert (OR is commutative); a locked RMW per word costs ~k x 6 ns a key.
+    // a sequential insert (OR is commutative), where atomic ORs cost k locked writes a key.
     // Each thread allocates (and so faults in) its own copy; a share whose copy cannot be
     // allocated is inserted into this filter afterwards, by this thread.
     std::vector<std::unique_ptr<Filter>> copies(parts);
@@ -258,21 +246,32 @@ uint64_t Filter::insert_concurrent(const Keys& keys, uint8_t* fresh) {
   return InsertBulk(keys, fresh, true, 1);
 }
 
+namespace detail {
+namespace {
+// A query of Filter through the driver: results in `form` at `out`, on `threads` parts at most.
+uint64_t Query(const char* who, const Filter& f, const Keys& keys, Form form, void* out,
+               unsigned threads = 1) {
+  BulkCall c{who};
+  c.form = form;
+  c.out = out;
+  c.threads = threads;
+  return RunBulk<FilterBulk>(f, keys, c);
+}
+}  // namespace
+}  // namespace detail
+
+using detail::Form;
+
 uint64_t Filter::contains(const Keys& keys, uint8_t* out) const {
-  return detail::Query("contains", *this, keys, nullptr, keys.size(), ResultKind::kBytes, out);
+  return detail::Query("contains", *this, keys, Form::kBytes, out);
 }
 
 uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
-  return detail::Query("contains_bitmap", *this, keys, nullptr, keys.size(), ResultKind::kBitmap,
-                       bitmap);
+  return detail::Query("contains_bitmap", *this, keys, Form::kBitmap, bitmap);
 }
 
 uint64_t Filter::select(const Keys& keys, uint32_t* selection) const {
-  if (keys.size() > (uint64_t{1} << 32)) {
-    Invalid("select: more than 2^32 keys do not fit 32-bit selection indices");
-  }
-  return detail::Query("select", *this, keys, nullptr, keys.size(), ResultKind::kSelection,
-                       selection);
+  return detail::Query("select", *this, keys, Form::kSelection, selection);
 }
 
 uint64_t Filter::refine(const Keys& keys, uint32_t* selection, size_t count) const {
@@ -285,7 +284,12 @@ uint64_t Filter::refine(const Keys& keys, uint32_t* selection, size_t count) con
               " is not below the number of keys, " + std::to_string(keys.size()));
     }
   }
-  return detail::Query("refine", *this, keys, selection, count, ResultKind::kSelection, selection);
+  detail::BulkCall c{"refine"};
+  c.form = Form::kSelection;
+  c.out = selection;
+  c.sel = selection;
+  c.n = count;
+  return detail::RunBulk<detail::FilterBulk>(*this, keys, c);
 }
 
 void Filter::hash(const Keys& keys, uint64_t* out) const {
@@ -311,68 +315,16 @@ void Filter::hash(const Keys& keys, uint64_t* out) const {
   }
 }
 
-namespace detail {
-namespace {
-
-// A query split across threads: each part writes its own stretch of the output.
-uint64_t ParallelQuery(const char* who, const Filter& f, const Keys& keys, ResultKind result,
-                       void* out, unsigned threads) {
-  if (f.data() == nullptr) Invalid(std::string(who) + ": the filter was moved from");
-  if (keys.size() == 0) return 0;
-  if (out == nullptr) Invalid(std::string(who) + ": null output with non-zero size");
-  ValidateKeys(who, keys);  // errors before threads start
-  CheckPrehashed(who, f.layout(), keys);
-  CheckResult(who, result, out, keys.size());
-  const KeyPlan plan = PlanKeys(who, f.key_type(), keys, false);
-  // Per-part state for the parts RunParallel makes, not for every thread asked for.
-  threads = static_cast<unsigned>(PartsFor(threads, keys.size()));
-  std::vector<uint64_t> counts(threads, 0);
-  std::vector<size_t> begins(counts.size(), 0);
-  // Bitmap parts start on whole bytes.
-  const size_t align = result == ResultKind::kBitmap ? 8 : 1;
-  RunParallel(threads, keys.size(), align, [&](size_t part, size_t begin, size_t end) {
-    const Keys slice = SliceKeys(keys, begin, end - begin);
-    void* at = result == ResultKind::kBytes ? static_cast<void*>(static_cast<uint8_t*>(out) + begin)
-               : result == ResultKind::kBitmap
-                   ? static_cast<void*>(static_cast<uint8_t*>(out) + begin / 8)
-                   : static_cast<void*>(static_cast<uint32_t*>(out) + begin);
-    counts[part] = Query(who, f, slice, nullptr, end - begin, result, at, &plan);
-    begins[part] = begin;
-    if (result == ResultKind::kSelection) {  // the part's indices are relative to its begin
-      uint32_t* sel = static_cast<uint32_t*>(at);
-      for (uint64_t i = 0; i < counts[part]; ++i) sel[i] += static_cast<uint32_t>(begin);
-    }
-  });
-  uint64_t total = 0;
-  for (size_t part = 0; part < counts.size(); ++part) {
-    if (result == ResultKind::kSelection && counts[part] != 0 && begins[part] != total) {
-      uint32_t* sel = static_cast<uint32_t*>(out);
-      std::memmove(sel + total, sel + begins[part], counts[part] * sizeof(uint32_t));
-    }
-    total += counts[part];
-  }
-  return plan.out_of_range ? ClearOutOfRange(keys, nullptr, keys.size(), result, out, total)
-                           : total;
-}
-
-}  // namespace
-}  // namespace detail
-
 uint64_t Filter::contains(const Keys& keys, uint8_t* out, Threads threads) const {
-  return detail::ParallelQuery("contains", *this, keys, ResultKind::kBytes, out, threads.count);
+  return detail::Query("contains", *this, keys, Form::kBytes, out, threads.count);
 }
 
 uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap, Threads threads) const {
-  return detail::ParallelQuery("contains_bitmap", *this, keys, ResultKind::kBitmap, bitmap,
-                               threads.count);
+  return detail::Query("contains_bitmap", *this, keys, Form::kBitmap, bitmap, threads.count);
 }
 
 uint64_t Filter::select(const Keys& keys, uint32_t* selection, Threads threads) const {
-  if (keys.size() > (uint64_t{1} << 32)) {
-    Invalid("select: more than 2^32 keys do not fit 32-bit selection indices");
-  }
-  return detail::ParallelQuery("select", *this, keys, ResultKind::kSelection, selection,
-                               threads.count);
+  return detail::Query("select", *this, keys, Form::kSelection, selection, threads.count);
 }
 
 }  // namespace simdbloom

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal (not installed): the bulk driver every kind's bulk calls share. A call validates its
-// keys (ValidateKeys), makes their KeySource (SourceOf), then runs its kernel over the keys in
-// pieces: the prefetch tuner's trials (DistanceTuner, lib/core/prefetch.h) and, for byte strings,
-// chunks hashed ahead (OverHashedChunks); results of each piece land in their place in the
-// caller's output (ResultsOfPiece). Filter (bulk.cc), CountingFilter, SpatialFilter and the
-// shifting set filters (lib/kinds/) run through it.
+// Internal (not installed): the one bulk entry point every kind's bulk calls go through. RunBulk
+// makes the checks (moved from, no keys, null output, select's limit, the keys, the output's
+// extent; one message each), plans the keys, makes their KeySource (SourceOf), takes the kind's
+// parameters with the prefetch distance measured on first use (DistanceOf) and tuned in large
+// calls (DistanceTuner, lib/core/prefetch.h), runs the kernel over the keys in pieces (byte
+// strings in chunks hashed ahead: OverHashedChunks), on threads when asked, and writes each
+// piece's results in their place (bytes, bitmap, selection, counts, labels, per-key flags).
+// A kind describes itself to it by a traits struct (see BulkTraits below). Filter (bulk.cc),
+// CountingFilter, SpatialFilter and the shifting set filters (lib/kinds/*_bulk.cc) use it.
 #ifndef SIMDBLOOM_LIB_CORE_DRIVER_H_
 #define SIMDBLOOM_LIB_CORE_DRIVER_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "kernels/interface.h"
+#include "lib/core/bulk.h"
 #include "lib/core/key_source.h"
+#include "lib/core/key_types.h"
 #include "lib/core/prefetch.h"
 
 namespace simdbloom {
@@ -46,39 +53,179 @@ inline uint64_t OverPieces(const KeySource& src, size_t n, DistanceTuner& tuner,
   return total;
 }
 
-// OverPieces under a tuner of the call's own, for the kinds: the tuner tunes *prefetch_distance
-// (the one the run reads) for n keys on t when the call is large enough (lib/core/prefetch.h).
-template <class Run>
-uint64_t OverTunedPieces(const TuneTarget& t, const KeySource& src, size_t n,
-                         uint32_t* prefetch_distance, const Run& run) {
-  DistanceTuner tuner(t, n, false, prefetch_distance);
-  return OverPieces(src, n, tuner, run);
+// ---- The checks (driver.cc): one message each, for every kind ----
+// "WHO: the filter was moved from".
+[[noreturn]] void RefuseMovedFrom(const char* who);
+// "WHO: null output with non-zero size".
+[[noreturn]] void RefuseNullOutput(const char* who);
+// The most keys a select call takes: its indices, 0 .. n - 1, are uint32_t.
+constexpr uint64_t kMaxSelectKeys = uint64_t{1} << 32;
+// Throws Error(kInvalidArgument) "WHO: more than 2^32 keys do not fit 32-bit selection indices"
+// when n > kMaxSelectKeys.
+void CheckSelectKeys(const char* who, uint64_t n);
+
+// What a bulk call writes per key, and where (lib/core/driver.h's writer places each piece's).
+enum class Form : uint8_t {
+  kBytes,      // out[i]: 1 if key i may be present
+  kBitmap,     // bit i % 8 of out[i / 8]
+  kSelection,  // the indices of the keys that may be present, ascending (uint32_t)
+  kCounts,     // out[i]: key i's count (uint8_t); the call returns their sum
+  kLabels,     // out[i]: key i's label (uint16_t); the call returns how many are not 0
+  kFlags,      // inserts' and removes' optional per-key bytes (out may be null)
+};
+// The kernels' ResultKind of a query form (kBytes for the forms that have none).
+inline ResultKind ResultOf(Form form) {
+  return form == Form::kBitmap      ? ResultKind::kBitmap
+         : form == Form::kSelection ? ResultKind::kSelection
+                                    : ResultKind::kBytes;
+}
+// Throws unless the output of n keys of call c (in c.form at c.out) fits the address space.
+struct BulkCall;
+void CheckOutput(const BulkCall& c, size_t n);
+// After a query whose keys' plan has out_of_range: clears the results of the keys out of a
+// kInt32 filter's range and returns `total` less theirs. O(n).
+uint64_t ClearOutput(const Keys& keys, const uint32_t* sel, size_t n, Form form, void* out,
+                     uint64_t total);
+
+// What a kind's bulk call asks of the driver.
+enum class BulkOp : uint8_t { kQuery, kInsert, kInsertAtomic, kRemove, kCount };
+struct BulkCall {
+  const char* who;  // starts every message
+  BulkOp op = BulkOp::kQuery;
+  Form form = Form::kBytes;
+  void* out = nullptr;
+  unsigned threads = 1;           // queries only: parts on threads (RunParallel)
+  uint16_t label = 0;             // SpatialFilter's inserts
+  const uint32_t* sel = nullptr;  // refine: key i is keys[sel[i]], n of them (runs whole)
+  size_t n = 0;                   // with sel
+};
+
+// A kind, for the driver: a struct with
+//   using Filter, Table (its kernels), P (their parameters: num_blocks, prefetch_distance, ...);
+//   static bool Usable(const Filter&);            not moved from
+//   static KeyType KeyTypeOf(const Filter&);
+//   static void CheckKeys(const char* who, const Filter&, const Keys&);   extra refusals
+//   static TuneTarget Tune(const Filter&);        its row in the distance table
+//   static const Table& Kernels(const Filter&);
+//   static P ParamsOf(const Filter&);             prefetch distance not yet set
+//   static KeySource Source(const Filter&, const Keys&, const KeyPlan&, StringHasher*);
+//   static constexpr KeyKind kCalibKind;          the first-use measurement's keys (kU64, kHashes)
+//   static uint64_t Run(const Table&, const Filter&, const BulkCall&, const P&, const KeySource&,
+//                       size_t m, void* piece_out);   one piece: the kernel of call.op
+// Run with call.op == BulkOp::kQuery and form kBytes is the first-use measurement's kernel.
+
+// The keys f's bulk calls prefetch ahead: measured on first use of f's size class with K::Run's
+// query on kCalibKeys keys, cached after (PrefetchDistanceFor).
+template <class K>
+uint32_t DistanceOf(const typename K::Filter& f, const typename K::P& p) {
+  return MeasuredDistance(K::Tune(f), p, K::kCalibKind, [&](typename K::P q, const KeySource& s) {
+    std::vector<uint64_t> out(kCalibKeys);  // the measurement only: cached calls never get here
+    BulkCall calib{"calibration"};
+    K::Run(K::Kernels(f), f, calib, q, s, kCalibKeys, out.data());
+  });
 }
 
-// The results of keys [begin, begin + m) of a call whose results go to `out` in form `result`:
-// calls contains(piece_out) (a kernel call writing the piece's results from piece_out on) with
-// the piece's place in `out`; a selection's indices, which the kernel counts from 0, are shifted
-// by `begin` and appended after the *selected hits of earlier pieces. Returns the piece's hits.
-// Pieces must start at multiples of 8 keys (bitmap bytes).
-template <class Contains>
-uint64_t ResultsOfPiece(ResultKind result, void* out, size_t begin, uint64_t* selected,
-                        const Contains& contains) {
-  switch (result) {
-    case ResultKind::kBytes:
-      return contains(static_cast<uint8_t*>(out) + begin);
-    case ResultKind::kBitmap:
-      return contains(static_cast<uint8_t*>(out) + begin / 8);
-    case ResultKind::kSelection: {
-      uint32_t* dst = static_cast<uint32_t*>(out) + *selected;
-      const uint64_t c = contains(dst);
-      if (begin != 0) {
-        for (uint64_t i = 0; i < c; ++i) dst[i] += static_cast<uint32_t>(begin);
-      }
-      *selected += c;
-      return c;
-    }
+// Where the results of keys [begin, begin + m) go: their place in c.out in c.form; a selection's
+// piece goes after the *selected entries of earlier pieces. Pieces start at multiples of 8 keys.
+inline void* PieceOut(const BulkCall& c, size_t begin, uint64_t selected) {
+  auto* o = static_cast<uint8_t*>(c.out);
+  switch (c.form) {
+    case Form::kBitmap:
+      return o + begin / 8;
+    case Form::kSelection:
+      return static_cast<uint32_t*>(c.out) + selected;
+    case Form::kLabels:
+      return static_cast<uint16_t*>(c.out) + begin;
+    default:
+      return o == nullptr ? nullptr : o + begin;
   }
-  return 0;
+}
+
+// Runs c over the n keys of `keys` (key i = keys[c.sel[i]] with a selection vector), checked and
+// planned (`plan`): the kind's source, parameters and distance, the tuner's pieces, each piece's
+// results written in place. Returns the sum of the pieces' results.
+template <class K>
+uint64_t RunPieces(const typename K::Filter& f, const Keys& keys, size_t n, const KeyPlan& plan,
+                   const BulkCall& c) {
+  StringHasher hasher;
+  KeySource src = K::Source(f, keys, plan, &hasher);
+  src.sel = c.sel;
+  const auto& kernels = K::Kernels(f);
+  typename K::P p = K::ParamsOf(f);
+  p.prefetch_distance = DistanceOf<K>(f, p);
+  const bool atomic = c.op == BulkOp::kInsertAtomic;
+  DistanceTuner tuner(K::Tune(f), atomic ? 0 : n, c.sel != nullptr, &p.prefetch_distance);
+  uint64_t selected = 0;
+  return OverPieces(src, n, tuner, [&](const KeySource& s, size_t begin, size_t m) {
+    void* at = PieceOut(c, begin, selected);
+    const uint64_t r = K::Run(kernels, f, c, p, s, m, at);
+    if (c.form == Form::kSelection) {  // the kernel counts indices from 0
+      if (begin != 0) {
+        for (uint64_t i = 0; i < r; ++i) static_cast<uint32_t*>(at)[i] += uint32_t(begin);
+      }
+      selected += r;
+    }
+    return r;
+  });
+}
+
+// A query split across threads (c.threads parts at most, RunParallel): each part writes its own
+// stretch of the output; a selection's parts are then moved together.
+template <class K>
+uint64_t RunParts(const typename K::Filter& f, const Keys& keys, const KeyPlan& plan,
+                  const BulkCall& c) {
+  const size_t n = keys.size();
+  const size_t parts = PartsFor(c.threads, n);  // per-part state for the parts made
+  std::vector<uint64_t> counts(parts, 0);
+  std::vector<size_t> begins(parts, 0);
+  RunParallel(static_cast<unsigned>(parts), n, c.form == Form::kBitmap ? 8 : 1,
+              [&](size_t part, size_t begin, size_t end) {
+                const Keys slice = SliceKeys(keys, begin, end - begin);
+                BulkCall pc = c;
+                pc.out = c.form == Form::kSelection ? static_cast<uint32_t*>(c.out) + begin
+                                                    : PieceOut(c, begin, 0);
+                counts[part] = RunPieces<K>(f, slice, end - begin, plan, pc);
+                begins[part] = begin;
+                if (c.form == Form::kSelection) {  // the part's indices count from its begin
+                  uint32_t* sel = static_cast<uint32_t*>(pc.out);
+                  for (uint64_t i = 0; i < counts[part]; ++i) sel[i] += uint32_t(begin);
+                }
+              });
+  uint64_t total = 0;
+  for (size_t part = 0; part < parts; ++part) {
+    if (c.form == Form::kSelection && counts[part] != 0 && begins[part] != total) {
+      uint32_t* sel = static_cast<uint32_t*>(c.out);
+      std::memmove(sel + total, sel + begins[part], counts[part] * sizeof(uint32_t));
+    }
+    total += counts[part];
+  }
+  return total;
+}
+
+// The bulk entry point: every check in one order, then the keys planned (as an insert for
+// inserts and removes: values out of a kInt32 filter's range refused), run (RunPieces, or
+// RunParts for a query on threads), and the results of keys out of range cleared. `*planned`
+// receives the plan (its type is the one an insert gives an untyped filter). Writers check that
+// the filter is writable before. Returns the sum of the kernels' results.
+template <class K>
+uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& c,
+                 KeyPlan* planned = nullptr) {
+  if (!K::Usable(f)) RefuseMovedFrom(c.who);
+  if (planned != nullptr) planned->type = K::KeyTypeOf(f);  // no keys: the type stays
+  const size_t n = c.sel != nullptr ? c.n : keys.size();
+  if (n == 0) return 0;
+  if (c.out == nullptr && c.form != Form::kFlags) RefuseNullOutput(c.who);
+  if (c.form == Form::kSelection && c.sel == nullptr) CheckSelectKeys(c.who, n);
+  ValidateKeys(c.who, keys);
+  CheckOutput(c, n);
+  K::CheckKeys(c.who, f, keys);
+  const bool writes = c.op != BulkOp::kQuery && c.op != BulkOp::kCount;
+  const KeyPlan plan = PlanKeys(c.who, K::KeyTypeOf(f), keys, writes);
+  if (planned != nullptr) *planned = plan;
+  const uint64_t total = c.threads > 1 && !writes && c.sel == nullptr && PartsFor(c.threads, n) > 1
+                             ? RunParts<K>(f, keys, plan, c)
+                             : RunPieces<K>(f, keys, n, plan, c);
+  return plan.out_of_range && !writes ? ClearOutput(keys, c.sel, n, c.form, c.out, total) : total;
 }
 
 }  // namespace detail

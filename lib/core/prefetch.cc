@@ -125,17 +125,7 @@ uint32_t MeasureDistance(const TuneTarget& t,
   return d;
 }
 
-uint32_t PrefetchDistance(const Filter& f) {
-  Params p{f.num_blocks(), f.num_hashes(), f.seed()};
-  p.query_prefetch_probes = QueryPrefetchProbes(f.layout(), f.size_bytes());
-  return MeasuredDistance(TuneTarget::Of(f), p, KeyKind::kU64, [&](Params q, const KeySource& s) {
-    std::vector<uint8_t> out(kCalibKeys);  // the measurement only: cached calls never get here
-    Active()
-        .For(IdOf(f.layout()))
-        .contains(reinterpret_cast<const uint64_t*>(f.data()), q, s, kCalibKeys, ResultKind::kBytes,
-                  out.data());
-  });
-}
+// PrefetchDistance(const Filter&): lib/core/bulk.cc (the bulk driver's DistanceOf).
 
 namespace {
 // Tuning candidates: those within [d / 4, 4 d] of the distance d the first use measured (0, 16

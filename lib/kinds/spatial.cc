@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// SpatialFilter (simdbloom/spatial.hpp): construction and sizing, inserts and classification
-// through the spatial kernels (kernels/spatial/) and the paper's statistics. Its file format
-// (lib/FORMAT.md, "Spatial filter"): lib/formats/spatial.cc.
+// SpatialFilter (simdbloom/spatial.hpp): construction and sizing, single keys and the paper's
+// statistics. Its bulk calls: spatial_bulk.cc; its file format (lib/FORMAT.md, "Spatial
+// filter"): lib/formats/spatial.cc.
 #include "simdbloom/spatial.hpp"
 
 #include <algorithm>
@@ -54,26 +54,10 @@ uint8_t* AllocateCells(uint64_t bytes) {
   return static_cast<uint8_t*>(detail::AllocateZeroed(bytes, "spatial filter"));
 }
 
-// The prefetch tuner's key for f's kernels (lib/core/prefetch.h): spatial, its cell width as the
-// variant, its size class.
-detail::TuneTarget TuneOf(const SpatialFilter& f) {
-  return detail::TuneTarget::Of(detail::KindSlot::spatial, f.size_bytes(), f.data() != nullptr,
-                                false, static_cast<int>(f.cell_bytes()) - 1);
-}
-
-// The kernels' parameters; bulk calls pass the kernels they run on: the prefetch distance is then
-// measured on first use of f's size class, with the classify kernel on f's cells (as Filter's).
-detail::SpatialParams ParamsOf(const SpatialFilter& f, const detail::SpatialKernels* sk = nullptr) {
+// The kernels' parameters (the bulk calls' are spatial_bulk.cc's, with the prefetch distance).
+detail::SpatialParams ParamsOf(const SpatialFilter& f) {
   detail::SpatialParams p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
   p.seed = f.seed();
-  if (sk != nullptr) {
-    p.prefetch_distance =
-        detail::MeasuredDistance(TuneOf(f), p, detail::KeyKind::kHashes,
-                                 [&](detail::SpatialParams q, const detail::KeySource& s) {
-                                   std::vector<uint16_t> out(detail::kCalibKeys);
-                                   sk->classify(f.data(), q, s, detail::kCalibKeys, out.data());
-                                 });
-  }
   return p;
 }
 
@@ -259,27 +243,7 @@ uint64_t SpatialFilter::insert_hash(uint16_t label, uint64_t hash) {
   return raised;
 }
 
-uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
-  const char* who = "SpatialFilter::insert";
-  CheckLabel(who, label);
-  detail::ValidateKeys(who, keys);
-  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, true);
-  keys_.Set(plan.type);
-  const detail::SpatialKernels& sk = detail::Active().spatial;
-  detail::SpatialParams p = ParamsOf(*this, &sk);
-  detail::StringHasher hasher;
-  const detail::KeySource src =
-      detail::SourceOf(keys, plan, detail::SpatialSpec::kXxh64, seed_, &hasher);
-  auto run = [&](const detail::KeySource& s, size_t, size_t m) {
-    return sk.insert(cells_, p, s, m, label);
-  };
-  const uint64_t raised =
-      detail::OverTunedPieces(TuneOf(*this), src, keys.size(), &p.prefetch_distance, run);
-  current_ = label;
-  members_[label - 1] += keys.size();
-  written_[label - 1] += raised;
-  return raised;
-}
+// SpatialFilter::insert(label, keys): spatial_bulk.cc.
 
 uint32_t detail::SpatialClassifyOutOfLine(const uint8_t* cells, uint64_t num_blocks, uint32_t k,
                                           uint32_t cell_bytes, uint64_t h) noexcept {
@@ -303,34 +267,7 @@ uint16_t SpatialFilter::classify_hash(uint64_t hash) const {
       detail::SpatialClassifyOutOfLine(cells_, num_blocks_, k_, cell_bytes_, hash));
 }
 
-uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {
-  const char* who = "SpatialFilter::classify";
-  if (cells_ == nullptr) Invalid(std::string(who) + ": the filter was moved from");
-  if (keys.size() == 0) return 0;
-  if (labels == nullptr) Invalid(std::string(who) + ": null labels with non-zero size");
-  detail::ValidateKeys(who, keys);
-  detail::CheckExtent(who, "labels", labels, keys.size(), 2);
-  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, false);
-  const detail::SpatialKernels& sk = detail::Active().spatial;
-  detail::SpatialParams p = ParamsOf(*this, &sk);
-  detail::StringHasher hasher;
-  const detail::KeySource src =
-      detail::SourceOf(keys, plan, detail::SpatialSpec::kXxh64, seed_, &hasher);
-  auto run = [&](const detail::KeySource& s, size_t begin, size_t m) {
-    return sk.classify(cells_, p, s, m, labels + begin);
-  };
-  uint64_t labelled =
-      detail::OverTunedPieces(TuneOf(*this), src, keys.size(), &p.prefetch_distance, run);
-  if (plan.out_of_range) {
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (labels[i] != 0 && detail::OutOfInt32(keys, i)) {
-        labels[i] = 0;
-        --labelled;
-      }
-    }
-  }
-  return labelled;
-}
+// SpatialFilter::classify(keys, labels): spatial_bulk.cc.
 
 // ---- Statistics ----
 

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// CountingFilter's bulk calls: the counting kernels (kernels/counting/) through the bulk driver
+// (lib/core/driver.h).
+#include <algorithm>
+
+#include "kernels/counting/spec.h"
+#include "kernels/dispatch.h"
+#include "lib/core/driver.h"
+#include "simdbloom/counting.hpp"
+
+namespace simdbloom {
+namespace detail {
+
+// CountingFilter for the bulk driver: its geometry's kernels and tuner row, XXH64 keys.
+struct CountingBulk {
+  using Filter = CountingFilter;
+  using Table = CountingKernels;
+  using P = Params;
+  static constexpr KeyKind kCalibKind = KeyKind::kU64;
+  static bool Usable(const Filter& f) { return f.data() != nullptr; }
+  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
+  static void CheckKeys(const char*, const Filter&, const Keys&) {}
+  static TuneTarget Tune(const Filter& f) {
+    return TuneTarget::Of(f.layout() == CountingLayout::kBlocked ? KindSlot::counting_blocked
+                                                                 : KindSlot::counting_classic,
+                          f.size_bytes(), f.data() != nullptr, f.is_view());
+  }
+  static const Table& Kernels(const Filter& f) {
+    return Active().For(static_cast<CountingId>(f.layout()));
+  }
+  static P ParamsOf(const Filter& f) {
+    P p{f.num_blocks(), f.num_hashes(), f.seed()};
+    p.query_prefetch_probes = QueryPrefetchProbes(
+        f.layout() == CountingLayout::kClassic ? Layout::kClassic : Layout::kRegister64,
+        f.size_bytes());
+    return p;
+  }
+  static KeySource Source(const Filter& f, const Keys& keys, const KeyPlan& plan,
+                          StringHasher* hasher) {
+    return SourceOf(keys, plan, CountingSpec::kXxh64, f.seed(), hasher);
+  }
+  // Inserts and removes run after CheckWritable: the counters are the filter's own.
+  static uint64_t Run(const Table& k, const Filter& f, const BulkCall& c, const P& p,
+                      const KeySource& s, size_t m, void* out) {
+    const auto* counters = reinterpret_cast<const uint64_t*>(f.data());
+    switch (c.op) {
+      case BulkOp::kInsert:
+        return k.insert(const_cast<uint64_t*>(counters), p, s, m, static_cast<uint8_t*>(out));
+      case BulkOp::kRemove:
+        return k.remove(const_cast<uint64_t*>(counters), p, s, m, static_cast<uint8_t*>(out));
+      case BulkOp::kCount:
+        return k.count(counters, p, s, m, static_cast<uint8_t*>(out));
+      default:
+        return k.contains(counters, p, s, m, ResultOf(c.form), out);
+    }
+  }
+};
+
+namespace {
+uint64_t Run(const char* who, const CountingFilter& f, const Keys& keys, BulkOp op, Form form,
+             void* out, KeyPlan* plan = nullptr) {
+  BulkCall c{who};
+  c.op = op;
+  c.form = form;
+  c.out = out;
+  return RunBulk<CountingBulk>(f, keys, c, plan);
+}
+}  // namespace
+}  // namespace detail
+
+using detail::Form;
+using detail::BulkOp;
+
+uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
+  CheckWritable("insert");
+  if (keys.size() == 0) return 0;
+  detail::KeyPlan plan;
+  const uint64_t r =
+      detail::Run("CountingFilter::insert", *this, keys, BulkOp::kInsert, Form::kFlags, fresh, &plan);
+  keys_.Set(plan.type);
+  present_ += keys.size();
+  return r;
+}
+
+uint64_t CountingFilter::remove(const Keys& keys, uint8_t* removed) {
+  CheckWritable("remove");
+  // `plan` as an insert's: values out of a kInt32 filter's range refused (a remove of them could
+  // not be undone).
+  const uint64_t r =
+      detail::Run("CountingFilter::remove", *this, keys, BulkOp::kRemove, Form::kFlags, removed);
+  present_ -= std::min(present_, r);  // never below 0 (saturated keys removed too often)
+  return r;
+}
+
+uint64_t CountingFilter::contains(const Keys& keys, uint8_t* out) const {
+  return detail::Run("CountingFilter::contains", *this, keys, BulkOp::kQuery, Form::kBytes, out);
+}
+uint64_t CountingFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
+  return detail::Run("CountingFilter::contains_bitmap", *this, keys, BulkOp::kQuery, Form::kBitmap,
+                     bitmap);
+}
+uint64_t CountingFilter::select(const Keys& keys, uint32_t* selection) const {
+  return detail::Run("CountingFilter::select", *this, keys, BulkOp::kQuery, Form::kSelection,
+                     selection);
+}
+uint64_t CountingFilter::count(const Keys& keys, uint8_t* out) const {
+  return detail::Run("CountingFilter::count", *this, keys, BulkOp::kCount, Form::kCounts, out);
+}
+
+}  // namespace simdbloom

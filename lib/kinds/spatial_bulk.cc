@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// SpatialFilter's bulk calls: the spatial kernels (kernels/spatial/) through the bulk driver
+// (lib/core/driver.h).
+#include "kernels/dispatch.h"
+#include "kernels/spatial/spec.h"
+#include "lib/core/driver.h"
+#include "simdbloom/spatial.hpp"
+
+namespace simdbloom {
+namespace detail {
+
+// SpatialFilter for the bulk driver: the target's spatial kernels, its cell width as the tuner's
+// variant, XXH64 keys; the first-use measurement classifies hashes.
+struct SpatialBulk {
+  using Filter = SpatialFilter;
+  using Table = SpatialKernels;
+  using P = SpatialParams;
+  static constexpr KeyKind kCalibKind = KeyKind::kHashes;
+  static bool Usable(const Filter& f) { return f.data() != nullptr; }
+  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
+  static void CheckKeys(const char*, const Filter&, const Keys&) {}
+  static TuneTarget Tune(const Filter& f) {
+    return TuneTarget::Of(KindSlot::spatial, f.size_bytes(), f.data() != nullptr, false,
+                          static_cast<int>(f.cell_bytes()) - 1);
+  }
+  static const Table& Kernels(const Filter&) { return Active().spatial; }
+  static P ParamsOf(const Filter& f) {
+    P p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
+    p.seed = f.seed();
+    return p;
+  }
+  static KeySource Source(const Filter& f, const Keys& keys, const KeyPlan& plan,
+                          StringHasher* hasher) {
+    return SourceOf(keys, plan, SpatialSpec::kXxh64, f.seed(), hasher);
+  }
+  // Inserts run after CheckLabel: the cells are the filter's own.
+  static uint64_t Run(const Table& k, const Filter& f, const BulkCall& c, const P& p,
+                      const KeySource& s, size_t m, void* out) {
+    if (c.op == BulkOp::kInsert) return k.insert(const_cast<uint8_t*>(f.data()), p, s, m, c.label);
+    return k.classify(f.data(), p, s, m, static_cast<uint16_t*>(out));
+  }
+};
+
+}  // namespace detail
+
+uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
+  detail::BulkCall c{"SpatialFilter::insert"};
+  CheckLabel(c.who, label);
+  c.op = detail::BulkOp::kInsert;
+  c.form = detail::Form::kFlags;
+  c.label = label;
+  detail::KeyPlan plan;
+  const uint64_t raised = detail::RunBulk<detail::SpatialBulk>(*this, keys, c, &plan);
+  keys_.Set(plan.type);
+  current_ = label;
+  members_[label - 1] += keys.size();
+  written_[label - 1] += raised;
+  return raised;
+}
+
+uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {
+  detail::BulkCall c{"SpatialFilter::classify"};
+  c.form = detail::Form::kLabels;
+  c.out = labels;
+  return detail::RunBulk<detail::SpatialBulk>(*this, keys, c);
+}
+
+}  // namespace simdbloom
