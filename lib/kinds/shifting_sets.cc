@@ -15,6 +15,7 @@
 #include "kernels/interface.h"
 #include "kernels/scalar/hash.h"
 #include "kernels/shbf_ax/spec.h"
+#include "lib/core/driver.h"
 #include "lib/core/key_source.h"
 #include "lib/core/memory.h"
 #include "lib/core/prefetch.h"
@@ -253,21 +254,29 @@ SIMDBLOOM_INLINE void PrefetchAt(const uint64_t* words, uint64_t nb, const uint6
   }
 }
 
-// The prefetch tuner's key for a shifting set filter's array (lib/core/prefetch.h).
-detail::TuneTarget TuneOf(const detail::ShiftingBlocks& b) {
-  return detail::TuneTarget::Of(detail::KindSlot::shifting_sets, b.num_blocks() * 64,
-                                b.words() != nullptr, false);
-}
+// A shifting set filter's array for the bulk driver's prefetch distance (lib/core/driver.h): its
+// tuner row, and the candidates kernel as the first-use measurement's.
+struct ShiftingBulk {
+  using Filter = detail::ShiftingBlocks;
+  using Table = detail::Kernels;
+  using P = detail::Params;
+  static constexpr detail::KeyKind kCalibKind = detail::KeyKind::kU64;
+  static detail::TuneTarget Tune(const Filter& b) {
+    return detail::TuneTarget::Of(detail::KindSlot::shifting_sets, b.num_blocks() * 64,
+                                  b.words() != nullptr, false);
+  }
+  static const Table& Kernels(const Filter&) { return detail::Active(); }
+  static P ParamsOf(const Filter& b) { return P{b.num_blocks(), 8, b.seed()}; }
+  static uint64_t Run(const Table& k, const Filter& b, const detail::BulkCall&, const P& p,
+                      const detail::KeySource& s, size_t m, void* out) {
+    k.shifting_sets.candidates(b.words(), p, s, m, static_cast<uint64_t*>(out));
+    return 0;
+  }
+};
 
-// Keys the bulk calls prefetch ahead on b: measured on first use of b's size class with the
-// candidates kernel (as Filter's), 0 below 1 MiB.
-uint32_t PrefetchDistance(const detail::ShiftingBlocks& b, const detail::Kernels& k) {
-  const detail::Params p{b.num_blocks(), 8, b.seed()};
-  return detail::MeasuredDistance(
-      TuneOf(b), p, detail::KeyKind::kU64, [&](detail::Params q, const detail::KeySource& s) {
-        std::vector<uint64_t> out(detail::kCalibKeys);
-        k.shifting_sets.candidates(b.words(), q, s, detail::kCalibKeys, out.data());
-      });
+// Keys the bulk calls prefetch ahead on b: measured on first use of b's size class, 0 below 1 MiB.
+uint32_t PrefetchDistance(const detail::ShiftingBlocks& b) {
+  return detail::DistanceOf<ShiftingBulk>(b, ShiftingBulk::ParamsOf(b));
 }
 
 // Sets the pattern at offset_of(h) of every key, in order: hashed a tile ahead by the active
@@ -280,7 +289,7 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const detail::K
   if (n == 0) return;
   constexpr size_t T = detail::kBulkTile;
   const detail::Kernels& k = detail::Active();
-  const size_t D = std::min<size_t>(PrefetchDistance(b, k), T);
+  const size_t D = std::min<size_t>(PrefetchDistance(b), T);
   uint64_t* words = b.words();
   const uint64_t nb = b.num_blocks();
   uint64_t h[2][T];
@@ -315,9 +324,9 @@ inline void BulkScan(const detail::ShiftingBlocks& b, const Keys& keys, const de
   const size_t n = keys.size();
   constexpr size_t C = detail::kScanChunk;
   const detail::Kernels& k = detail::Active();
-  detail::Params p{b.num_blocks(), 8, b.seed()};
-  p.prefetch_distance = PrefetchDistance(b, k);
-  detail::DistanceTuner tuner(TuneOf(b), n, false, &p.prefetch_distance);
+  detail::Params p = ShiftingBulk::ParamsOf(b);
+  p.prefetch_distance = PrefetchDistance(b);
+  detail::DistanceTuner tuner(ShiftingBulk::Tune(b), n, false, &p.prefetch_distance);
   alignas(64) uint64_t h[C], c[C];
   detail::KeySource src;
   src.kind = detail::KeyKind::kHashes;
