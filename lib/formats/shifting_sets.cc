@@ -12,7 +12,7 @@
 #include "lib/core/layout.h"
 #include "lib/formats/file_io.h"
 #include "lib/formats/kinds.h"
-#include "lib/kinds/shifting_limits.h"
+#include "lib/kinds/shifting_sets.h"
 #include "simdbloom/shifting.hpp"
 
 namespace simdbloom {
