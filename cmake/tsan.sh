@@ -6,7 +6,7 @@
 # The SIMD query kernels read a filter's words with vector loads while insert_concurrent ORs them
 # atomically; that race is by design (a word is read whole or not at all on every supported CPU, and
 # bits only go from 0 to 1), so the query kernels do not record their reads under ThreadSanitizer
-# (detail::ReadRaceScope, kernels/shared.h). Everything else (the single-key path, which reads with
+# (detail::ReadRaceScope, kernels/concurrency.h). Everything else (the single-key path, which reads with
 # relaxed atomic loads, writers against writers, the pipeline's writes, thread start and join,
 # counters) is checked.
 # The threading code is the same for every SIMD target, so this build compiles the kernels for AVX2

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ShBF_A's and ShBF_x's bulk calls: keys hashed a tile ahead, then the blocks set (BulkSet) or
-// the candidates kernel (kernels/shifting_sets/) run over them (BulkScan), the prefetch distance
+// the candidates kernel (kernels/shbf_ax/) run over them (BulkScan), the prefetch distance
 // through the bulk driver (lib/core/driver.h).
 #include <algorithm>
 #include <string>
@@ -108,7 +108,7 @@ inline void BulkSet(detail::ShiftingBlocks& b, const Keys& keys, const detail::K
 // Calls emit(i, h, candidates) for every key in order, in the prefetch tuner's pieces (lib/core/
 // driver.h's driver, one piece unless a large call tunes the distance) and within them
 // kScanChunk keys at a time: hashed by the active target's bulk XXH3, then the candidates from
-// the target's kernel (kernels/shifting_sets/spec.h: the tile pipeline, a vector of 8 lanes per
+// the target's kernel (kernels/shbf_ax/spec.h: the tile pipeline, a vector of 8 lanes per
 // key, each block prefetched the measured distance ahead; the reference target's: key by key).
 // 32 KiB of stack, no allocation.
 template <class Emit>
