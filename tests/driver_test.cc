@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "simdbloom/counting.hpp"
+#include "simdbloom/scalable.hpp"
 #include "simdbloom/simdbloom.hpp"
 #include "simdbloom/spatial.hpp"
 
@@ -44,6 +46,36 @@ TEST_CASE("driver: select takes up to 2^32 keys, every kind") {
         "select: more than 2^32 keys do not fit 32-bit selection indices");
   CHECK(MessageOf([&] { c.select(too_many, sel); }) ==
         "CountingFilter::select: more than 2^32 keys do not fit 32-bit selection indices");
+  ScalableFilter s = ScalableFilter::create(8, 0.01);
+  std::vector<uint64_t> grow(64);
+  for (size_t i = 0; i < grow.size(); ++i) grow[i] = i;
+  s.insert(Keys(grow));
+  REQUIRE(s.stages() > 1);  // the chain's own tiles, not its first stage's call
+  CHECK(MessageOf([&] { s.select(too_many, sel); }) ==
+        "ScalableFilter::select: more than 2^32 keys do not fit 32-bit selection indices");
+}
+
+TEST_CASE("driver: a chain's tiles write every form as one filter does") {
+  // The hit bytes of ScalableFilter's tiles go through the driver's writer (WriteHits): bytes,
+  // bitmap and selection agree with each other and with the keys inserted.
+  ScalableFilter s = ScalableFilter::create(100, 0.01);
+  std::vector<uint64_t> keys(3000);
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = i * 7919;
+  s.insert(Keys(keys.data(), 1000));
+  REQUIRE(s.stages() > 1);
+  std::vector<uint8_t> bytes(keys.size()), bitmap((keys.size() + 7) / 8);
+  std::vector<uint32_t> selection(keys.size());
+  const uint64_t hits = s.contains(Keys(keys), bytes.data());
+  CHECK(s.contains_bitmap(Keys(keys), bitmap.data()) == hits);
+  CHECK(s.select(Keys(keys), selection.data()) == hits);
+  uint64_t at = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i < 1000) CHECK(bytes[i] == 1);  // no false negatives
+    CHECK(((bitmap[i / 8] >> (i % 8)) & 1) == bytes[i]);
+    if (bytes[i] != 0) CHECK(selection[at++] == i);
+  }
+  CHECK(at == hits);
+  CHECK(hits < 1000 + 2000 / 10);  // absent keys: a few false positives at most
 }
 
 TEST_CASE("driver: one message for a moved-from filter and a null output, every kind") {

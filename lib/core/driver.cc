@@ -2,6 +2,7 @@
 // The bulk driver's checks and result clean-up (lib/core/driver.h): out of line, one message each.
 #include "lib/core/driver.h"
 
+#include <algorithm>
 #include <string>
 
 #include "lib/core/layout.h"
@@ -22,6 +23,8 @@ void CheckSelectKeys(const char* who, uint64_t n) {
 }
 
 void CheckOutput(const BulkCall& c, size_t n) {
+  if (c.out == nullptr && c.form != Form::kFlags) RefuseNullOutput(c.who);
+  if (c.form == Form::kSelection && c.sel == nullptr) CheckSelectKeys(c.who, n);
   switch (c.form) {
     case Form::kBytes:
       CheckExtent(c.who, "result bytes", c.out, n, 1);
@@ -43,6 +46,44 @@ void CheckOutput(const BulkCall& c, size_t n) {
         CheckExtent(c.who, c.op == BulkOp::kRemove ? "removed bytes" : "fresh bytes", c.out, n, 1);
       }
       break;
+  }
+}
+
+uint64_t WriteHits(const BulkCall& c, size_t base, size_t m, const uint8_t* hit,
+                   uint64_t* selected) {
+  uint64_t ones = 0;
+  switch (c.form) {
+    case Form::kBitmap: {
+      uint8_t* bitmap = static_cast<uint8_t*>(c.out);
+      for (size_t b = 0; b < m; b += 8) {
+        uint8_t byte = 0;
+        for (size_t j = b; j < std::min(b + 8, m); ++j) {
+          byte = static_cast<uint8_t>(byte | (hit[j] << (j - b)));
+          ones += hit[j];
+        }
+        bitmap[(base + b) / 8] = byte;
+      }
+      return ones;
+    }
+    case Form::kSelection: {
+      uint32_t* selection = static_cast<uint32_t*>(c.out);
+      uint64_t at = *selected;
+      for (size_t j = 0; j < m; ++j) {
+        selection[at] = static_cast<uint32_t>(base + j);
+        at += hit[j];
+      }
+      ones = at - *selected;
+      *selected = at;
+      return ones;
+    }
+    default: {
+      uint8_t* out = static_cast<uint8_t*>(c.out);
+      for (size_t j = 0; j < m; ++j) {
+        out[base + j] = hit[j];
+        ones += hit[j];
+      }
+      return ones;
+    }
   }
 }
 

@@ -79,9 +79,15 @@ inline ResultKind ResultOf(Form form) {
          : form == Form::kSelection ? ResultKind::kSelection
                                     : ResultKind::kBytes;
 }
-// Throws unless the output of n keys of call c (in c.form at c.out) fits the address space.
 struct BulkCall;
+// The checks of the output of n > 0 keys of call c, in this order: not null (but per-key flags),
+// select's limit (without a selection vector), within the address space.
 void CheckOutput(const BulkCall& c, size_t n);
+// Writes hit bytes (0 or 1) of keys [base, base + m) in c.form to c.out (base a multiple of 8 for
+// a bitmap; a selection's entries go after the *selected of earlier calls); returns the hits.
+// For kinds that compute hits a tile at a time (ScalableFilter's chain).
+uint64_t WriteHits(const BulkCall& c, size_t base, size_t m, const uint8_t* hit,
+                   uint64_t* selected);
 // After a query whose keys' plan has out_of_range: clears the results of the keys out of a
 // kInt32 filter's range and returns `total` less theirs. O(n).
 uint64_t ClearOutput(const Keys& keys, const uint32_t* sel, size_t n, Form form, void* out,
@@ -214,10 +220,8 @@ uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& 
   if (planned != nullptr) planned->type = K::KeyTypeOf(f);  // no keys: the type stays
   const size_t n = c.sel != nullptr ? c.n : keys.size();
   if (n == 0) return 0;
-  if (c.out == nullptr && c.form != Form::kFlags) RefuseNullOutput(c.who);
-  if (c.form == Form::kSelection && c.sel == nullptr) CheckSelectKeys(c.who, n);
-  ValidateKeys(c.who, keys);
   CheckOutput(c, n);
+  ValidateKeys(c.who, keys);
   K::CheckKeys(c.who, f, keys);
   const bool writes = c.op != BulkOp::kQuery && c.op != BulkOp::kCount;
   const KeyPlan plan = PlanKeys(c.who, K::KeyTypeOf(f), keys, writes);
