@@ -42,13 +42,7 @@ void CheckPrehashed(const char* who, Layout layout, const Keys& keys) {
 const uint64_t* WordsOf(const Filter& f) { return reinterpret_cast<const uint64_t*>(f.data()); }
 
 // Filter for the bulk driver (lib/core/driver.h): its layout's kernels, hash family and tuner row.
-struct FilterBulk {
-  using Filter = simdbloom::Filter;
-  using Table = LayoutKernels;
-  using P = Params;
-  static constexpr KeyKind kCalibKind = KeyKind::kU64;
-  static bool Usable(const Filter& f) { return f.data() != nullptr; }
-  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
+struct FilterBulk : KindBulk<simdbloom::Filter, false, LayoutKernels, Params, KeyKind::kU64> {
   static void CheckKeys(const char* who, const Filter& f, const Keys& keys) {
     CheckPrehashed(who, f.layout(), keys);
   }

@@ -120,6 +120,23 @@ struct BulkCall {
 //                       size_t m, void* piece_out);   one piece: the kernel of call.op
 // Run with call.op == BulkOp::kQuery and form kBytes is the first-use measurement's kernel.
 
+// What most kinds' traits share: their kernels' table T and parameters Params, the first-use
+// measurement's keys (kKind), usable while data() is there, the filter's key type, no extra
+// refusals, keys hashed by XXH64 (kXxh64) or XXH3 with the filter's seed (SourceOf).
+template <class F, bool kXxh64, class T, class Params, KeyKind kKind>
+struct KindBulk {
+  using Filter = F;
+  using Table = T;
+  using P = Params;
+  static constexpr KeyKind kCalibKind = kKind;
+  static bool Usable(const F& f) { return f.data() != nullptr; }
+  static KeyType KeyTypeOf(const F& f) { return f.key_type(); }
+  static void CheckKeys(const char*, const F&, const Keys&) {}
+  static KeySource Source(const F& f, const Keys& keys, const KeyPlan& plan, StringHasher* hasher) {
+    return SourceOf(keys, plan, kXxh64, f.seed(), hasher);
+  }
+};
+
 // The keys f's bulk calls prefetch ahead: measured on first use of f's size class with K::Run's
 // query on kCalibKeys keys, cached after (PrefetchDistanceFor).
 template <class K>

@@ -12,9 +12,9 @@
 //
 // The measurement: kCalibKeys random keys per run, a fresh key set for every run (so no run finds
 // lines an earlier one brought into the caches), every candidate in each of kCalibRounds rounds,
-// interleaved, the minimum per candidate (robust to a preempted run): 12 runs of 8192 keys,
-// 0.3-1.5 ms once per (kernel, size class, target), against the >= 0.1 ms it took to allocate and
-// zero the filter. Queries only read, so measuring on the caller's filter is safe even while
+// interleaved, the minimum per candidate (robust to a preempted run): 12 runs of 8192 keys once
+// per (kernel, size class, target), of the order of allocating and zeroing the filter (design
+// note M3 in perf/README.md). Queries only read, so measuring on the caller's filter is safe even while
 // other threads insert into it. Only timing depends on the choice, never a filter's bytes or a
 // result. perf/calibration.cc checks the choice against a full sweep.
 #include "lib/core/prefetch.h"

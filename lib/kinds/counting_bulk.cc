@@ -12,14 +12,8 @@ namespace simdbloom {
 namespace detail {
 
 // CountingFilter for the bulk driver: its geometry's kernels and tuner row, XXH64 keys.
-struct CountingBulk {
-  using Filter = CountingFilter;
-  using Table = CountingKernels;
-  using P = Params;
-  static constexpr KeyKind kCalibKind = KeyKind::kU64;
-  static bool Usable(const Filter& f) { return f.data() != nullptr; }
-  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
-  static void CheckKeys(const char*, const Filter&, const Keys&) {}
+struct CountingBulk
+    : KindBulk<CountingFilter, CountingSpec::kXxh64, CountingKernels, Params, KeyKind::kU64> {
   static TuneTarget Tune(const Filter& f) {
     return TuneTarget::Of(f.layout() == CountingLayout::kBlocked ? KindSlot::counting_blocked
                                                                  : KindSlot::counting_classic,
@@ -34,10 +28,6 @@ struct CountingBulk {
         f.layout() == CountingLayout::kClassic ? Layout::kClassic : Layout::kRegister64,
         f.size_bytes());
     return p;
-  }
-  static KeySource Source(const Filter& f, const Keys& keys, const KeyPlan& plan,
-                          StringHasher* hasher) {
-    return SourceOf(keys, plan, CountingSpec::kXxh64, f.seed(), hasher);
   }
   // Inserts and removes run after CheckWritable: the counters are the filter's own.
   static uint64_t Run(const Table& k, const Filter& f, const BulkCall& c, const P& p,
@@ -68,15 +58,15 @@ uint64_t Run(const char* who, const CountingFilter& f, const Keys& keys, BulkOp 
 }  // namespace
 }  // namespace detail
 
-using detail::Form;
 using detail::BulkOp;
+using detail::Form;
 
 uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
   detail::KeyPlan plan;
-  const uint64_t r =
-      detail::Run("CountingFilter::insert", *this, keys, BulkOp::kInsert, Form::kFlags, fresh, &plan);
+  const uint64_t r = detail::Run("CountingFilter::insert", *this, keys, BulkOp::kInsert,
+                                 Form::kFlags, fresh, &plan);
   keys_.Set(plan.type);
   present_ += keys.size();
   return r;

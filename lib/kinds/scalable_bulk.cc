@@ -170,24 +170,28 @@ uint64_t ScalableFilter::QueryTiles(const char* who, const Keys& keys, Emit&& em
 }
 
 namespace {
-// A multi-stage query's call for the driver's checks and writer (lib/core/driver.h).
-detail::BulkCall HitsCall(const char* who, Form form, void* out) {
-  detail::BulkCall c{who};
-  c.form = form;
-  c.out = out;
-  return c;
-}
+// A multi-stage query's results: its output checked as every bulk call's (detail::CheckOutput),
+// then each tile's hit bytes written by the driver's writer (WriteHits). Tiles are whole bytes of
+// a bitmap (kTile is a multiple of 8).
+struct HitsWriter {
+  detail::BulkCall call;
+  uint64_t selected = 0;
+  HitsWriter(const char* who, Form form, void* out, size_t n) : call{who} {
+    call.form = form;
+    call.out = out;
+    detail::CheckOutput(call, n);
+  }
+  uint64_t operator()(size_t base, size_t m, const uint8_t* hit) {
+    return detail::WriteHits(call, base, m, hit, &selected);
+  }
+};
 }  // namespace
 
 uint64_t ScalableFilter::contains(const Keys& keys, uint8_t* out) const {
   CheckUsable("contains");
   if (stages_.size() == 1 || keys.size() == 0) return stages_.front().contains(keys, out);
-  const detail::BulkCall c = HitsCall("ScalableFilter::contains", Form::kBytes, out);
-  detail::CheckOutput(c, keys.size());
-  uint64_t selected = 0;
-  return QueryTiles(c.who, keys, [&](size_t base, size_t m, const uint8_t* hit) {
-    return detail::WriteHits(c, base, m, hit, &selected);
-  });
+  const char* who = "ScalableFilter::contains";
+  return QueryTiles(who, keys, HitsWriter(who, Form::kBytes, out, keys.size()));
 }
 
 uint64_t ScalableFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
@@ -195,24 +199,15 @@ uint64_t ScalableFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) cons
   if (stages_.size() == 1 || keys.size() == 0) {
     return stages_.front().contains_bitmap(keys, bitmap);
   }
-  const detail::BulkCall c = HitsCall("ScalableFilter::contains_bitmap", Form::kBitmap, bitmap);
-  detail::CheckOutput(c, keys.size());
-  uint64_t selected = 0;
-  // Tiles are whole bytes of the bitmap (kTile is a multiple of 8).
-  return QueryTiles(c.who, keys, [&](size_t base, size_t m, const uint8_t* hit) {
-    return detail::WriteHits(c, base, m, hit, &selected);
-  });
+  const char* who = "ScalableFilter::contains_bitmap";
+  return QueryTiles(who, keys, HitsWriter(who, Form::kBitmap, bitmap, keys.size()));
 }
 
 uint64_t ScalableFilter::select(const Keys& keys, uint32_t* selection) const {
   CheckUsable("select");
   if (stages_.size() == 1 || keys.size() == 0) return stages_.front().select(keys, selection);
-  const detail::BulkCall c = HitsCall("ScalableFilter::select", Form::kSelection, selection);
-  detail::CheckOutput(c, keys.size());
-  uint64_t selected = 0;
-  return QueryTiles(c.who, keys, [&](size_t base, size_t m, const uint8_t* hit) {
-    return detail::WriteHits(c, base, m, hit, &selected);
-  });
+  const char* who = "ScalableFilter::select";
+  return QueryTiles(who, keys, HitsWriter(who, Form::kSelection, selection, keys.size()));
 }
 
 uint64_t ScalableFilter::refine(const Keys& keys, uint32_t* selection, size_t count) const {

@@ -11,14 +11,8 @@ namespace detail {
 
 // SpatialFilter for the bulk driver: the target's spatial kernels, its cell width as the tuner's
 // variant, XXH64 keys; the first-use measurement classifies hashes.
-struct SpatialBulk {
-  using Filter = SpatialFilter;
-  using Table = SpatialKernels;
-  using P = SpatialParams;
-  static constexpr KeyKind kCalibKind = KeyKind::kHashes;
-  static bool Usable(const Filter& f) { return f.data() != nullptr; }
-  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
-  static void CheckKeys(const char*, const Filter&, const Keys&) {}
+struct SpatialBulk : KindBulk<SpatialFilter, SpatialSpec::kXxh64, SpatialKernels, SpatialParams,
+                              KeyKind::kHashes> {
   static TuneTarget Tune(const Filter& f) {
     return TuneTarget::Of(KindSlot::spatial, f.size_bytes(), f.data() != nullptr, false,
                           static_cast<int>(f.cell_bytes()) - 1);
@@ -28,10 +22,6 @@ struct SpatialBulk {
     P p{f.num_blocks(), f.num_hashes(), f.cell_bytes()};
     p.seed = f.seed();
     return p;
-  }
-  static KeySource Source(const Filter& f, const Keys& keys, const KeyPlan& plan,
-                          StringHasher* hasher) {
-    return SourceOf(keys, plan, SpatialSpec::kXxh64, f.seed(), hasher);
   }
   // Inserts run after CheckLabel: the cells are the filter's own.
   static uint64_t Run(const Table& k, const Filter& f, const BulkCall& c, const P& p,
