@@ -105,7 +105,7 @@ uint64_t QueryHashes(const Filter& f, const uint64_t* hashes, size_t n, ResultKi
            : result == ResultKind::kSelection ? Form::kSelection
                                               : Form::kBytes;
   c.out = out;
-  return RunPieces<FilterBulk>(f, keys, n, plan, c);
+  return RunBulk<FilterBulk>(f, keys, c, nullptr, &plan);
 }
 
 uint32_t PrefetchDistance(const Filter& f) {
@@ -240,32 +240,22 @@ uint64_t Filter::insert_concurrent(const Keys& keys, uint8_t* fresh) {
   return InsertBulk(keys, fresh, true, 1);
 }
 
-namespace detail {
-namespace {
-// A query of Filter through the driver: results in `form` at `out`, on `threads` parts at most.
-uint64_t Query(const char* who, const Filter& f, const Keys& keys, Form form, void* out,
-               unsigned threads = 1) {
-  BulkCall c{who};
-  c.form = form;
-  c.out = out;
-  c.threads = threads;
-  return RunBulk<FilterBulk>(f, keys, c);
-}
-}  // namespace
-}  // namespace detail
-
+using detail::BulkOp;
+using Bulk = detail::FilterBulk;
 using detail::Form;
 
 uint64_t Filter::contains(const Keys& keys, uint8_t* out) const {
-  return detail::Query("contains", *this, keys, Form::kBytes, out);
+  return detail::RunBulk<Bulk>(*this, keys, {"contains", BulkOp::kQuery, Form::kBytes, out});
 }
 
 uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
-  return detail::Query("contains_bitmap", *this, keys, Form::kBitmap, bitmap);
+  return detail::RunBulk<Bulk>(*this, keys,
+                               {"contains_bitmap", BulkOp::kQuery, Form::kBitmap, bitmap});
 }
 
 uint64_t Filter::select(const Keys& keys, uint32_t* selection) const {
-  return detail::Query("select", *this, keys, Form::kSelection, selection);
+  return detail::RunBulk<Bulk>(*this, keys,
+                               {"select", BulkOp::kQuery, Form::kSelection, selection});
 }
 
 uint64_t Filter::refine(const Keys& keys, uint32_t* selection, size_t count) const {
@@ -283,7 +273,7 @@ uint64_t Filter::refine(const Keys& keys, uint32_t* selection, size_t count) con
   c.out = selection;
   c.sel = selection;
   c.n = count;
-  return detail::RunBulk<detail::FilterBulk>(*this, keys, c);
+  return detail::RunBulk<Bulk>(*this, keys, c);
 }
 
 void Filter::hash(const Keys& keys, uint64_t* out) const {
@@ -310,15 +300,18 @@ void Filter::hash(const Keys& keys, uint64_t* out) const {
 }
 
 uint64_t Filter::contains(const Keys& keys, uint8_t* out, Threads threads) const {
-  return detail::Query("contains", *this, keys, Form::kBytes, out, threads.count);
+  return detail::RunBulk<Bulk>(*this, keys,
+                               {"contains", BulkOp::kQuery, Form::kBytes, out, threads.count});
 }
 
 uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap, Threads threads) const {
-  return detail::Query("contains_bitmap", *this, keys, Form::kBitmap, bitmap, threads.count);
+  return detail::RunBulk<Bulk>(
+      *this, keys, {"contains_bitmap", BulkOp::kQuery, Form::kBitmap, bitmap, threads.count});
 }
 
 uint64_t Filter::select(const Keys& keys, uint32_t* selection, Threads threads) const {
-  return detail::Query("select", *this, keys, Form::kSelection, selection, threads.count);
+  return detail::RunBulk<Bulk>(
+      *this, keys, {"select", BulkOp::kQuery, Form::kSelection, selection, threads.count});
 }
 
 }  // namespace simdbloom

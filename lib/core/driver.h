@@ -138,13 +138,20 @@ struct KindBulk {
 };
 
 // The keys f's bulk calls prefetch ahead: measured on first use of f's size class with K::Run's
-// query on kCalibKeys keys, cached after (PrefetchDistanceFor).
+// query on kCalibKeys keys (MeasureDistance: the fastest candidate), cached after.
 template <class K>
 uint32_t DistanceOf(const typename K::Filter& f, const typename K::P& p) {
-  return MeasuredDistance(K::Tune(f), p, K::kCalibKind, [&](typename K::P q, const KeySource& s) {
-    std::vector<uint64_t> out(kCalibKeys);  // the measurement only: cached calls never get here
-    BulkCall calib{"calibration"};
-    K::Run(K::Kernels(f), f, calib, q, s, kCalibKeys, out.data());
+  const int64_t d = CachedDistance(K::Tune(f));
+  if (d >= 0) return static_cast<uint32_t>(d);
+  std::vector<uint64_t> out(kCalibKeys);  // the measurement only: one buffer for every run
+  const BulkCall calib{"calibration"};
+  return MeasureDistance(K::Tune(f), [&](uint32_t distance, const uint64_t* keys) {
+    typename K::P q = p;
+    q.prefetch_distance = distance;
+    KeySource src;
+    src.kind = K::kCalibKind;
+    src.keys = keys;
+    K::Run(K::Kernels(f), f, calib, q, src, kCalibKeys, out.data());
   });
 }
 
@@ -164,36 +171,13 @@ inline void* PieceOut(const BulkCall& c, size_t begin, uint64_t selected) {
   }
 }
 
-// Runs c over the n keys of `keys` (key i = keys[c.sel[i]] with a selection vector), checked and
-// planned (`plan`): the kind's source, parameters and distance, the tuner's pieces, each piece's
-// results written in place. Returns the sum of the pieces' results.
 template <class K>
-uint64_t RunPieces(const typename K::Filter& f, const Keys& keys, size_t n, const KeyPlan& plan,
-                   const BulkCall& c) {
-  StringHasher hasher;
-  KeySource src = K::Source(f, keys, plan, &hasher);
-  src.sel = c.sel;
-  const auto& kernels = K::Kernels(f);
-  typename K::P p = K::ParamsOf(f);
-  p.prefetch_distance = DistanceOf<K>(f, p);
-  const bool atomic = c.op == BulkOp::kInsertAtomic;
-  DistanceTuner tuner(K::Tune(f), atomic ? 0 : n, c.sel != nullptr, &p.prefetch_distance);
-  uint64_t selected = 0;
-  return OverPieces(src, n, tuner, [&](const KeySource& s, size_t begin, size_t m) {
-    void* at = PieceOut(c, begin, selected);
-    const uint64_t r = K::Run(kernels, f, c, p, s, m, at);
-    if (c.form == Form::kSelection) {  // the kernel counts indices from 0
-      if (begin != 0) {
-        for (uint64_t i = 0; i < r; ++i) static_cast<uint32_t*>(at)[i] += uint32_t(begin);
-      }
-      selected += r;
-    }
-    return r;
-  });
-}
+uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& c,
+                 KeyPlan* planned = nullptr, const KeyPlan* checked = nullptr);
 
-// A query split across threads (c.threads parts at most, RunParallel): each part writes its own
-// stretch of the output; a selection's parts are then moved together.
+// A query split across threads (c.threads parts at most, RunParallel): each part, checked and
+// planned (`plan`), writes its own stretch of the output; a selection's parts are then moved
+// together.
 template <class K>
 uint64_t RunParts(const typename K::Filter& f, const Keys& keys, const KeyPlan& plan,
                   const BulkCall& c) {
@@ -207,7 +191,7 @@ uint64_t RunParts(const typename K::Filter& f, const Keys& keys, const KeyPlan& 
                 BulkCall pc = c;
                 pc.out = c.form == Form::kSelection ? static_cast<uint32_t*>(c.out) + begin
                                                     : PieceOut(c, begin, 0);
-                counts[part] = RunPieces<K>(f, slice, end - begin, plan, pc);
+                counts[part] = RunBulk<K>(f, slice, pc, nullptr, &plan);
                 begins[part] = begin;
                 if (c.form == Form::kSelection) {  // the part's indices count from its begin
                   uint32_t* sel = static_cast<uint32_t*>(pc.out);
@@ -225,28 +209,61 @@ uint64_t RunParts(const typename K::Filter& f, const Keys& keys, const KeyPlan& 
   return total;
 }
 
-// The bulk entry point: every check in one order, then the keys planned (as an insert for
-// inserts and removes: values out of a kInt32 filter's range refused), run (RunPieces, or
-// RunParts for a query on threads), and the results of keys out of range cleared. `*planned`
-// receives the plan (its type is the one an insert gives an untyped filter). Writers check that
-// the filter is writable before. Returns the sum of the kernels' results.
+// The bulk entry point. Unless `checked` gives the keys' plan (a part of a call, or keys the
+// library made): every check in one order (RefuseMovedFrom, CheckOutput, ValidateKeys, the
+// kind's CheckKeys), then the keys planned (as an insert for inserts and removes: values out of a
+// kInt32 filter's range refused; `*planned` receives the plan, whose type is the one an insert
+// gives an untyped filter), and a query on threads split (RunParts). Then the kind's source,
+// parameters and first-use distance, the tuner's pieces (byte strings in hashed chunks), each
+// piece's results written in place (PieceOut; a selection's indices shifted to the call's), and
+// the results of keys out of range cleared. Writers check that the filter is writable before.
+// Returns the sum of the kernels' results.
 template <class K>
-uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& c,
-                 KeyPlan* planned = nullptr) {
-  if (!K::Usable(f)) RefuseMovedFrom(c.who);
-  if (planned != nullptr) planned->type = K::KeyTypeOf(f);  // no keys: the type stays
+uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& c, KeyPlan* planned,
+                 const KeyPlan* checked) {
   const size_t n = c.sel != nullptr ? c.n : keys.size();
-  if (n == 0) return 0;
-  CheckOutput(c, n);
-  ValidateKeys(c.who, keys);
-  K::CheckKeys(c.who, f, keys);
   const bool writes = c.op != BulkOp::kQuery && c.op != BulkOp::kCount;
-  const KeyPlan plan = PlanKeys(c.who, K::KeyTypeOf(f), keys, writes);
-  if (planned != nullptr) *planned = plan;
-  const uint64_t total = c.threads > 1 && !writes && c.sel == nullptr && PartsFor(c.threads, n) > 1
-                             ? RunParts<K>(f, keys, plan, c)
-                             : RunPieces<K>(f, keys, n, plan, c);
-  return plan.out_of_range && !writes ? ClearOutput(keys, c.sel, n, c.form, c.out, total) : total;
+  KeyPlan plan;
+  if (checked == nullptr) {
+    if (!K::Usable(f)) RefuseMovedFrom(c.who);
+    if (planned != nullptr) planned->type = K::KeyTypeOf(f);  // no keys: the type stays
+    if (n == 0) return 0;
+    CheckOutput(c, n);
+    ValidateKeys(c.who, keys);
+    K::CheckKeys(c.who, f, keys);
+    plan = PlanKeys(c.who, K::KeyTypeOf(f), keys, writes);
+    if (planned != nullptr) *planned = plan;
+    if (c.threads > 1 && !writes && c.sel == nullptr && PartsFor(c.threads, n) > 1) {
+      const uint64_t total = RunParts<K>(f, keys, plan, c);
+      return plan.out_of_range ? ClearOutput(keys, nullptr, n, c.form, c.out, total) : total;
+    }
+  } else {
+    if (n == 0) return 0;
+    plan = *checked;
+  }
+  StringHasher hasher;
+  KeySource src = K::Source(f, keys, plan, &hasher);
+  src.sel = c.sel;
+  const auto& kernels = K::Kernels(f);
+  typename K::P p = K::ParamsOf(f);
+  p.prefetch_distance = DistanceOf<K>(f, p);
+  const bool atomic = c.op == BulkOp::kInsertAtomic;
+  DistanceTuner tuner(K::Tune(f), atomic ? 0 : n, c.sel != nullptr, &p.prefetch_distance);
+  uint64_t selected = 0;
+  const uint64_t total = OverPieces(src, n, tuner, [&](const KeySource& s, size_t begin, size_t m) {
+    void* at = PieceOut(c, begin, selected);
+    const uint64_t r = K::Run(kernels, f, c, p, s, m, at);
+    if (c.form == Form::kSelection) {  // the kernel counts indices from 0
+      if (begin != 0) {
+        for (uint64_t i = 0; i < r; ++i) static_cast<uint32_t*>(at)[i] += uint32_t(begin);
+      }
+      selected += r;
+    }
+    return r;
+  });
+  return checked == nullptr && plan.out_of_range && !writes
+             ? ClearOutput(keys, c.sel, n, c.form, c.out, total)
+             : total;
 }
 
 }  // namespace detail

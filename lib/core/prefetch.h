@@ -44,12 +44,11 @@ struct TuneTarget {
 // 1 MiB, where the array stays in the caches; else the distance measured on this machine for t's
 // kernel, size class and the active target: the first call measures, running
 // measure(distance, keys) (a query of 8192 u64 keys on the caller's array at that distance) for
-// each candidate, 0.3-1.5 ms once per process; thread-safe. A view whose class was never measured
-// gets 64 (its pages may not be resident: timing page faults would choose noise). Only timing
-// depends on it. The cached case is a few loads, no allocation.
-template <class Measure>
-uint32_t PrefetchDistanceFor(const TuneTarget& t, const Measure& measure);
-// Filter's: its layout's query kernel on its words.
+// each candidate, once per process (perf/README.md, design note M3); thread-safe. A view whose
+// class was never measured gets 64 (its pages may not be resident: timing page faults would choose
+// noise). Only timing depends on it. The cached case is a few loads, no allocation. (The bulk
+// driver's DistanceOf, lib/core/driver.h, is this for every kind.) Filter's: its layout's query
+// kernel on its words.
 uint32_t PrefetchDistance(const Filter& f);
 // Benchmarks only: forgets every measured distance (the next bulk call measures again).
 void ResetPrefetchCalibration();
@@ -63,33 +62,13 @@ uint32_t FastestDistance(size_t num_keys, uint64_t seed,
 bool PrefetchTuned(const TuneTarget& t);
 inline bool PrefetchTuned(const Filter& f) { return PrefetchTuned(TuneTarget::Of(f)); }
 
-// PrefetchDistanceFor's two halves: the cached distance (or -1 when t's class must be measured),
+// The first use's two halves: the cached distance (or -1 when t's class must be measured),
 // and the measurement (serialized process-wide; stores and returns the result).
 int64_t CachedDistance(const TuneTarget& t);
 uint32_t MeasureDistance(const TuneTarget& t,
                          const std::function<void(uint32_t, const uint64_t*)>& measure);
-template <class Measure>
-uint32_t PrefetchDistanceFor(const TuneTarget& t, const Measure& measure) {
-  const int64_t d = CachedDistance(t);
-  return d >= 0 ? static_cast<uint32_t>(d) : MeasureDistance(t, measure);
-}
 // The keys a first-use measurement runs (each candidate's run: measure(distance, keys)).
 constexpr size_t kCalibKeys = 8192;
-
-// PrefetchDistanceFor with the usual measurement: run(q, source) with q a copy of the kernel
-// parameters `p` at the candidate distance and source the kCalibKeys keys as `kind` (kU64 keys,
-// or kHashes for kernels that take hashes).
-template <class P, class Run>
-uint32_t MeasuredDistance(const TuneTarget& t, const P& p, KeyKind kind, const Run& run) {
-  return PrefetchDistanceFor(t, [&](uint32_t distance, const uint64_t* keys) {
-    P q = p;
-    q.prefetch_distance = distance;
-    KeySource src;
-    src.kind = kind;
-    src.keys = keys;
-    run(q, src);
-  });
-}
 
 // Tunes the prefetch distance inside one large bulk call, on its own keys: the first call of at
 // least 8 x (trials) x kMinTrialKeys keys (at most 8.4M; with a selection vector: never) on a
@@ -114,7 +93,7 @@ class DistanceTuner {
   // Calls shorter than this are never tuned (the trials would be a large share of them).
   static constexpr size_t kMinTunedKeys = 8 * kMinTrialKeys;
 
-  // Tunes *prefetch_distance (which PrefetchDistanceFor set) for a call of n keys on t when the
+  // Tunes *prefetch_distance (which DistanceOf set) for a call of n keys on t when the
   // conditions above hold; else inactive (Piece returns the rest, the distance untouched). A short
   // call (a packet burst) is ruled out inline, at the cost of a compare.
   DistanceTuner(const TuneTarget& t, size_t n, bool has_sel, uint32_t* prefetch_distance) {

@@ -46,27 +46,18 @@ struct CountingBulk
   }
 };
 
-namespace {
-uint64_t Run(const char* who, const CountingFilter& f, const Keys& keys, BulkOp op, Form form,
-             void* out, KeyPlan* plan = nullptr) {
-  BulkCall c{who};
-  c.op = op;
-  c.form = form;
-  c.out = out;
-  return RunBulk<CountingBulk>(f, keys, c, plan);
-}
-}  // namespace
 }  // namespace detail
 
 using detail::BulkOp;
 using detail::Form;
+using Bulk = detail::CountingBulk;
 
 uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
   CheckWritable("insert");
   if (keys.size() == 0) return 0;
   detail::KeyPlan plan;
-  const uint64_t r = detail::Run("CountingFilter::insert", *this, keys, BulkOp::kInsert,
-                                 Form::kFlags, fresh, &plan);
+  const uint64_t r = detail::RunBulk<Bulk>(
+      *this, keys, {"CountingFilter::insert", BulkOp::kInsert, Form::kFlags, fresh}, &plan);
   keys_.Set(plan.type);
   present_ += keys.size();
   return r;
@@ -74,27 +65,29 @@ uint64_t CountingFilter::insert(const Keys& keys, uint8_t* fresh) {
 
 uint64_t CountingFilter::remove(const Keys& keys, uint8_t* removed) {
   CheckWritable("remove");
-  // `plan` as an insert's: values out of a kInt32 filter's range refused (a remove of them could
+  // Planned as an insert: values out of a kInt32 filter's range refused (a remove of them could
   // not be undone).
-  const uint64_t r =
-      detail::Run("CountingFilter::remove", *this, keys, BulkOp::kRemove, Form::kFlags, removed);
+  const uint64_t r = detail::RunBulk<Bulk>(
+      *this, keys, {"CountingFilter::remove", BulkOp::kRemove, Form::kFlags, removed});
   present_ -= std::min(present_, r);  // never below 0 (saturated keys removed too often)
   return r;
 }
 
 uint64_t CountingFilter::contains(const Keys& keys, uint8_t* out) const {
-  return detail::Run("CountingFilter::contains", *this, keys, BulkOp::kQuery, Form::kBytes, out);
+  return detail::RunBulk<Bulk>(*this, keys,
+                               {"CountingFilter::contains", BulkOp::kQuery, Form::kBytes, out});
 }
 uint64_t CountingFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
-  return detail::Run("CountingFilter::contains_bitmap", *this, keys, BulkOp::kQuery, Form::kBitmap,
-                     bitmap);
+  return detail::RunBulk<Bulk>(
+      *this, keys, {"CountingFilter::contains_bitmap", BulkOp::kQuery, Form::kBitmap, bitmap});
 }
 uint64_t CountingFilter::select(const Keys& keys, uint32_t* selection) const {
-  return detail::Run("CountingFilter::select", *this, keys, BulkOp::kQuery, Form::kSelection,
-                     selection);
+  return detail::RunBulk<Bulk>(
+      *this, keys, {"CountingFilter::select", BulkOp::kQuery, Form::kSelection, selection});
 }
 uint64_t CountingFilter::count(const Keys& keys, uint8_t* out) const {
-  return detail::Run("CountingFilter::count", *this, keys, BulkOp::kCount, Form::kCounts, out);
+  return detail::RunBulk<Bulk>(*this, keys,
+                               {"CountingFilter::count", BulkOp::kCount, Form::kCounts, out});
 }
 
 }  // namespace simdbloom

@@ -33,12 +33,13 @@ struct SpatialBulk : KindBulk<SpatialFilter, SpatialSpec::kXxh64, SpatialKernels
 
 }  // namespace detail
 
+using detail::BulkOp;
+using detail::Form;
+
 uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
-  detail::BulkCall c{"SpatialFilter::insert"};
+  const detail::BulkCall c{
+      "SpatialFilter::insert", BulkOp::kInsert, Form::kFlags, nullptr, 1, label};
   CheckLabel(c.who, label);
-  c.op = detail::BulkOp::kInsert;
-  c.form = detail::Form::kFlags;
-  c.label = label;
   detail::KeyPlan plan;
   const uint64_t raised = detail::RunBulk<detail::SpatialBulk>(*this, keys, c, &plan);
   keys_.Set(plan.type);
@@ -49,10 +50,8 @@ uint64_t SpatialFilter::insert(uint16_t label, const Keys& keys) {
 }
 
 uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {
-  detail::BulkCall c{"SpatialFilter::classify"};
-  c.form = detail::Form::kLabels;
-  c.out = labels;
-  return detail::RunBulk<detail::SpatialBulk>(*this, keys, c);
+  return detail::RunBulk<detail::SpatialBulk>(
+      *this, keys, {"SpatialFilter::classify", BulkOp::kQuery, Form::kLabels, labels});
 }
 
 }  // namespace simdbloom
