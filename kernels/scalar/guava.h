@@ -130,7 +130,7 @@ inline bool GuavaMitz32Probes(const GuavaMod& mod, uint32_t k, uint64_t h64, con
   return true;
 }
 
-// The 128-bit hash of key i of a batch (KeySource semantics, kernels/shared.h): the Murmur3 (with
+// The 128-bit hash of key i of a batch (KeySource semantics, kernels/interface.h): the Murmur3 (with
 // `seed`, the filter's: 0 for Guava's filters) of its funnel bytes (u64 keys: 8 little-endian
 // bytes; u32: 4; byte strings: the source's hash128_fn); pre-hashed keys are h1 with h2 = 0 (all
 // MITZ_32 reads; MITZ_64 refuses them in the library).
