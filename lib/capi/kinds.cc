@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "lib/capi/shim.h"
 #include "simdbloom/counting.hpp"
@@ -100,9 +101,92 @@ void Put(T* p, V v) {
   if (p != nullptr) *p = static_cast<T>(v);
 }
 
+// ---- The key families, one line each (below, per kind) ----
+// The C++ call's total as the _keys calls report it (0 for calls that return nothing).
+template <class Fn>
+uint64_t Total(Fn&& fn) {
+  if constexpr (std::is_void<decltype(fn())>::value) {
+    fn();
+    return 0;
+  } else {
+    return fn();
+  }
+}
+
 }  // namespace
 }  // namespace capi
 }  // namespace simdbloom
+
+// Defines simdbloom_<kind>_<op>_one, _u64 and _keys over the const C++ calls f.op(key) and
+// f.op(keys, out): _one(filter, key, length, OneT* one_out) sets *one_out; _u64(filter, keys, n,
+// BulkT* out) and _keys(filter, keys, BulkT* bulk_out[, uint64_t* total]) fill the array; _keys
+// stores f.op's return in *total when the family has one (SIMDBLOOM_CAPI_QUERY_TOTAL).
+#define SIMDBLOOM_CAPI_QUERY_ONE_U64(kind, op, OneT, one_out, BulkT)                              \
+  simdbloom_status simdbloom_##kind##_##op##_one(const simdbloom_##kind* filter, const void* key, \
+                                                 size_t length, OneT* one_out) {                  \
+    return One("simdbloom_" #kind "_" #op "_one", filter, key, length, one_out, #one_out,         \
+               [&](const auto& f, std::string_view k) { *one_out = f.op(k); });                   \
+  }                                                                                               \
+  simdbloom_status simdbloom_##kind##_##op##_u64(const simdbloom_##kind* filter,                  \
+                                                 const uint64_t* keys, size_t n, BulkT* out) {    \
+    return U64("simdbloom_" #kind "_" #op "_u64", filter, keys, n, out, sizeof(BulkT),            \
+               [&](const auto& f, Keys k) { f.op(k, out); });                                     \
+  }
+#define SIMDBLOOM_CAPI_QUERY_KEYS(kind, op, BulkT, bulk_out, total, ...)                         \
+  simdbloom_status simdbloom_##kind##_##op##_keys(                                               \
+      const simdbloom_##kind* filter, const simdbloom_keys* keys, BulkT* bulk_out __VA_ARGS__) { \
+    return KeysCall(                                                                             \
+        "simdbloom_" #kind "_" #op "_keys", filter, keys, bulk_out, #bulk_out, total,            \
+        [&](Keys k) { return Total([&] { return filter->filter.op(k, bulk_out); }); });          \
+  }
+#define SIMDBLOOM_CAPI_QUERY(kind, op, OneT, one_out, BulkT, bulk_out) \
+  SIMDBLOOM_CAPI_QUERY_ONE_U64(kind, op, OneT, one_out, BulkT)         \
+  SIMDBLOOM_CAPI_QUERY_KEYS(kind, op, BulkT, bulk_out, nullptr, )
+#define SIMDBLOOM_CAPI_QUERY_TOTAL(kind, op, OneT, one_out, BulkT, bulk_out, total) \
+  SIMDBLOOM_CAPI_QUERY_ONE_U64(kind, op, OneT, one_out, BulkT)                      \
+  SIMDBLOOM_CAPI_QUERY_KEYS(kind, op, BulkT, bulk_out, total, , uint64_t* total)
+
+// Defines simdbloom_<kind>_insert_one(filter, key, length, uint8_t* fresh), _insert_u64(filter,
+// keys, n) and _insert_keys(filter, keys, uint8_t* fresh, uint64_t* changed) over f.insert(key),
+// f.insert(keys) and f.insert(keys, fresh): fresh (optional) says which keys were new.
+#define SIMDBLOOM_CAPI_INSERT_FRESH(kind)                                                         \
+  simdbloom_status simdbloom_##kind##_insert_one(simdbloom_##kind* filter, const void* key,       \
+                                                 size_t length, uint8_t* fresh) {                 \
+    return One("simdbloom_" #kind "_insert_one", filter, key, length, nullptr, nullptr,           \
+               [&](auto& f, std::string_view k) { Put(fresh, f.insert(k)); });                    \
+  }                                                                                               \
+  simdbloom_status simdbloom_##kind##_insert_u64(simdbloom_##kind* filter, const uint64_t* keys,  \
+                                                 size_t n) {                                      \
+    return U64("simdbloom_" #kind "_insert_u64", filter, keys, n, nullptr, 0,                     \
+               [](auto& f, Keys k) { f.insert(k); });                                             \
+  }                                                                                               \
+  simdbloom_status simdbloom_##kind##_insert_keys(                                                \
+      simdbloom_##kind* filter, const simdbloom_keys* keys, uint8_t* fresh, uint64_t* changed) {  \
+    return KeysCall(                                                                              \
+        "simdbloom_" #kind "_insert_keys", filter, keys, nullptr, nullptr, changed, [&](Keys k) { \
+          return fresh != nullptr ? filter->filter.insert(k, fresh) : filter->filter.insert(k);   \
+        });                                                                                       \
+  }
+
+// Defines simdbloom_<kind>_insert_one(filter, key, length, ArgT arg), _insert_u64(filter, keys,
+// n, ArgT arg) and _insert_keys(filter, keys, ArgT arg) over f.insert(key or keys, conv(arg)),
+// conv checking arg once the filter and keys are.
+#define SIMDBLOOM_CAPI_INSERT_WITH(kind, ArgT, arg, conv)                                         \
+  simdbloom_status simdbloom_##kind##_insert_one(simdbloom_##kind* filter, const void* key,       \
+                                                 size_t length, ArgT arg) {                       \
+    return One("simdbloom_" #kind "_insert_one", filter, key, length, nullptr, nullptr,           \
+               [&](auto& f, std::string_view k) { f.insert(k, conv(arg)); });                     \
+  }                                                                                               \
+  simdbloom_status simdbloom_##kind##_insert_u64(simdbloom_##kind* filter, const uint64_t* keys,  \
+                                                 size_t n, ArgT arg) {                            \
+    return U64("simdbloom_" #kind "_insert_u64", filter, keys, n, nullptr, 0,                     \
+               [&](auto& f, Keys k) { f.insert(k, conv(arg)); });                                 \
+  }                                                                                               \
+  simdbloom_status simdbloom_##kind##_insert_keys(simdbloom_##kind* filter,                       \
+                                                  const simdbloom_keys* keys, ArgT arg) {         \
+    return KeysCall("simdbloom_" #kind "_insert_keys", filter, keys, nullptr, nullptr, nullptr,   \
+                    [&](Keys k) { return Total([&] { filter->filter.insert(k, conv(arg)); }); }); \
+  }
 
 using namespace simdbloom::capi;  // NOLINT: the shims below are its only users
 using simdbloom::CountingFilter;
@@ -130,11 +214,9 @@ simdbloom_status simdbloom_counting_with_counters(uint64_t counters, uint32_t k,
   });
 }
 
-simdbloom_status simdbloom_counting_insert_one(simdbloom_counting* filter, const void* key,
-                                               size_t length, uint8_t* fresh) {
-  return One("simdbloom_counting_insert_one", filter, key, length, nullptr, nullptr,
-             [&](CountingFilter& f, std::string_view k) { Put(fresh, f.insert(k)); });
-}
+SIMDBLOOM_CAPI_INSERT_FRESH(counting)
+SIMDBLOOM_CAPI_QUERY_TOTAL(counting, contains, uint8_t, out, uint8_t, out, hits)
+SIMDBLOOM_CAPI_QUERY_TOTAL(counting, count, uint32_t, out, uint8_t, out, sum)
 
 simdbloom_status simdbloom_counting_remove_one(simdbloom_counting* filter, const void* key,
                                                size_t length, uint8_t* removed) {
@@ -145,47 +227,10 @@ simdbloom_status simdbloom_counting_remove_one(simdbloom_counting* filter, const
              });
 }
 
-simdbloom_status simdbloom_counting_contains_one(const simdbloom_counting* filter, const void* key,
-                                                 size_t length, uint8_t* out) {
-  return One("simdbloom_counting_contains_one", filter, key, length, out, "out",
-             [&](const CountingFilter& f, std::string_view k) { *out = f.contains(k); });
-}
-
-simdbloom_status simdbloom_counting_count_one(const simdbloom_counting* filter, const void* key,
-                                              size_t length, uint32_t* out) {
-  return One("simdbloom_counting_count_one", filter, key, length, out, "out",
-             [&](const CountingFilter& f, std::string_view k) { *out = f.count(k); });
-}
-
-simdbloom_status simdbloom_counting_insert_u64(simdbloom_counting* filter, const uint64_t* keys,
-                                               size_t n) {
-  return U64("simdbloom_counting_insert_u64", filter, keys, n, nullptr, 0,
-             [](CountingFilter& f, Keys k) { f.insert(k); });
-}
-
 simdbloom_status simdbloom_counting_remove_u64(simdbloom_counting* filter, const uint64_t* keys,
                                                size_t n, uint8_t* removed) {
   return U64("simdbloom_counting_remove_u64", filter, keys, n, nullptr, 0,
              [&](CountingFilter& f, Keys k) { f.remove(k, removed); });
-}
-
-simdbloom_status simdbloom_counting_contains_u64(const simdbloom_counting* filter,
-                                                 const uint64_t* keys, size_t n, uint8_t* out) {
-  return U64("simdbloom_counting_contains_u64", filter, keys, n, out, 1,
-             [&](const CountingFilter& f, Keys k) { f.contains(k, out); });
-}
-
-simdbloom_status simdbloom_counting_count_u64(const simdbloom_counting* filter,
-                                              const uint64_t* keys, size_t n, uint8_t* out) {
-  return U64("simdbloom_counting_count_u64", filter, keys, n, out, 1,
-             [&](const CountingFilter& f, Keys k) { f.count(k, out); });
-}
-
-simdbloom_status simdbloom_counting_insert_keys(simdbloom_counting* filter,
-                                                const simdbloom_keys* keys, uint8_t* fresh,
-                                                uint64_t* changed) {
-  return KeysCall("simdbloom_counting_insert_keys", filter, keys, nullptr, nullptr, changed,
-                  [&](Keys k) { return filter->filter.insert(k, fresh); });
 }
 
 simdbloom_status simdbloom_counting_remove_keys(simdbloom_counting* filter,
@@ -193,20 +238,6 @@ simdbloom_status simdbloom_counting_remove_keys(simdbloom_counting* filter,
                                                 uint64_t* count) {
   return KeysCall("simdbloom_counting_remove_keys", filter, keys, nullptr, nullptr, count,
                   [&](Keys k) { return filter->filter.remove(k, removed); });
-}
-
-simdbloom_status simdbloom_counting_contains_keys(const simdbloom_counting* filter,
-                                                  const simdbloom_keys* keys, uint8_t* out,
-                                                  uint64_t* hits) {
-  return KeysCall("simdbloom_counting_contains_keys", filter, keys, out, "out", hits,
-                  [&](Keys k) { return filter->filter.contains(k, out); });
-}
-
-simdbloom_status simdbloom_counting_count_keys(const simdbloom_counting* filter,
-                                               const simdbloom_keys* keys, uint8_t* out,
-                                               uint64_t* sum) {
-  return KeysCall("simdbloom_counting_count_keys", filter, keys, out, "out", sum,
-                  [&](Keys k) { return filter->filter.count(k, out); });
 }
 
 simdbloom_status simdbloom_counting_to_filter(const simdbloom_counting* filter,
@@ -282,45 +313,8 @@ simdbloom_status simdbloom_scalable_create(uint64_t initial_capacity, double fpp
   });
 }
 
-simdbloom_status simdbloom_scalable_insert_one(simdbloom_scalable* filter, const void* key,
-                                               size_t length, uint8_t* fresh) {
-  return One("simdbloom_scalable_insert_one", filter, key, length, nullptr, nullptr,
-             [&](ScalableFilter& f, std::string_view k) { Put(fresh, f.insert(k)); });
-}
-
-simdbloom_status simdbloom_scalable_contains_one(const simdbloom_scalable* filter, const void* key,
-                                                 size_t length, uint8_t* out) {
-  return One("simdbloom_scalable_contains_one", filter, key, length, out, "out",
-             [&](const ScalableFilter& f, std::string_view k) { *out = f.contains(k); });
-}
-
-simdbloom_status simdbloom_scalable_insert_u64(simdbloom_scalable* filter, const uint64_t* keys,
-                                               size_t n) {
-  return U64("simdbloom_scalable_insert_u64", filter, keys, n, nullptr, 0,
-             [](ScalableFilter& f, Keys k) { f.insert(k); });
-}
-
-simdbloom_status simdbloom_scalable_contains_u64(const simdbloom_scalable* filter,
-                                                 const uint64_t* keys, size_t n, uint8_t* out) {
-  return U64("simdbloom_scalable_contains_u64", filter, keys, n, out, 1,
-             [&](const ScalableFilter& f, Keys k) { f.contains(k, out); });
-}
-
-simdbloom_status simdbloom_scalable_insert_keys(simdbloom_scalable* filter,
-                                                const simdbloom_keys* keys, uint8_t* fresh,
-                                                uint64_t* changed) {
-  return KeysCall(
-      "simdbloom_scalable_insert_keys", filter, keys, nullptr, nullptr, changed, [&](Keys k) {
-        return fresh != nullptr ? filter->filter.insert(k, fresh) : filter->filter.insert(k);
-      });
-}
-
-simdbloom_status simdbloom_scalable_contains_keys(const simdbloom_scalable* filter,
-                                                  const simdbloom_keys* keys, uint8_t* out,
-                                                  uint64_t* hits) {
-  return KeysCall("simdbloom_scalable_contains_keys", filter, keys, out, "out", hits,
-                  [&](Keys k) { return filter->filter.contains(k, out); });
-}
+SIMDBLOOM_CAPI_INSERT_FRESH(scalable)
+SIMDBLOOM_CAPI_QUERY_TOTAL(scalable, contains, uint8_t, out, uint8_t, out, hits)
 
 simdbloom_status simdbloom_scalable_merge(simdbloom_scalable* filter,
                                           const simdbloom_scalable* other) {
@@ -407,24 +401,7 @@ simdbloom_status simdbloom_spatial_insert_keys(simdbloom_spatial* filter, uint32
                   [&](Keys k) { return filter->filter.insert(LabelOf(label), k); });
 }
 
-simdbloom_status simdbloom_spatial_classify_one(const simdbloom_spatial* filter, const void* key,
-                                                size_t length, uint16_t* label) {
-  return One("simdbloom_spatial_classify_one", filter, key, length, label, "label",
-             [&](const SpatialFilter& f, std::string_view k) { *label = f.classify(k); });
-}
-
-simdbloom_status simdbloom_spatial_classify_u64(const simdbloom_spatial* filter,
-                                                const uint64_t* keys, size_t n, uint16_t* labels) {
-  return U64("simdbloom_spatial_classify_u64", filter, keys, n, labels, sizeof(uint16_t),
-             [&](const SpatialFilter& f, Keys k) { f.classify(k, labels); });
-}
-
-simdbloom_status simdbloom_spatial_classify_keys(const simdbloom_spatial* filter,
-                                                 const simdbloom_keys* keys, uint16_t* labels,
-                                                 uint64_t* labelled) {
-  return KeysCall("simdbloom_spatial_classify_keys", filter, keys, labels, "labels", labelled,
-                  [&](Keys k) { return filter->filter.classify(k, labels); });
-}
+SIMDBLOOM_CAPI_QUERY_TOTAL(spatial, classify, uint16_t, label, uint16_t, labels, labelled)
 
 simdbloom_status simdbloom_spatial_stats(const simdbloom_spatial* filter, int measure,
                                          simdbloom_spatial_totals* totals,
@@ -513,47 +490,8 @@ simdbloom_status simdbloom_shbf_a_build(const uint64_t* s1, size_t n1, const uin
   });
 }
 
-simdbloom_status simdbloom_shbf_a_insert_one(simdbloom_shbf_a* filter, const void* key,
-                                             size_t length, int membership) {
-  return One(
-      "simdbloom_shbf_a_insert_one", filter, key, length, nullptr, nullptr,
-      [&](ShiftingAssociation& f, std::string_view k) { f.insert(k, MembershipOf(membership)); });
-}
-
-simdbloom_status simdbloom_shbf_a_query_one(const simdbloom_shbf_a* filter, const void* key,
-                                            size_t length, uint8_t* out) {
-  return One("simdbloom_shbf_a_query_one", filter, key, length, out, "out",
-             [&](const ShiftingAssociation& f, std::string_view k) { *out = f.query(k); });
-}
-
-simdbloom_status simdbloom_shbf_a_insert_u64(simdbloom_shbf_a* filter, const uint64_t* keys,
-                                             size_t n, int membership) {
-  return U64("simdbloom_shbf_a_insert_u64", filter, keys, n, nullptr, 0,
-             [&](ShiftingAssociation& f, Keys k) { f.insert(k, MembershipOf(membership)); });
-}
-
-simdbloom_status simdbloom_shbf_a_query_u64(const simdbloom_shbf_a* filter, const uint64_t* keys,
-                                            size_t n, uint8_t* out) {
-  return U64("simdbloom_shbf_a_query_u64", filter, keys, n, out, 1,
-             [&](const ShiftingAssociation& f, Keys k) { f.query(k, out); });
-}
-
-simdbloom_status simdbloom_shbf_a_insert_keys(simdbloom_shbf_a* filter, const simdbloom_keys* keys,
-                                              int membership) {
-  return KeysCall("simdbloom_shbf_a_insert_keys", filter, keys, nullptr, nullptr, nullptr,
-                  [&](Keys k) {
-                    filter->filter.insert(k, MembershipOf(membership));
-                    return uint64_t{0};
-                  });
-}
-
-simdbloom_status simdbloom_shbf_a_query_keys(const simdbloom_shbf_a* filter,
-                                             const simdbloom_keys* keys, uint8_t* out) {
-  return KeysCall("simdbloom_shbf_a_query_keys", filter, keys, out, "out", nullptr, [&](Keys k) {
-    filter->filter.query(k, out);
-    return uint64_t{0};
-  });
-}
+SIMDBLOOM_CAPI_INSERT_WITH(shbf_a, int, membership, MembershipOf)
+SIMDBLOOM_CAPI_QUERY(shbf_a, query, uint8_t, out, uint8_t, out)
 
 SIMDBLOOM_CAPI_GETTER(double, simdbloom_shbf_a, simdbloom_shbf_a_clear_answer_probability,
                       f.clear_answer_probability())
@@ -591,46 +529,8 @@ simdbloom_status simdbloom_shbf_x_build(const uint64_t* keys, size_t n, double f
   });
 }
 
-simdbloom_status simdbloom_shbf_x_insert_one(simdbloom_shbf_x* filter, const void* key,
-                                             size_t length, uint32_t count) {
-  return One("simdbloom_shbf_x_insert_one", filter, key, length, nullptr, nullptr,
-             [&](ShiftingMultiplicity& f, std::string_view k) { f.insert(k, count); });
-}
-
-simdbloom_status simdbloom_shbf_x_count_one(const simdbloom_shbf_x* filter, const void* key,
-                                            size_t length, uint32_t* out) {
-  return One("simdbloom_shbf_x_count_one", filter, key, length, out, "out",
-             [&](const ShiftingMultiplicity& f, std::string_view k) { *out = f.count(k); });
-}
-
-simdbloom_status simdbloom_shbf_x_insert_u64(simdbloom_shbf_x* filter, const uint64_t* keys,
-                                             size_t n, uint32_t count) {
-  return U64("simdbloom_shbf_x_insert_u64", filter, keys, n, nullptr, 0,
-             [&](ShiftingMultiplicity& f, Keys k) { f.insert(k, count); });
-}
-
-simdbloom_status simdbloom_shbf_x_count_u64(const simdbloom_shbf_x* filter, const uint64_t* keys,
-                                            size_t n, uint32_t* out) {
-  return U64("simdbloom_shbf_x_count_u64", filter, keys, n, out, sizeof(uint32_t),
-             [&](const ShiftingMultiplicity& f, Keys k) { f.count(k, out); });
-}
-
-simdbloom_status simdbloom_shbf_x_insert_keys(simdbloom_shbf_x* filter, const simdbloom_keys* keys,
-                                              uint32_t count) {
-  return KeysCall("simdbloom_shbf_x_insert_keys", filter, keys, nullptr, nullptr, nullptr,
-                  [&](Keys k) {
-                    filter->filter.insert(k, count);
-                    return uint64_t{0};
-                  });
-}
-
-simdbloom_status simdbloom_shbf_x_count_keys(const simdbloom_shbf_x* filter,
-                                             const simdbloom_keys* keys, uint32_t* out) {
-  return KeysCall("simdbloom_shbf_x_count_keys", filter, keys, out, "out", nullptr, [&](Keys k) {
-    filter->filter.count(k, out);
-    return uint64_t{0};
-  });
-}
+SIMDBLOOM_CAPI_INSERT_WITH(shbf_x, uint32_t, count, uint32_t)
+SIMDBLOOM_CAPI_QUERY(shbf_x, count, uint32_t, out, uint32_t, out)
 
 simdbloom_status simdbloom_shbf_x_correct_probability(const simdbloom_shbf_x* filter,
                                                       uint32_t count, double* out) {
