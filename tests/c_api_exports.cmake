@@ -2,12 +2,21 @@
 # The exported-symbol test (ctest: c_api.exports; tests/install/run.cmake runs it on the installed
 # library too): every function simdbloom.h declares is exported by libsimdbloom.so, and every C
 # symbol it exports is declared there. The declarations are read from the header itself (comments
-# removed, then every `simdbloom_name(`), so a function added to the header cannot be forgotten.
+# removed, then every `simdbloom_name(`; with the C headers it includes), so a function added to a
+# header cannot be forgotten.
 #   -DHEADER=<simdbloom.h> -DLIB=<libsimdbloom.so> [-DNM=nm]
 if(NOT NM)
   set(NM nm)
 endif()
 file(READ ${HEADER} text)
+# The C headers simdbloom.h includes (simdbloom/c_kinds.h, ...) declare C functions too.
+get_filename_component(header_dir ${HEADER} DIRECTORY)
+string(REGEX MATCHALL "#include \"simdbloom/[a-z0-9_]+\\.h\"" c_includes "${text}")
+foreach(inc ${c_includes})
+  string(REGEX REPLACE "^#include \"simdbloom/(.*)\"$" "\\1" name "${inc}")
+  file(READ ${header_dir}/${name} included)
+  string(APPEND text "\n${included}")
+endforeach()
 # Comments out, /* */ and //, so that a name a comment mentions is not taken for a declaration.
 string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" " " text "${text}")
 string(REGEX REPLACE "//[^\n]*" " " text "${text}")
