@@ -292,15 +292,12 @@ independent filters.)doc");
       .def("stats", &Stats,
            "A dict: layout, bits, size_bytes, num_blocks, num_hashes, seed, inserted_count, "
            "fill_ratio, approximate_count, expected_fpp, bits_per_inserted_key, is_view, "
-           "target. Reads the bit array a few times (O(size_bytes), GIL released).")
-      .def_property_readonly("layout", Param<Filter>(&Filter::layout))
-      .def_property_readonly("bit_count", Param<Filter>(&Filter::bit_count))
-      .def_property_readonly("size_bytes", Param<Filter>(&Filter::size_bytes))
-      .def_property_readonly("num_blocks", Param<Filter>(&Filter::num_blocks))
-      .def_property_readonly("num_hashes", Param<Filter>(&Filter::num_hashes))
-      .def_property_readonly("seed", Param<Filter>(&Filter::seed))
-      .def_property_readonly("inserted_count", Locked<Filter>(&Filter::inserted_count),
-                             "Keys passed to insert so far, repeats included (merge adds).")
+           "target. Reads the bit array a few times (O(size_bytes), GIL released).");
+  BindParams<Filter>(cls, "layout", &Filter::layout, "bit_count", &Filter::bit_count, "size_bytes",
+                     &Filter::size_bytes, "num_blocks", &Filter::num_blocks, "num_hashes",
+                     &Filter::num_hashes, "seed", &Filter::seed);
+  cls.def_property_readonly("inserted_count", Locked<Filter>(&Filter::inserted_count),
+                            "Keys passed to insert so far, repeats included (merge adds).")
       .def("__repr__", [](const G& self) {
         uint64_t inserted = 0;
         const double fill = Reading(self, [&](const Filter& f) {

@@ -172,6 +172,16 @@ auto Scan(M m) {
   };
 }
 
+// Binds each (name, m) pair as the read-only property Param<T>(m) of cls, in order:
+// BindParams<Filter>(cls, "seed", &Filter::seed, "num_hashes", &Filter::num_hashes).
+template <class T, class Cls>
+void BindParams(Cls&) {}
+template <class T, class Cls, class M, class... Rest>
+void BindParams(Cls& cls, const char* name, M m, Rest... rest) {
+  cls.def_property_readonly(name, Param<T>(m));
+  BindParams<T>(cls, rest...);
+}
+
 // ---- One key ----
 [[noreturn]] void NotOneKey(const char* who);
 

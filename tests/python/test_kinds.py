@@ -671,6 +671,8 @@ def test_type_stubs_name_every_method():
             elif isinstance(item, ast.AnnAssign):
                 names.add(item.target.id)
         for base in node.bases:
+            if isinstance(base, ast.Subscript):  # a generic base: _Union["Filter"]
+                base = base.value
             if isinstance(base, ast.Name) and base.id in classes:
                 names |= stub_names(base.id)
         return names
