@@ -287,26 +287,26 @@ contains.)doc")
       .def("stats", &Stats,
            "A dict: layout, plain_layout, counters, size_bytes, num_blocks, num_hashes, seed, "
            "size, saturated, fill_ratio, predicted_fpp (at size keys), is_view. "
-           "O(size_bytes), GIL released.");
+           "O(size_bytes), GIL released.")
+      .def("__repr__", [](const G& self) {
+        uint64_t size = 0;
+        const double fill = Reading(self, [&](const CountingFilter& f) {
+          size = f.size();
+          return NonZeroFraction(f);
+        });
+        const CountingFilter& f = self.obj;
+        return Repr("CountingFilter", {{"layout", simdbloom::counting_layout_name(f.layout())},
+                                       {"counters", std::to_string(f.counter_count())},
+                                       {"num_hashes", std::to_string(f.num_hashes())},
+                                       {"seed", std::to_string(f.seed())},
+                                       {"fill", FormatDouble(fill)},
+                                       {"size", std::to_string(size)}});
+      });
   BindParams<CountingFilter>(
       cls, "layout", &CountingFilter::layout, "plain_layout", &CountingFilter::plain_layout,
       "counter_count", &CountingFilter::counter_count, "size_bytes", &CountingFilter::size_bytes,
       "num_blocks", &CountingFilter::num_blocks, "num_hashes", &CountingFilter::num_hashes, "seed",
       &CountingFilter::seed, "is_view", &CountingFilter::is_view);
-  cls.def("__repr__", [](const G& self) {
-    uint64_t size = 0;
-    const double fill = Reading(self, [&](const CountingFilter& f) {
-      size = f.size();
-      return NonZeroFraction(f);
-    });
-    const CountingFilter& f = self.obj;
-    return Repr("CountingFilter", {{"layout", simdbloom::counting_layout_name(f.layout())},
-                                   {"counters", std::to_string(f.counter_count())},
-                                   {"num_hashes", std::to_string(f.num_hashes())},
-                                   {"seed", std::to_string(f.seed())},
-                                   {"fill", FormatDouble(fill)},
-                                   {"size", std::to_string(size)}});
-  });
 }
 
 }  // namespace simdbloom_py

@@ -292,12 +292,9 @@ independent filters.)doc");
       .def("stats", &Stats,
            "A dict: layout, bits, size_bytes, num_blocks, num_hashes, seed, inserted_count, "
            "fill_ratio, approximate_count, expected_fpp, bits_per_inserted_key, is_view, "
-           "target. Reads the bit array a few times (O(size_bytes), GIL released).");
-  BindParams<Filter>(cls, "layout", &Filter::layout, "bit_count", &Filter::bit_count, "size_bytes",
-                     &Filter::size_bytes, "num_blocks", &Filter::num_blocks, "num_hashes",
-                     &Filter::num_hashes, "seed", &Filter::seed);
-  cls.def_property_readonly("inserted_count", Locked<Filter>(&Filter::inserted_count),
-                            "Keys passed to insert so far, repeats included (merge adds).")
+           "target. Reads the bit array a few times (O(size_bytes), GIL released).")
+      .def_property_readonly("inserted_count", Locked<Filter>(&Filter::inserted_count),
+                             "Keys passed to insert so far, repeats included (merge adds).")
       .def("__repr__", [](const G& self) {
         uint64_t inserted = 0;
         const double fill = Reading(self, [&](const Filter& f) {
@@ -312,6 +309,9 @@ independent filters.)doc");
                                {"fill", FormatDouble(fill)},
                                {"inserted_count", std::to_string(inserted)}});
       });
+  BindParams<Filter>(cls, "layout", &Filter::layout, "bit_count", &Filter::bit_count, "size_bytes",
+                     &Filter::size_bytes, "num_blocks", &Filter::num_blocks, "num_hashes",
+                     &Filter::num_hashes, "seed", &Filter::seed);
 }
 
 }  // namespace simdbloom_py

@@ -225,35 +225,35 @@ calls).)doc");
       .def_property_readonly("size_bytes", Locked<ScalableFilter>(&ScalableFilter::size_bytes))
       .def_property_readonly("bit_count", Locked<ScalableFilter>([](const ScalableFilter& f) {
                                return 8 * uint64_t{f.size_bytes()};
-                             }));
+                             }))
+      .def("__repr__", [](const G& self) {
+        uint64_t bits = 0, count = 0;
+        size_t stages = 0;
+        double set = 0;
+        std::string ks;  // each stage's k
+        Reading(self, [&](const ScalableFilter& f) {
+          for (size_t i = 0; i < f.stages(); ++i) {
+            set += f.stage(i).fill_ratio() * static_cast<double>(f.stage(i).bit_count());
+            bits += f.stage(i).bit_count();
+            ks += (i ? ", " : "") + std::to_string(f.stage(i).num_hashes());
+          }
+          stages = f.stages();
+          count = f.count();
+        });
+        const ScalableFilter& f = self.obj;
+        return Repr("ScalableFilter",
+                    {{"layout", simdbloom::layout_name(f.layout())},
+                     {"stages", std::to_string(stages)},
+                     {"bits", std::to_string(bits)},
+                     {"num_hashes", "[" + ks + "]"},
+                     {"fpp", FormatDouble(f.fpp())},
+                     {"fill", FormatDouble(bits ? set / static_cast<double>(bits) : 0.0)},
+                     {"count", std::to_string(count)}});
+      });
   BindParams<ScalableFilter>(cls, "initial_capacity", &ScalableFilter::initial_capacity, "fpp",
                              &ScalableFilter::fpp, "growth", &ScalableFilter::growth, "tightening",
                              &ScalableFilter::tightening, "layout", &ScalableFilter::layout, "seed",
                              &ScalableFilter::seed);
-  cls.def("__repr__", [](const G& self) {
-    uint64_t bits = 0, count = 0;
-    size_t stages = 0;
-    double set = 0;
-    std::string ks;  // each stage's k
-    Reading(self, [&](const ScalableFilter& f) {
-      for (size_t i = 0; i < f.stages(); ++i) {
-        set += f.stage(i).fill_ratio() * static_cast<double>(f.stage(i).bit_count());
-        bits += f.stage(i).bit_count();
-        ks += (i ? ", " : "") + std::to_string(f.stage(i).num_hashes());
-      }
-      stages = f.stages();
-      count = f.count();
-    });
-    const ScalableFilter& f = self.obj;
-    return Repr("ScalableFilter",
-                {{"layout", simdbloom::layout_name(f.layout())},
-                 {"stages", std::to_string(stages)},
-                 {"bits", std::to_string(bits)},
-                 {"num_hashes", "[" + ks + "]"},
-                 {"fpp", FormatDouble(f.fpp())},
-                 {"fill", FormatDouble(bits ? set / static_cast<double>(bits) : 0.0)},
-                 {"count", std::to_string(count)}});
-  });
 }
 
 }  // namespace simdbloom_py

@@ -256,27 +256,27 @@ of label, name, members, cells_written and the paper's a-priori expected_emersio
 key in no area gets this label), apriori_isep (a key of this area gets a higher one), expected_cells; with
 measure=True also the measured cells, emersion and fpp per area and sparsity/fpp overall (else 0).
 Cost: O(num_areas) formulas; measure: one pass over the cells, GIL released.)doc")
-      .def_property_readonly("current_label", Locked<SpatialFilter>(&SpatialFilter::current_label));
+      .def_property_readonly("current_label", Locked<SpatialFilter>(&SpatialFilter::current_label))
+      .def("__repr__", [](const G& self) {
+        uint64_t members = 0;
+        const double fill = Reading(self, [&](const SpatialFilter& f) {
+          members = Kind<SpatialFilter>::Members(f);
+          return CellFill(f);
+        });
+        const SpatialFilter& f = self.obj;
+        return Repr("SpatialFilter", {{"num_areas", std::to_string(f.num_areas())},
+                                      {"cells", std::to_string(f.num_cells())},
+                                      {"cell_bytes", std::to_string(f.cell_bytes())},
+                                      {"num_hashes", std::to_string(f.num_hashes())},
+                                      {"seed", std::to_string(f.seed())},
+                                      {"fill", FormatDouble(fill)},
+                                      {"members", std::to_string(members)}});
+      });
   BindParams<SpatialFilter>(cls, "num_areas", &SpatialFilter::num_areas, "num_hashes",
                             &SpatialFilter::num_hashes, "num_blocks", &SpatialFilter::num_blocks,
                             "num_cells", &SpatialFilter::num_cells, "cell_bytes",
                             &SpatialFilter::cell_bytes, "size_bytes", &SpatialFilter::size_bytes,
                             "seed", &SpatialFilter::seed);
-  cls.def("__repr__", [](const G& self) {
-    uint64_t members = 0;
-    const double fill = Reading(self, [&](const SpatialFilter& f) {
-      members = Kind<SpatialFilter>::Members(f);
-      return CellFill(f);
-    });
-    const SpatialFilter& f = self.obj;
-    return Repr("SpatialFilter", {{"num_areas", std::to_string(f.num_areas())},
-                                  {"cells", std::to_string(f.num_cells())},
-                                  {"cell_bytes", std::to_string(f.cell_bytes())},
-                                  {"num_hashes", std::to_string(f.num_hashes())},
-                                  {"seed", std::to_string(f.seed())},
-                                  {"fill", FormatDouble(fill)},
-                                  {"members", std::to_string(members)}});
-  });
 }
 
 }  // namespace simdbloom_py

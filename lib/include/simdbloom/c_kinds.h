@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* simdbloom C API, the kinds besides the plain filter: counting, scalable, spatial, ShBF_A and
- * ShBF_x. Included by <simdbloom/simdbloom.h> (include that): the conventions, status codes,
- * simdbloom_keys and key types it declares hold here too. */
+ * ShBF_x. Included by <simdbloom/simdbloom.h> (include that) inside its extern "C" block: the
+ * conventions, status codes, simdbloom_keys and key types it declares hold here too. */
 #ifndef SIMDBLOOM_C_KINDS_H_
 #define SIMDBLOOM_C_KINDS_H_
 
-#include "simdbloom/simdbloom.h"
-
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#ifndef SIMDBLOOM_SIMDBLOOM_H_
+#error "include <simdbloom/simdbloom.h>, which includes this header inside its extern \"C\" block"
 #endif
 
 /* ==== The other kinds of filter ====
@@ -429,13 +423,5 @@ simdbloom_status simdbloom_shbf_x_serialize(const simdbloom_shbf_x* filter, void
 simdbloom_status simdbloom_shbf_x_save(const simdbloom_shbf_x* filter, const char* path);
 simdbloom_status simdbloom_shbf_x_load(const char* path, simdbloom_shbf_x** out);
 simdbloom_status simdbloom_shbf_x_load_bytes(const void* data, size_t size, simdbloom_shbf_x** out);
-
-#ifdef __cplusplus
-} /* extern "C" */
-#endif
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 
 #endif /* SIMDBLOOM_C_KINDS_H_ */

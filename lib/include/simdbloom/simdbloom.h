@@ -324,6 +324,10 @@ simdbloom_status simdbloom_from_guava(const void* data, size_t size, int key_typ
 size_t simdbloom_guava_size(const simdbloom_filter* filter);
 simdbloom_status simdbloom_to_guava(const simdbloom_filter* filter, void* buf, size_t capacity);
 
+/* The other kinds of filter (counting, scalable, spatial, ShBF_A, ShBF_x), declared inside this
+ * extern "C" block with this header's visibility: simdbloom/c_kinds.h. Include this header. */
+#include "simdbloom/c_kinds.h" /* IWYU pragma: export */
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
@@ -331,9 +335,5 @@ simdbloom_status simdbloom_to_guava(const simdbloom_filter* filter, void* buf, s
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
-
-/* The other kinds of filter (counting, scalable, spatial, ShBF_A, ShBF_x): simdbloom/c_kinds.h,
- * included here; include <simdbloom/simdbloom.h>, not it. */
-#include "simdbloom/c_kinds.h"  /* IWYU pragma: export */
 
 #endif /* SIMDBLOOM_SIMDBLOOM_H_ */
