@@ -238,6 +238,17 @@ simdbloom::Keys KeysOf(const simdbloom_keys* keys) {
   }
 }
 
+// A constructor of a layout: checks the layout, then `out`, then stores make(layout) into it.
+template <class Make>
+simdbloom_status CreateFilter(const char* who, int layout, simdbloom_filter** out,
+                              Make&& make) noexcept {
+  return Guard(who, [&] {
+    const Layout l = LayoutOf(layout);
+    NotNull(out, "out");
+    Wrap(make(l), out);
+  });
+}
+
 }  // namespace capi
 }  // namespace simdbloom
 
@@ -278,19 +289,15 @@ const char* simdbloom_last_error(void) { return simdbloom::capi::LastError(); }
 
 simdbloom_status simdbloom_create(uint64_t expected_items, double fpp, int layout, uint64_t seed,
                                   simdbloom_filter** out) {
-  return Guard("simdbloom_create", [&] {
-    const simdbloom::Layout l = LayoutOf(layout);
-    NotNull(out, "out");
-    Wrap(simdbloom::Filter::create(expected_items, fpp, l, seed), out);
+  return CreateFilter("simdbloom_create", layout, out, [&](simdbloom::Layout l) {
+    return simdbloom::Filter::create(expected_items, fpp, l, seed);
   });
 }
 
 simdbloom_status simdbloom_with_bits(uint64_t bits, uint32_t k, int layout, uint64_t seed,
                                      simdbloom_filter** out) {
-  return Guard("simdbloom_with_bits", [&] {
-    const simdbloom::Layout l = LayoutOf(layout);
-    NotNull(out, "out");
-    Wrap(simdbloom::Filter::with_bits(bits, k, l, seed), out);
+  return CreateFilter("simdbloom_with_bits", layout, out, [&](simdbloom::Layout l) {
+    return simdbloom::Filter::with_bits(bits, k, l, seed);
   });
 }
 

@@ -77,22 +77,18 @@ simdbloom_status simdbloom_set_contains(const simdbloom_filter* const* filters, 
   });
 }
 
-simdbloom_status simdbloom_set_first(const simdbloom_filter* const* filters, size_t n_filters,
-                                     const simdbloom_keys* keys, unsigned threads, int32_t* out,
-                                     uint64_t* hits) {
-  return simdbloom::capi::PerKeyCall(
-      "simdbloom_set_first", filters, n_filters, keys, out, hits,
-      [&](const simdbloom::FilterSet& set, const simdbloom::Keys& k) {
-        return set.first(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
-      });
-}
+// Defines simdbloom_set_<op>(filters, n_filters, keys, threads, OutT* out, uint64_t* result):
+// FilterSet::op(keys, out, Threads) over the filters, its return value into *result.
+#define SIMDBLOOM_CAPI_SET_PER_KEY(op, OutT, result)                                            \
+  simdbloom_status simdbloom_set_##op(const simdbloom_filter* const* filters, size_t n_filters, \
+                                      const simdbloom_keys* keys, unsigned threads, OutT* out,  \
+                                      uint64_t* result) {                                       \
+    return simdbloom::capi::PerKeyCall(                                                         \
+        "simdbloom_set_" #op, filters, n_filters, keys, out, result,                            \
+        [&](const simdbloom::FilterSet& set, const simdbloom::Keys& k) {                        \
+          return set.op(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});       \
+        });                                                                                     \
+  }
 
-simdbloom_status simdbloom_set_count(const simdbloom_filter* const* filters, size_t n_filters,
-                                     const simdbloom_keys* keys, unsigned threads, uint32_t* out,
-                                     uint64_t* total) {
-  return simdbloom::capi::PerKeyCall(
-      "simdbloom_set_count", filters, n_filters, keys, out, total,
-      [&](const simdbloom::FilterSet& set, const simdbloom::Keys& k) {
-        return set.count(k, out, simdbloom::Threads{simdbloom::capi::ThreadsOf(threads)});
-      });
-}
+SIMDBLOOM_CAPI_SET_PER_KEY(first, int32_t, hits)
+SIMDBLOOM_CAPI_SET_PER_KEY(count, uint32_t, total)

@@ -197,22 +197,20 @@ independent filters.)doc");
       "str keys are their UTF-8 bytes; byteArrayFunnel; unencodedCharsFunnel: pass "
       "s.encode('utf-16-le')). Then every key answers as Guava's mightContain does. Raises "
       "simdbloom.Error (format) for anything but one Guava filter. O(size), GIL released.");
+  // A foreign form's bytes (Guava, Parquet) as Python bytes, read under the shared lock.
+  const auto exported = [](std::vector<uint8_t> (Filter::*form)() const) {
+    return [form](const G& self) {
+      const std::vector<uint8_t> bytes =
+          Reading(self, [&](const Filter& f) { return (f.*form)(); });
+      return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    };
+  };
   cls.def(
-      "to_guava",
-      [](const G& self) {
-        const std::vector<uint8_t> bytes =
-            Reading(self, [](const Filter& f) { return f.to_guava(); });
-        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      },
+      "to_guava", exported(&Filter::to_guava),
       "Guava's writeTo bytes of a guava or guava32 filter with seed 0 (what Java's "
       "BloomFilter.readFrom reads); simdbloom.Error (incompatible) for other filters. O(size).");
   cls.def(
-      "to_parquet",
-      [](const G& self) {
-        const std::vector<uint8_t> bytes =
-            Reading(self, [](const Filter& f) { return f.to_parquet(); });
-        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      },
+      "to_parquet", exported(&Filter::to_parquet),
       "The Parquet form (BloomFilterHeader + bitset) of a split_block256 filter with seed 0, as "
       "a Parquet writer stores it; simdbloom.Error (incompatible) for other filters. O(size).");
   BindMembership(cls);

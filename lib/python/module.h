@@ -80,28 +80,21 @@ void BindShifting(py::module_& m);
 
 namespace pybind11 {
 namespace detail {
-template <>
-struct type_caster<simdbloom_py::IntArg> {
-  PYBIND11_TYPE_CASTER(simdbloom_py::IntArg, const_name("int"));
-  bool load(handle src, bool) {
-    value.obj = reinterpret_borrow<object>(src);
-    return true;
-  }
-  static handle cast(const simdbloom_py::IntArg& a, return_value_policy, handle) {
-    return a.obj.inc_ref();
-  }
-};
-template <>
-struct type_caster<simdbloom_py::FloatArg> {
-  PYBIND11_TYPE_CASTER(simdbloom_py::FloatArg, const_name("float"));
-  bool load(handle src, bool) {
-    value.obj = reinterpret_borrow<object>(src);
-    return true;
-  }
-  static handle cast(const simdbloom_py::FloatArg& a, return_value_policy, handle) {
-    return a.obj.inc_ref();
-  }
-};
+// IntArg and FloatArg: the Python object passed through unconverted (IntOf and FloatOf check
+// it), shown as `pyname` in signatures.
+#define SIMDBLOOM_PY_ARG_CASTER(Arg, pyname)                                                  \
+  template <>                                                                                 \
+  struct type_caster<Arg> {                                                                   \
+    PYBIND11_TYPE_CASTER(Arg, const_name(pyname));                                            \
+    bool load(handle src, bool) {                                                             \
+      value.obj = reinterpret_borrow<object>(src);                                            \
+      return true;                                                                            \
+    }                                                                                         \
+    static handle cast(const Arg& a, return_value_policy, handle) { return a.obj.inc_ref(); } \
+  };
+SIMDBLOOM_PY_ARG_CASTER(simdbloom_py::IntArg, "int")
+SIMDBLOOM_PY_ARG_CASTER(simdbloom_py::FloatArg, "float")
+#undef SIMDBLOOM_PY_ARG_CASTER
 }  // namespace detail
 }  // namespace pybind11
 
