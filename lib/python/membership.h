@@ -78,8 +78,8 @@ py::object SelectOf(const Guarded<T>& self, py::handle keys, unsigned threads, b
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
   const size_t n = b.total_size();
-  if (n > std::numeric_limits<uint32_t>::max()) {
-    throw py::value_error("select: more than 2^32 - 1 keys do not fit 32-bit selection indices");
+  if (n > (uint64_t{1} << 32)) {
+    throw py::value_error("select: more than 2^32 keys do not fit 32-bit selection indices");
   }
   py::array_t<uint32_t> out(static_cast<py::ssize_t>(n));
   uint32_t* p = out.mutable_data();
@@ -117,7 +117,7 @@ constexpr const char kBitmapDoc[] =
     "bitorder='little')) set if key i may be present (a null: clear). Cost: as contains.";
 constexpr const char kSelectDoc[] =
     "The indices (uint32, ascending) of the keys that may be present: the semi-join's selection "
-    "vector. Needs len(keys) < 2**32. Cost: as contains, and a copy of the hits when fewer than "
+    "vector. Needs len(keys) <= 2**32. Cost: as contains, and a copy of the hits when fewer than "
     "half the keys hit.";
 constexpr const char kThreadsDoc[] =
     " `threads`: the bulk call runs on that many threads (same results as one).";

@@ -321,7 +321,7 @@ class Filter {
   // number of set bits.
   uint64_t contains_bitmap(const Keys& keys, uint8_t* bitmap) const;
   // Writes the indices (ascending) of the keys that may be present to selection[0 .. count) and
-  // returns count. `selection` must hold keys.size() entries; keys.size() must be < 2^32.
+  // returns count. `selection` must hold keys.size() entries; keys.size() must be at most 2^32.
   uint64_t select(const Keys& keys, uint32_t* selection) const;
   // Chains filters: keeps, in place and in order, the entries of selection[0 .. count) whose key
   // keys[selection[i]] may be present; returns how many remain. Every entry must be below

@@ -155,7 +155,7 @@ class ScalableFilter {
   uint64_t contains(const Keys& keys, uint8_t* out) const;
   // As contains, as an LSB-first bitmap of (keys.size() + 7) / 8 bytes (Filter::contains_bitmap).
   uint64_t contains_bitmap(const Keys& keys, uint8_t* bitmap) const;
-  // As contains, as the ascending indices of the keys that may be present; keys.size() < 2^32.
+  // As contains, as the ascending indices of the keys that may be present; keys.size() <= 2^32.
   uint64_t select(const Keys& keys, uint32_t* selection) const;
   // Keeps, in place and in order, the entries of selection[0 .. count) whose key may be present
   // (Filter::refine); every entry must be below keys.size(). Stages are queried newest first, each
