@@ -7,17 +7,8 @@
 
 #include <cstdint>
 
-// Whether this is a ThreadSanitizer build (GCC defines __SANITIZE_THREAD__, clang has the feature).
-#if defined(__SANITIZE_THREAD__)
-#define SIMDBLOOM_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SIMDBLOOM_TSAN 1
-#endif
-#endif
-#ifndef SIMDBLOOM_TSAN
-#define SIMDBLOOM_TSAN 0
-#endif
+#include "simdbloom/detail/compiler.hpp"  // SIMDBLOOM_TSAN, defined once
+
 #if SIMDBLOOM_TSAN
 // ThreadSanitizer's dynamic annotations (its runtime defines them).
 extern "C" void AnnotateIgnoreReadsBegin(const char* file, int line);

@@ -15,9 +15,11 @@
 
 #include "hwy/highway.h"
 #include "kernels/concurrency.h"
+#include "kernels/counting/scalar.h"
 #include "kernels/cpu.h"
 #include "kernels/interface.h"
 #include "kernels/simd/export.h"
+#include "kernels/spatial/scalar.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -25,8 +27,9 @@ namespace detail {
 
 namespace {
 
-// The scalar loops of the installed header (detail/single_key.hpp) in the kernels' one-key form:
-// what Filter's single-key entry points (below) run where the active target has no one-key kernel.
+// The scalar loops of the installed header (detail/one_key/scalar.hpp) and of the kinds
+// (kernels/counting/scalar.h, kernels/spatial/scalar.h) in the one-key table's form: its entries
+// where the active target has no one-key kernel.
 bool Block512InsertScalar(uint64_t* block, uint64_t h, uint32_t k) {
   return Block512Insert(block, h, k);
 }
@@ -39,13 +42,44 @@ bool SplitBlock256InsertScalar(uint64_t* block, uint64_t h, uint32_t) {
 bool SplitBlock256ContainsScalar(const uint64_t* block, uint64_t h, uint32_t) {
   return SplitBlock256Contains(reinterpret_cast<const uint8_t*>(block), h);
 }
+uint32_t SpatialClassifyScalar(const uint8_t* block, uint64_t h, uint32_t k) {
+  return scalar::SpatialClassifyHash(block, SpatialParams{1, k, 1}, h);  // one block: block 0
+}
+constexpr OneKeyTable kScalarOneKey = {&Block512InsertScalar,         &Block512ContainsScalar,
+                                       &SplitBlock256InsertScalar,    &SplitBlock256ContainsScalar,
+                                       &scalar::CountingBlockedCount, &SpatialClassifyScalar};
+
+// Target k's one-key table: its one-key kernels, the scalar loops where it has none.
+OneKeyTable OneKeyOf(const Kernels& k) {
+  const LayoutKernels& b512 = k.For(LayoutId::kBlock512);
+  const LayoutKernels& split = k.For(LayoutId::kSplitBlock256);
+  OneKeyTable t = kScalarOneKey;
+  if (b512.insert_one != nullptr) t.block512_insert = b512.insert_one;
+  if (b512.contains_one != nullptr) t.block512_contains = b512.contains_one;
+  if (split.insert_one != nullptr) t.split_block256_insert = split.insert_one;
+  if (split.contains_one != nullptr) t.split_block256_contains = split.contains_one;
+  if (k.counting_blocked.count_one != nullptr) t.counting_count = k.counting_blocked.count_one;
+  if (k.spatial.classify_one != nullptr) t.spatial_classify = k.spatial.classify_one;
+  return t;
+}
 
 }  // namespace
 
-// detail/single_key.hpp's one-key kernels: the scalar loops until the library selects a target
-// (constant-initialized), then the active target's (PublishOneKey).
-OneKeyFns g_one_key_block512 = {{&Block512InsertScalar}, {&Block512ContainsScalar}};
-OneKeyFns g_one_key_split_block256 = {{&SplitBlock256InsertScalar}, {&SplitBlock256ContainsScalar}};
+std::atomic<const OneKeyTable*> g_one_key{&kScalarOneKey};  // then PublishOneKey's
+
+// The inline single-key path's entries (detail/one_key/table.hpp): one load, one jump.
+bool Block512InsertOne(uint64_t* block, uint64_t h, uint32_t k) {
+  return ActiveOneKey().block512_insert(block, h, k);
+}
+bool Block512ContainsOne(const uint64_t* block, uint64_t h, uint32_t k) {
+  return ActiveOneKey().block512_contains(block, h, k);
+}
+bool SplitBlock256InsertOne(uint8_t* block, uint64_t h) {
+  return ActiveOneKey().split_block256_insert(reinterpret_cast<uint64_t*>(block), h, 8);
+}
+bool SplitBlock256ContainsOne(const uint8_t* block, uint64_t h) {
+  return ActiveOneKey().split_block256_contains(reinterpret_cast<const uint64_t*>(block), h, 8);
+}
 
 namespace {
 
@@ -71,6 +105,7 @@ int64_t SupportedHwyTargets() { return CpuHwyTargets(); }
 struct TargetTable {
   int64_t hwy_target;
   Kernels kernels;
+  OneKeyTable one_key;  // OneKeyOf(kernels)
 };
 Kernels KernelsAt(size_t index) {
   Kernels k = *BaseKernelsAt(index);
@@ -90,7 +125,7 @@ const std::vector<TargetTable>& Compiled() {
     for (int64_t bits = HWY_TARGETS; bits != 0; bits &= bits - 1) {
       const int64_t t = bits & -bits;
       const Kernels k = KernelsAt(TableIndex(t));
-      if (k.hwy_target == t) v->push_back(TargetTable{t, k});
+      if (k.hwy_target == t) v->push_back(TargetTable{t, k, OneKeyOf(k)});
     }
     return v;
   }();
@@ -141,24 +176,20 @@ std::string KnownNames() {
   return names;
 }
 
-// Points Filter's single-key calls (g_one_key_*, detail/single_key.hpp) at target k's one-key
-// kernels, or at the scalar loops where it has none. Not in a ThreadSanitizer build: there
-// single-key queries keep the scalar loops, whose relaxed atomic loads the concurrency tests check
-// against insert_concurrent (the kernels' vector loads race with it by contract, like the bulk
-// query's).
+// Points the one-key table (ActiveOneKey) at target k's, or at the scalar loops' where k is not a
+// compiled target (the reference, none). Not in a ThreadSanitizer build: there single-key queries
+// keep the scalar loops, whose relaxed atomic loads the concurrency tests check against
+// insert_concurrent (the kernels' vector loads race with it by contract, like the bulk query's).
 void PublishOneKey(const Kernels* k) {
-  const bool use = !SIMDBLOOM_TSAN && k != nullptr;
-  const LayoutKernels* b512 = use ? &k->For(LayoutId::kBlock512) : nullptr;
-  const LayoutKernels* split = use ? &k->For(LayoutId::kSplitBlock256) : nullptr;
-  const auto relaxed = std::memory_order_relaxed;
-  g_one_key_block512.insert.store(
-      b512 && b512->insert_one ? b512->insert_one : &Block512InsertScalar, relaxed);
-  g_one_key_block512.contains.store(
-      b512 && b512->contains_one ? b512->contains_one : &Block512ContainsScalar, relaxed);
-  g_one_key_split_block256.insert.store(
-      split && split->insert_one ? split->insert_one : &SplitBlock256InsertScalar, relaxed);
-  g_one_key_split_block256.contains.store(
-      split && split->contains_one ? split->contains_one : &SplitBlock256ContainsScalar, relaxed);
+  const OneKeyTable* table = &kScalarOneKey;
+  if (!SIMDBLOOM_TSAN && k != nullptr) {
+    static const OneKeyTable fallback = OneKeyOf(FallbackKernels());
+    if (k == &FallbackKernels()) table = &fallback;
+    for (const TargetTable& t : Compiled()) {
+      if (&t.kernels == k) table = &t.one_key;
+    }
+  }
+  g_one_key.store(table, std::memory_order_relaxed);
 }
 
 struct Selection {
@@ -212,8 +243,6 @@ std::vector<const Kernels*> Available() {
   all.push_back(&Reference());
   return all;
 }
-
-const Kernels* ActiveOrNull() noexcept { return Selected().active.load(std::memory_order_acquire); }
 
 const Kernels& Active() {
   Selection& s = Selected();

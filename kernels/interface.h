@@ -73,8 +73,8 @@ struct LayoutKernels {
                        ResultKind result, void* out);
   // One key, for Filter's single-key calls (simdbloom.hpp, detail::OneKey): sets / tests the
   // probes of hash h in the key's `block` (the layout's block, aligned). insert_one returns true if
-  // a probe was clear. Null where the inline scalar path (detail/single_key.hpp) is as fast: every
-  // layout on narrow targets, and layouts without a vector one-key path.
+  // a probe was clear. Null where the inline scalar path (detail/one_key/scalar.hpp) is as fast:
+  // every layout on narrow targets, and layouts without a vector one-key path.
   bool (*insert_one)(uint64_t* block, uint64_t h, uint32_t k) = nullptr;
   bool (*contains_one)(const uint64_t* block, uint64_t h, uint32_t k) = nullptr;
 };

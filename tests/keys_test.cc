@@ -14,6 +14,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "kernels/dispatch.h"
 #include "kernels/reference.h"
 #include "simdbloom/counting.hpp"
 #include "simdbloom/scalable.hpp"
@@ -347,7 +348,7 @@ TEST_CASE("api: bulk insert says which keys were new") {
   CHECK(threw);
 }
 
-// The inline single-key path (simdbloom/detail/single_key.hpp) against libxxhash and the literal
+// The inline single-key path (simdbloom/detail/one_key.hpp) against libxxhash and the literal
 // reference (kernels/reference.h): hashes of 4/8-byte keys for many seeds, and insert/contains of
 // every layout and k, bit for bit, with the same "was new" answers.
 TEST_CASE("api: the single-key path equals libxxhash and the reference on every target") {
@@ -372,24 +373,28 @@ TEST_CASE("api: the single-key path equals libxxhash and the reference on every 
                         {Layout::kClassic, 1, 32},
                         {Layout::kShifting, 1, 16}};
   // The single-key calls follow the active target: the scalar loops, or the target's one-key
-  // kernels (block512 and split_block256 on x86 AVX2 and up, detail::g_one_key_*; never null).
+  // kernels (on x86 AVX2 and up; detail::ActiveOneKey(), never a null entry).
+  using Fn = void (*)();
+  auto entries = [] {
+    const detail::OneKeyTable& t = detail::ActiveOneKey();
+    return std::vector<Fn>{reinterpret_cast<Fn>(t.block512_insert),
+                           reinterpret_cast<Fn>(t.block512_contains),
+                           reinterpret_cast<Fn>(t.split_block256_insert),
+                           reinterpret_cast<Fn>(t.split_block256_contains),
+                           reinterpret_cast<Fn>(t.counting_count),
+                           reinterpret_cast<Fn>(t.spatial_classify)};
+  };
   set_target("reference");
-  const detail::OneKeyFns* fns[] = {&detail::g_one_key_block512, &detail::g_one_key_split_block256};
-  detail::InsertOneFn scalar_insert[2];
-  detail::ContainsOneFn scalar_contains[2];
-  for (int l = 0; l < 2; ++l) {
-    scalar_insert[l] = fns[l]->insert.load();
-    scalar_contains[l] = fns[l]->contains.load();
-    REQUIRE((scalar_insert[l] != nullptr));
-    REQUIRE((scalar_contains[l] != nullptr));
-  }
+  const std::vector<Fn> scalar = entries();
+  for (Fn f : scalar) REQUIRE((f != nullptr));
   reset_target();
   test::ForEachApiTarget([&](const std::string& target) {
     // AVX2, AVX3, AVX3_ZEN4, ... (every x86 target from AVX2 up is named AVX*).
     const bool wide_x86 = target.rfind("AVX", 0) == 0;
-    for (int l = 0; l < 2; ++l) {
-      CHECK((fns[l]->insert.load() != scalar_insert[l]) == wide_x86);
-      CHECK((fns[l]->contains.load() != scalar_contains[l]) == wide_x86);
+    const std::vector<Fn> now = entries();
+    for (size_t e = 0; e < now.size(); ++e) {
+      CAPTURE(e);
+      CHECK((now[e] != scalar[e]) == wide_x86);
     }
     for (const Case& c : cases) {
       for (uint32_t k = c.k_min; k <= c.k_max; ++k) {

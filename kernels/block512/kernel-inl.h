@@ -179,7 +179,7 @@ struct Block512 {
   // contains_one). The lanes a probe reaches come from arithmetic, (w - w0) mod 8 < k (and < k - 8
   // for the second round), instead of the bulk call's per-call table. Only where the 8 words fit in
   // at most two vectors (x86 AVX2 and up): with narrower vectors the inline scalar path
-  // (detail/single_key.hpp), which needs no call, is as fast.
+  // (detail/one_key/scalar.hpp), which needs no call, is as fast.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
   static constexpr bool kOneKey = true;
 #else

@@ -51,11 +51,12 @@ struct CountingBlocked {
 
   static HWY_INLINE void Locate(const detail::Params& p, const uint64_t* HWY_RESTRICT hashes,
                                 size_t j0, size_t j1, Tile& tile) {
+    static_assert(detail::kCountingWordsPerKey == 4, "a key's words at 4 W: W << 2");
     const hn::ScalableTag<uint64_t> d;
     const auto nw = hn::Set(d, 2 * p.num_blocks);
     ForEachHashVector(d, hashes, j0, j1, [&](hn::Vec<decltype(d)> h, size_t j) HWY_ATTR {
       const auto w = hn::ShiftRight<32>(MulU32ToU64(d, hn::ShiftRight<32>(h), nw));
-      hn::Store(hn::ShiftLeft<2>(w), d, tile.index + j);
+      hn::Store(hn::ShiftLeft<2>(w), d, tile.index + j);  // CountingBlockedWords (probes.hpp)
       hn::Store(Register64MaskV(d, h, p.k), d, tile.mask + j);
     });
   }
@@ -115,7 +116,8 @@ struct CountingBlocked {
           least = detail::CountingSpec::kMaxCount;
           for (uint64_t m = tile.mask[j]; m != 0; m &= m - 1) {
             const uint32_t c = static_cast<uint32_t>(__builtin_ctzll(m));
-            const uint32_t v = static_cast<uint32_t>((p[c >> 4] >> (4 * (c & 15))) & 15);
+            const uint32_t v =
+                static_cast<uint32_t>((p[detail::CounterWord(c)] >> detail::CounterShift(c)) & 15);
             least = v < least ? v : least;
           }
         }

@@ -20,10 +20,10 @@ inline uint32_t CountingPositions(detail::CountingId id, const detail::Params& p
                                   uint64_t* pos) {
   uint32_t n = 0;
   if (id == detail::CountingId::kBlocked) {
-    const uint64_t word = detail::BlockIndex(h, 2 * p.num_blocks);
+    const uint64_t first = 16 * detail::CountingBlockedWords(h, p.num_blocks);
     const uint64_t mask = Register64Mask(h, p.k);
     for (uint32_t c = 0; c < 64; ++c) {
-      if ((mask >> c) & 1) pos[n++] = 64 * word + c;
+      if ((mask >> c) & 1) pos[n++] = first + c;
     }
   } else {
     const uint64_t step = ClassicStep(h);
@@ -39,11 +39,11 @@ inline uint32_t CountingPositions(detail::CountingId id, const detail::Params& p
 }
 
 inline uint32_t GetCounter(const uint64_t* counters, uint64_t i) {
-  return static_cast<uint32_t>((counters[i / 16] >> (4 * (i % 16))) & 15);
+  return static_cast<uint32_t>((counters[detail::CounterWord(i)] >> detail::CounterShift(i)) & 15);
 }
 inline void SetCounter(uint64_t* counters, uint64_t i, uint32_t v) {
-  uint64_t& w = counters[i / 16];
-  w = (w & ~(uint64_t{15} << (4 * (i % 16)))) | (uint64_t{v} << (4 * (i % 16)));
+  uint64_t& w = counters[detail::CounterWord(i)];
+  w = (w & ~(uint64_t{15} << detail::CounterShift(i))) | (uint64_t{v} << detail::CounterShift(i));
 }
 
 // Increments each counter below 15; true if one was 0.
@@ -89,6 +89,20 @@ inline uint32_t CountingCount(detail::CountingId id, const uint64_t* counters,
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t c = GetCounter(counters, pos[i]);
     m = c < m ? c : m;
+  }
+  return m;
+}
+
+// The blocked geometry's count of one key from its 4 `words`: the smallest of its k counters, read
+// probe by probe (a counter two probes share is read twice, which leaves the minimum alone). A loop
+// of fixed length k: walking the set bits of the key's mask was a loop of key-dependent length, and
+// walking all 64 counters slower still (perf/README.md, design notes M1 and M16). The one-key
+// table's entry where the target has no vector count (kernels/dispatch.cc).
+inline uint32_t CountingBlockedCount(const uint64_t* words, uint64_t h, uint32_t k) {
+  uint32_t m = detail::CountingSpec::kMaxCount;
+  for (uint32_t i = 0; i < k; ++i) {
+    const uint32_t v = GetCounter(words, detail::Register64Bit(h, i));
+    m = v < m ? v : m;
   }
   return m;
 }

@@ -151,11 +151,11 @@ struct BlockedKey {
 inline BlockedKey LocateBlocked(const uint64_t* counters, uint64_t num_blocks, uint32_t k,
                                 uint64_t h) {
   BlockedKey key;
-  key.w = const_cast<uint64_t*>(counters) + 4 * detail::BlockIndex(h, 2 * num_blocks);
+  key.w = const_cast<uint64_t*>(counters) + detail::CountingBlockedWords(h, num_blocks);
   key.ones[0] = key.ones[1] = key.ones[2] = key.ones[3] = 0;
   for (uint32_t i = 0; i < k; ++i) {
     const uint32_t c = detail::Register64Bit(h, i);
-    key.ones[c >> 4] |= uint64_t{1} << (4 * (c & 15));
+    key.ones[detail::CounterWord(c)] |= uint64_t{1} << detail::CounterShift(c);
   }
   return key;
 }
@@ -207,32 +207,12 @@ CountingFilter::Removal CountingFilter::remove_hash(uint64_t h) {
   return r;
 }
 
-namespace {
-// The blocked layout's count of one key: the smallest of its k counters, read probe by probe
-// (counter lo32(a * M[i]) >> 26 of the 64, as register64's bits; a counter two probes share is
-// read twice, which leaves the minimum alone). A loop of fixed length k: walking the set bits of
-// the key's mask was a loop of key-dependent length, and walking all 64 counters slower still
-// (perf/README.md, design notes M1 and M16).
-uint32_t BlockedCount(const uint64_t* w, uint32_t k, uint64_t h) {  // w: the key's 4 words
-  uint32_t m = detail::CountingSpec::kMaxCount;
-  for (uint32_t i = 0; i < k; ++i) {
-    const uint32_t c = detail::Register64Bit(h, i);
-    const uint32_t v = static_cast<uint32_t>((w[c >> 4] >> (4 * (c & 15))) & 15);
-    m = v < m ? v : m;
-  }
-  return m;
-}
-}  // namespace
-
 uint32_t detail::CountingCountOutOfLine(uint8_t layout, const uint64_t* counters,
                                         uint64_t num_blocks, uint32_t k, uint64_t h) noexcept {
   if (layout == static_cast<uint8_t>(CountingLayout::kBlocked)) {
-    const uint64_t* words = counters + 4 * detail::BlockOf(h, 2 * num_blocks);
-    const detail::Kernels* target = detail::ActiveOrNull();
-    if (target != nullptr && target->counting_blocked.count_one != nullptr) {
-      return target->counting_blocked.count_one(words, h, k);
-    }
-    return BlockedCount(words, k, h);
+    // the target's vector count or the scalar loop (kernels/counting/scalar.h)
+    return detail::ActiveOneKey().counting_count(
+        counters + detail::CountingBlockedWords(h, num_blocks), h, k);
   }
   return scalar::CountingCount(CountingId::kClassic, counters, ParamsOf(num_blocks, k, 0), h);
 }

@@ -247,11 +247,9 @@ uint64_t SpatialFilter::insert_hash(uint16_t label, uint64_t hash) {
 
 uint32_t detail::SpatialClassifyOutOfLine(const uint8_t* cells, uint64_t num_blocks, uint32_t k,
                                           uint32_t cell_bytes, uint64_t h) noexcept {
-  if (cell_bytes == 1) {
-    const detail::Kernels* target = detail::ActiveOrNull();
-    if (target != nullptr && target->spatial.classify_one != nullptr) {
-      return target->spatial.classify_one(cells + 64 * detail::BlockOf(h, num_blocks), h, k);
-    }
+  if (cell_bytes == 1) {  // the target's vector classify or the scalar loop
+    return detail::ActiveOneKey().spatial_classify(cells + 64 * detail::BlockOf(h, num_blocks), h,
+                                                   k);
   }
   detail::SpatialParams p{num_blocks, k, cell_bytes};
   return scalar::SpatialClassifyHash(cells, p, h);

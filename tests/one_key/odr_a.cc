@@ -5,6 +5,9 @@
 #include "simdbloom/spatial.hpp"
 
 const char* PathOfUnitA() { return simdbloom::detail::OneKey::kName; }
+#if defined(SIMDBLOOM_EXPECT_NEON)  // one_key.neon.compile: this unit for AArch64
+static_assert(simdbloom::detail::OneKey::kName[0] == 'n', "the NEON path (one_key/neon.hpp)");
+#endif
 bool ContainsInUnitA(const simdbloom::Filter& f, uint64_t key) { return f.contains(key); }
 bool InsertInUnitA(simdbloom::Filter& f, uint64_t key) { return f.insert(key); }
 // Through a member pointer: this unit's out-of-line instantiation of contains_hash<>.

@@ -19,7 +19,7 @@
 
 #include "simdbloom/basics.hpp"
 #include "simdbloom/detail/keys.hpp"
-#include "simdbloom/detail/single_key.hpp"
+#include "simdbloom/detail/one_key.hpp"
 #include "simdbloom/keys.hpp"
 
 namespace simdbloom {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "simdbloom/detail/single_key.hpp"
+#include "simdbloom/detail/one_key/scalar.hpp"
 
 namespace simdbloom {
 

@@ -2,7 +2,7 @@
 // simdbloom internal, installed because Filter's single-key calls are inline: each layout's probe
 // math for one key (which word and bit a probe of hash h selects, lib/FORMAT.md), written once.
 // Scalar, constexpr, no target flags, no memory access. Derived from it: the header's inline
-// single-key path (single_key.hpp; one_key.hpp's vector paths use its constants and are tested
+// single-key path (one_key/scalar.hpp; one_key.hpp's vector paths use its constants and are tested
 // against it), the library's scalar code and the oracle (kernels/<layout>/scalar.h, spec.h;
 // kernels/scalar/probes.h) and the kernels' constants (kernels/bits.h,
 // kernels/split_block256/spec.h). The SIMD kernels (kernels/<layout>/ kernel-inl.h) compute the
@@ -51,7 +51,7 @@ constexpr uint32_t Block512Bit(uint64_t h, uint32_t i) {
 
 // ---- register64 (k <= 16) ----
 // Probe i sets bit lo32(lo32(h) * M[i]) >> 26 of the key's word: all k of them. (The blocked
-// counting filter's counters are numbered the same way: lib/kinds/counting.cc.)
+// counting filter's counters are numbered the same way: below.)
 constexpr uint32_t Register64Bit(uint64_t h, uint32_t i) {
   return (static_cast<uint32_t>(h) * kBitMultipliers.m[i]) >> 26;
 }
@@ -60,6 +60,27 @@ constexpr uint64_t Register64Mask(uint64_t h, uint32_t k) {
   for (uint32_t i = 0; i < k; ++i) mask |= uint64_t{1} << Register64Bit(h, i);
   return mask;
 }
+
+// ---- counting, blocked (k <= 16; lib/FORMAT.md "Counting filters") ----
+// Counter c of an array of 4-bit counters is nibble c: bits 4 (c mod 16) .. +3 of u64 word c / 16.
+// The blocked geometry's counters are register64's bits over 2 * num_blocks words: a key's 64
+// counters are the 4 u64 words from word CountingBlockedWords(h, num_blocks) (half a 64-byte
+// block), its counter i (< k) is c = Register64Bit(h, i) of them. The vector paths take word and
+// shift from the product p = lo32(h) * M[i] (c = p >> 26): word p >> kCounterWordOfProduct, shift
+// (p >> kCounterShiftOfProduct) & kCounterShiftMask.
+constexpr uint32_t kCountingWordsPerKey = 4;
+constexpr uint64_t CountingBlockedWords(uint64_t h, uint64_t num_blocks) {
+  return kCountingWordsPerKey * BlockOf(h, 2 * num_blocks);
+}
+constexpr uint64_t CounterWord(uint64_t c) { return c >> 4; }
+constexpr uint32_t CounterShift(uint64_t c) { return static_cast<uint32_t>(4 * (c & 15)); }
+constexpr int kCounterWordOfProduct = 26 + 4;
+constexpr int kCounterShiftOfProduct = 26 - 2;
+constexpr uint32_t kCounterShiftMask = 0x3C;
+static_assert(CounterWord(0xFFFFFFFFu >> 26) == (0xFFFFFFFFu >> kCounterWordOfProduct) &&
+                  CounterShift(0x9E3779B9u >> 26) ==
+                      ((0x9E3779B9u >> kCounterShiftOfProduct) & kCounterShiftMask),
+              "the vector form of the counter's word and shift");
 
 // ---- split_block256 (Parquet; k = 8) ----
 // u32 word i (0..7) of the key's 256-bit block gets bit (lo32(h) * salt[i]) >> 27.

@@ -1,50 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// simdbloom internal, installed because Filter's single-key calls are inline: the one-key path,
-// scalar and SIMD-free, bit-exact with the reference (kernels/reference.h) and libxxhash. Included
-// by simdbloom.hpp; not an API of its own (names and signatures may change in any release).
+// simdbloom internal, installed because Filter's single-key calls are inline: the single-key path's
+// scalar part, bit-exact with the reference (kernels/reference.h) and libxxhash: the hashes of 4-
+// and 8-byte keys, the relaxed word loads, and the probe loops of block512 and split_block256 (the
+// library's one-key table's scalar entries, one_key/table.hpp). The probe math itself is
+// probes.hpp's. Not an API of its own (names and signatures may change in any release).
 //
 // Why inline: a service checks one key per request or packet, and an out-of-line call, a call to
 // libxxhash and a per-probe early exit (a mispredicted branch on most absent keys) cost several
 // times the probe itself. Here the hash of a 4- or 8-byte key is a dozen instructions, the block
-// is located with one multiply, and the probes of block512 / split_block256 / register64 are
-// tested branch-free (build the block's masks, compare once). classic (k random lines) stays out
-// of line: its k cache misses dwarf a call. In code compiled for baseline x86-64, block512 and
-// split_block256 go one step further through the library's one-key entry points (below): the
-// hash stays inline, and one call reaches the active target's one-key kernel, which builds every
-// word's mask in a vector or two on AVX2 and up (about 2x fewer cycles than a multiply, shift and
-// load per probe, the call included). The probe math itself is probes.hpp's.
-#ifndef SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
-#define SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
+// is located with one multiply, and the probes are tested branch-free (build the block's masks,
+// compare once). classic (k random lines) stays out of line: its k cache misses dwarf a call.
+#ifndef SIMDBLOOM_DETAIL_ONE_KEY_SCALAR_HPP_
+#define SIMDBLOOM_DETAIL_ONE_KEY_SCALAR_HPP_
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <string_view>
 
+#include "simdbloom/detail/compiler.hpp"
 #include "simdbloom/detail/probes.hpp"
-
-// Forces inlining of the few-instruction single-key path (GCC at -O2 otherwise keeps
-// Filter::contains_hash out of line), and unrolls its fixed 8-word loops.
-#if defined(__GNUC__) || defined(__clang__)
-#define SIMDBLOOM_INLINE inline __attribute__((always_inline))
-#else
-#define SIMDBLOOM_INLINE inline
-#endif
-// Out-of-line paths a hot loop never takes (errors).
-#if defined(__GNUC__) || defined(__clang__)
-#define SIMDBLOOM_COLD __attribute__((cold))
-#define SIMDBLOOM_PURE __attribute__((pure))
-#else
-#define SIMDBLOOM_COLD
-#define SIMDBLOOM_PURE
-#endif
-#if defined(__clang__)
-#define SIMDBLOOM_UNROLL8 _Pragma("unroll")
-#elif defined(__GNUC__)
-#define SIMDBLOOM_UNROLL8 _Pragma("GCC unroll 8")
-#else
-#define SIMDBLOOM_UNROLL8
-#endif
 
 namespace simdbloom {
 namespace detail {
@@ -174,52 +147,7 @@ SIMDBLOOM_INLINE bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
   return missing != 0;
 }
 
-// The library's one-key kernels for code compiled for baseline x86-64 (one_key.hpp's portable
-// path): per layout, the active SIMD target's (on x86 AVX2 and AVX-512, block512's 8 probe masks
-// are a few vector instructions where the scalar loops above need a multiply, a shift and a load
-// per probe: one indirect call still wins; perf/README.md, section single), or the scalar loops
-// above where the target has none: never null. Set by the library (kernels/dispatch.cc) when it
-// selects a target and by set_target/reset_target; read with relaxed loads: only which code
-// computes the same bits depends on them, never a result. One named entry per layout that has
-// one: no layout count or slot array in this header.
-using InsertOneFn = bool (*)(uint64_t* block, uint64_t h, uint32_t k);
-using ContainsOneFn = bool (*)(const uint64_t* block, uint64_t h, uint32_t k);
-struct OneKeyFns {
-  std::atomic<InsertOneFn> insert;
-  std::atomic<ContainsOneFn> contains;
-};
-extern OneKeyFns g_one_key_block512;
-extern OneKeyFns g_one_key_split_block256;
-
-SIMDBLOOM_INLINE bool Block512InsertOne(uint64_t* block, uint64_t h, uint32_t k) {
-  return g_one_key_block512.insert.load(std::memory_order_relaxed)(block, h, k);
-}
-SIMDBLOOM_INLINE bool Block512ContainsOne(const uint64_t* block, uint64_t h, uint32_t k) {
-  return g_one_key_block512.contains.load(std::memory_order_relaxed)(block, h, k);
-}
-SIMDBLOOM_INLINE bool SplitBlock256InsertOne(uint8_t* block, uint64_t h) {
-  return g_one_key_split_block256.insert.load(std::memory_order_relaxed)(
-      reinterpret_cast<uint64_t*>(block), h, 8);
-}
-SIMDBLOOM_INLINE bool SplitBlock256ContainsOne(const uint8_t* block, uint64_t h) {
-  return g_one_key_split_block256.contains.load(std::memory_order_relaxed)(
-      reinterpret_cast<const uint64_t*>(block), h, 8);
-}
-
-// Layouts without an inline path (classic: k lines anywhere, whose misses dwarf a call; and any
-// layout added later): out of line in the library, by layout id (simdbloom::Layout's value).
-bool InsertHashOutOfLine(uint8_t layout, uint64_t* words, uint64_t num_blocks, uint32_t k,
-                         uint64_t h) noexcept;
-// (pure: it reads the words and writes nothing, so a caller's loop keeps its values in registers)
-SIMDBLOOM_PURE bool ContainsHashOutOfLine(uint8_t layout, const uint64_t* words,
-                                          uint64_t num_blocks, uint32_t k, uint64_t h) noexcept;
-void PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks, uint32_t k,
-                           uint64_t h) noexcept;
-
 }  // namespace detail
 }  // namespace simdbloom
 
-// The probe paths chosen by the caller's instruction set (detail::OneKey).
-#include "simdbloom/detail/one_key.hpp"
-
-#endif  // SIMDBLOOM_DETAIL_SINGLE_KEY_HPP_
+#endif  // SIMDBLOOM_DETAIL_ONE_KEY_SCALAR_HPP_
