@@ -27,42 +27,40 @@ struct OneKey : OneKeyX86 {
     return {_mm256_sllv_epi64(one, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(shifts))),
             _mm256_sllv_epi64(one, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(shifts, 1)))};
   }
-  // Shift counts for probes 8s..8s+7: the bit position where the word's probe exists, else 64
-  // (a variable shift by 64 gives an empty mask).
-  SIMDBLOOM_INLINE static __m256i Shifts(uint64_t h, uint32_t k, int s) {
-    const __m256i probe =
-        _mm256_and_si256(_mm256_sub_epi32(LoadConstant(kOneKeyConstants.lane),
-                                          _mm256_set1_epi32(static_cast<int>(h >> 32))),
-                         LoadConstant(kOneKeyConstants.seven));
+  // Shift counts for probes 8s..8s+7 where lane i holds probe 8s + probe[i]: the probe's bit
+  // position where it exists (below k), else 64 (a variable shift by 64 gives an empty mask).
+  SIMDBLOOM_INLINE static __m256i ShiftsOf(__m256i probe, uint64_t h, uint32_t k, int s) {
     const __m256i exists =
         _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(k) - 8 * s), probe);
     return _mm256_or_si256(Block512Bits(h, s),
                            _mm256_andnot_si256(exists, LoadConstant(kOneKeyConstants.sixty_four)));
   }
-  SIMDBLOOM_INLINE static Masks Block512Masks(uint64_t h, uint32_t k) {
-    Masks m = Widen(Shifts(h, k, 0));
+  // block512: word w holds probe ((w - hi32(h)) & 7) + 8s.
+  SIMDBLOOM_INLINE static __m256i Shifts(uint64_t h, uint32_t k, int s) {
+    return ShiftsOf(_mm256_and_si256(_mm256_sub_epi32(LoadConstant(kOneKeyConstants.lane),
+                                                      _mm256_set1_epi32(static_cast<int>(h >> 32))),
+                                     LoadConstant(kOneKeyConstants.seven)),
+                    h, k, s);
+  }
+  // The masks of probes 0..k-1: block512's words, or (register64) lane i's probe i.
+  SIMDBLOOM_INLINE static Masks MasksOf(uint64_t h, uint32_t k, bool register64) {
+    Masks m = Widen(register64 ? Register64Shifts(h, k, 0) : Shifts(h, k, 0));
     if (k > 8) {
-      const Masks m2 = Widen(Shifts(h, k, 1));
+      const Masks m2 = Widen(register64 ? Register64Shifts(h, k, 1) : Shifts(h, k, 1));
       m.lo = _mm256_or_si256(m.lo, m2.lo);
       m.hi = _mm256_or_si256(m.hi, m2.hi);
     }
     return m;
   }
-  // register64: the k probes' bits in one word (probe i's count is 64, no bit, for i >= k).
-  // Shift counts of probes 8s..8s+7 in lanes 0..7 (64, no bit, for probes at or past k).
+  SIMDBLOOM_INLINE static Masks Block512Masks(uint64_t h, uint32_t k) {
+    return MasksOf(h, k, false);
+  }
+  // register64: the k probes' bits in one word; lane i holds probe 8s + i.
   SIMDBLOOM_INLINE static __m256i Register64Shifts(uint64_t h, uint32_t k, int s) {
-    const __m256i exists = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(k) - 8 * s),
-                                              LoadConstant(kOneKeyConstants.lane));
-    return _mm256_or_si256(Block512Bits(h, s),
-                           _mm256_andnot_si256(exists, LoadConstant(kOneKeyConstants.sixty_four)));
+    return ShiftsOf(LoadConstant(kOneKeyConstants.lane), h, k, s);
   }
   SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
-    Masks m = Widen(Register64Shifts(h, k, 0));
-    if (k > 8) {
-      const Masks m2 = Widen(Register64Shifts(h, k, 1));
-      m.lo = _mm256_or_si256(m.lo, m2.lo);
-      m.hi = _mm256_or_si256(m.hi, m2.hi);
-    }
+    const Masks m = MasksOf(h, k, true);
     const __m256i a = _mm256_or_si256(m.lo, m.hi);
     const __m128i b = _mm_or_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
     return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_or_si128(b, _mm_unpackhi_epi64(b, b))));

@@ -16,12 +16,9 @@ namespace simdbloom {
 namespace detail {
 inline namespace one_key_neon {
 
-struct OneKey {
+struct OneKey : OneKeyCellsOutOfLine {
   static constexpr const char* kName = "neon";
   static constexpr bool kUsesLibraryKernels = false;
-  // The spatial and counting cells go out of line (detail::SpatialClassifyOutOfLine,
-  // CountingCountOutOfLine): no inline path here (so no SpatialClassify8 / CountingMin).
-  static constexpr bool kInlineCells = false;
   // Words 0-1, 2-3, 4-5, 6-7 of a block512 key's masks.
   struct Masks {
     uint64x2_t q[4];
@@ -52,9 +49,6 @@ struct OneKey {
       }
     }
     return r;
-  }
-  SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
-    return detail::Register64Mask(h, k);
   }
   SIMDBLOOM_INLINE static bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
     const Masks m = Block512Masks(h, k);

@@ -18,15 +18,9 @@ inline namespace one_key_portable {
 
 // One call to the active target's one-key kernel in the library: on x86 with AVX2 at run
 // time it still beats the inline scalar loops (perf/README.md, section single).
-struct OneKey {
+struct OneKey : OneKeyCellsOutOfLine {
   static constexpr const char* kName = "portable";
   static constexpr bool kUsesLibraryKernels = true;
-  // The spatial and counting cells go out of line (detail::SpatialClassifyOutOfLine,
-  // CountingCountOutOfLine): no inline path here (so no SpatialClassify8 / CountingMin).
-  static constexpr bool kInlineCells = false;
-  SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
-    return detail::Register64Mask(h, k);
-  }
   SIMDBLOOM_INLINE static bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
     return Block512ContainsOne(block, h, k);
   }

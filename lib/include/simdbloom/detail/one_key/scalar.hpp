@@ -147,6 +147,16 @@ SIMDBLOOM_INLINE bool SplitBlock256Insert(uint8_t* block, uint64_t h) {
   return missing != 0;
 }
 
+// What the paths without inline cells share (one_key/neon.hpp, portable.hpp; their OneKey derives
+// from it): register64's mask by the scalar loop; the spatial and counting cells out of line
+// (detail::SpatialClassifyOutOfLine, CountingCountOutOfLine), so no SpatialClassify8 / CountingMin.
+struct OneKeyCellsOutOfLine {
+  static constexpr bool kInlineCells = false;
+  SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
+    return detail::Register64Mask(h, k);
+  }
+};
+
 }  // namespace detail
 }  // namespace simdbloom
 
