@@ -12,13 +12,11 @@
 #include "simdbloom/detail/one_key/x86.hpp"
 
 #if defined(SIMDBLOOM_ONE_KEY_AVX2)
-namespace simdbloom {
-namespace detail {
+namespace simdbloom::detail {
 inline namespace one_key_avx2 {
 
 struct OneKey : OneKeyX86 {
   static constexpr const char* kName = "avx2";
-  static constexpr bool kUsesLibraryKernels = false;
   struct Masks {
     __m256i lo, hi;  // words 0-3, 4-7
   };
@@ -142,8 +140,7 @@ struct OneKey : OneKeyX86 {
 };
 
 }  // namespace one_key_avx2
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 #endif  // SIMDBLOOM_ONE_KEY_AVX2
 
 #endif  // SIMDBLOOM_DETAIL_ONE_KEY_AVX2_HPP_

@@ -14,8 +14,7 @@
 #include "simdbloom/detail/one_key/x86.hpp"
 
 #if defined(SIMDBLOOM_ONE_KEY_AVX512)
-namespace simdbloom {
-namespace detail {
+namespace simdbloom::detail {
 inline namespace one_key_avx512 {
 
 // GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which -Wmaybe-uninitialized
@@ -27,7 +26,6 @@ inline namespace one_key_avx512 {
 #endif
 struct OneKey : OneKeyX86 {
   static constexpr const char* kName = "avx512";
-  static constexpr bool kUsesLibraryKernels = false;
   // The words that hold probes 8s..8s+7 of a key: word w holds probe ((w - hi32(h)) & 7) + 8s,
   // which exists if it is below k (a compare into a mask register).
   SIMDBLOOM_INLINE static __mmask8 Holders(uint64_t h, uint32_t probes) {
@@ -129,8 +127,7 @@ struct OneKey : OneKeyX86 {
 #endif
 
 }  // namespace one_key_avx512
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 #endif  // SIMDBLOOM_ONE_KEY_AVX512
 
 #endif  // SIMDBLOOM_DETAIL_ONE_KEY_AVX512_HPP_

@@ -12,13 +12,11 @@
 #if defined(SIMDBLOOM_ONE_KEY_NEON)
 #include <arm_neon.h>
 
-namespace simdbloom {
-namespace detail {
+namespace simdbloom::detail {
 inline namespace one_key_neon {
 
 struct OneKey : OneKeyCellsOutOfLine {
   static constexpr const char* kName = "neon";
-  static constexpr bool kUsesLibraryKernels = false;
   // Words 0-1, 2-3, 4-5, 6-7 of a block512 key's masks.
   struct Masks {
     uint64x2_t q[4];
@@ -93,8 +91,7 @@ struct OneKey : OneKeyCellsOutOfLine {
 };
 
 }  // namespace one_key_neon
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 #endif  // SIMDBLOOM_ONE_KEY_NEON
 
 #endif  // SIMDBLOOM_DETAIL_ONE_KEY_NEON_HPP_

@@ -12,15 +12,13 @@
 #define SIMDBLOOM_DETAIL_ONE_KEY_PORTABLE_HPP_
 
 #if defined(SIMDBLOOM_ONE_KEY_PORTABLE_PATH)
-namespace simdbloom {
-namespace detail {
+namespace simdbloom::detail {
 inline namespace one_key_portable {
 
 // One call to the active target's one-key kernel in the library: on x86 with AVX2 at run
 // time it still beats the inline scalar loops (perf/README.md, section single).
 struct OneKey : OneKeyCellsOutOfLine {
   static constexpr const char* kName = "portable";
-  static constexpr bool kUsesLibraryKernels = true;
   SIMDBLOOM_INLINE static bool Block512Contains(const uint64_t* block, uint64_t h, uint32_t k) {
     return Block512ContainsOne(block, h, k);
   }
@@ -36,8 +34,7 @@ struct OneKey : OneKeyCellsOutOfLine {
 };
 
 }  // namespace one_key_portable
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 #endif  // SIMDBLOOM_ONE_KEY_PORTABLE_PATH
 
 #endif  // SIMDBLOOM_DETAIL_ONE_KEY_PORTABLE_HPP_

@@ -13,8 +13,7 @@
 #if defined(SIMDBLOOM_ONE_KEY_AVX512) || defined(SIMDBLOOM_ONE_KEY_AVX2)
 #include <immintrin.h>
 
-namespace simdbloom {
-namespace detail {
+namespace simdbloom::detail {
 #if defined(SIMDBLOOM_ONE_KEY_AVX512)
 inline namespace one_key_avx512 {
 #else
@@ -82,8 +81,7 @@ struct OneKeyX86 {
 };
 
 }  // namespace one_key_avx512 / one_key_avx2
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 #endif
 
 #endif  // SIMDBLOOM_DETAIL_ONE_KEY_X86_HPP_
