@@ -21,6 +21,8 @@
 // defaulted template argument, so two translation units built with different flags instantiate
 // differently named functions: no one-definition-rule violation, and no unit ever runs another
 // unit's instructions. Every path computes the same bits as the reference (kernels/reference.h);
+// tests/one_key/ compiles the single-key tests at several -march levels (each path's file in one of
+// them: baseline, x86-64-v3, -v4, and AArch64's NEON) and compares them.
 #ifndef SIMDBLOOM_DETAIL_ONE_KEY_HPP_
 #define SIMDBLOOM_DETAIL_ONE_KEY_HPP_
 
