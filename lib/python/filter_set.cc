@@ -93,9 +93,12 @@ py::tuple Contains(const PySet& s, py::handle keys, unsigned threads, bool preha
   return py::make_tuple(filter_index, key_index);
 }
 
-template <class T, class Call>
-py::array_t<T> PerKey(const PySet& s, py::handle keys, unsigned threads, bool prehashed, T null,
-                      Call&& call) {
+// FilterSet.first and .count: `Probe` per key into a T array; `null` for a null of the batch.
+template <class T,
+          uint64_t (simdbloom::FilterSet::*Probe)(const simdbloom::Keys&, T*, simdbloom::Threads)
+              const,
+          T null>
+py::array_t<T> PerKey(const PySet& s, py::handle keys, unsigned threads, bool prehashed) {
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
   const size_t n = b.total_size();
@@ -104,7 +107,7 @@ py::array_t<T> PerKey(const PySet& s, py::handle keys, unsigned threads, bool pr
   std::vector<T> library(b.valid ? b.size() : 0);
   T* dst = b.valid ? library.data() : p;
   Reading(s, [&](const simdbloom::FilterSet& set) {
-    return call(set, *b.keys, dst, simdbloom::Threads{threads});
+    return (set.*Probe)(*b.keys, dst, simdbloom::Threads{threads});
   });
   if (b.valid) {  // nulls: `null`
     for (size_t i = 0, j = 0; i < n; ++i) p[i] = b.valid[i] ? library[j++] : null;
@@ -142,28 +145,14 @@ one of them waits). Cost: O(len(keys)) hashes per distinct hash, O(len(keys) x l
           "Every (filter, key) pair where the key may be in the filter, as two uint32 arrays "
           "(filter_index, key_index), in key order then filter order. A null of a pandas "
           "nullable batch matches nothing. `threads`: that many threads (same answers).");
-  cls.def(
-      "first",
-      [](const PySet& s, py::handle keys, unsigned threads, bool prehashed) {
-        return PerKey<int32_t>(
-            s, keys, threads, prehashed, -1,
-            [](const simdbloom::FilterSet& set, const simdbloom::Keys& k, int32_t* out,
-               simdbloom::Threads t) { return set.first(k, out, t); });
-      },
-      py::arg("keys"), py::kw_only(), py::arg("threads") = 1, py::arg("prehashed") = false,
-      "An int32 array: per key, the index of the first filter (set order) that may hold it, -1 "
-      "if none (an LSM lookup newest first). Later filters are probed only for keys still "
-      "unmatched.");
-  cls.def(
-      "count",
-      [](const PySet& s, py::handle keys, unsigned threads, bool prehashed) {
-        return PerKey<uint32_t>(
-            s, keys, threads, prehashed, 0,
-            [](const simdbloom::FilterSet& set, const simdbloom::Keys& k, uint32_t* out,
-               simdbloom::Threads t) { return set.count(k, out, t); });
-      },
-      py::arg("keys"), py::kw_only(), py::arg("threads") = 1, py::arg("prehashed") = false,
-      "A uint32 array: per key, how many filters may hold it.");
+  cls.def("first", &PerKey<int32_t, &simdbloom::FilterSet::first, -1>, py::arg("keys"),
+          py::kw_only(), py::arg("threads") = 1, py::arg("prehashed") = false,
+          "An int32 array: per key, the index of the first filter (set order) that may hold it, -1 "
+          "if none (an LSM lookup newest first). Later filters are probed only for keys still "
+          "unmatched.");
+  cls.def("count", &PerKey<uint32_t, &simdbloom::FilterSet::count, 0>, py::arg("keys"),
+          py::kw_only(), py::arg("threads") = 1, py::arg("prehashed") = false,
+          "A uint32 array: per key, how many filters may hold it.");
 }
 
 }  // namespace simdbloom_py

@@ -79,6 +79,16 @@ void PutUtf8(uint32_t c, std::vector<uint8_t>* out) {
 
 void FromSequence(py::handle seq, KeyBatch* b);
 
+// n integers at p, read in place as Signed or Unsigned (one NumPy integer width).
+template <class Signed, class Unsigned>
+void EmplaceIntegers(bool is_signed, const void* p, size_t n, KeyBatch* b) {
+  if (is_signed) {
+    b->keys.emplace(static_cast<const Signed*>(p), n);
+  } else {
+    b->keys.emplace(static_cast<const Unsigned*>(p), n);
+  }
+}
+
 void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
   if (arr.ndim() != 1) {
     BadArray("a key array must be 1-D (got " + std::to_string(arr.ndim()) +
@@ -117,26 +127,11 @@ void FromArray(py::array arr, bool prehashed, KeyBatch* b) {
     const bool is_signed = kind == 'i';
     switch (item) {
       case 8:
-        if (is_signed) {
-          b->keys.emplace(static_cast<const int64_t*>(p), n);
-        } else {
-          b->keys.emplace(static_cast<const uint64_t*>(p), n);
-        }
-        return;
+        return EmplaceIntegers<int64_t, uint64_t>(is_signed, p, n, b);
       case 4:
-        if (is_signed) {
-          b->keys.emplace(static_cast<const int32_t*>(p), n);
-        } else {
-          b->keys.emplace(static_cast<const uint32_t*>(p), n);
-        }
-        return;
+        return EmplaceIntegers<int32_t, uint32_t>(is_signed, p, n, b);
       case 2:
-        if (is_signed) {
-          b->keys.emplace(static_cast<const int16_t*>(p), n);
-        } else {
-          b->keys.emplace(static_cast<const uint16_t*>(p), n);
-        }
-        return;
+        return EmplaceIntegers<int16_t, uint16_t>(is_signed, p, n, b);
       default:
         return FromArray(arr.attr("astype")(is_signed ? "<i2" : "<u2"), false, b);
     }

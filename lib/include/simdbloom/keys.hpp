@@ -93,18 +93,8 @@ class Keys {
 
   Keys(Prehashed keys) noexcept : kind_(Kind::kPrehashed), ptr_(keys.hashes), size_(keys.size) {}
   // (A BinaryArray's data_size is kept in width_, which only FixedWidth uses otherwise.)
-  Keys(BinaryArray<int32_t> keys) noexcept
-      : kind_(Kind::kBinary32),
-        ptr_(keys.offsets),
-        data_(keys.data),
-        size_(keys.length),
-        width_(keys.data_size) {}
-  Keys(BinaryArray<int64_t> keys) noexcept
-      : kind_(Kind::kBinary64),
-        ptr_(keys.offsets),
-        data_(keys.data),
-        size_(keys.length),
-        width_(keys.data_size) {}
+  Keys(BinaryArray<int32_t> keys) noexcept : Keys(Kind::kBinary32, keys) {}
+  Keys(BinaryArray<int64_t> keys) noexcept : Keys(Kind::kBinary64, keys) {}
   Keys(FixedWidth keys) noexcept
       : kind_(Kind::kFixedWidth),
         ptr_(keys.data),
@@ -143,6 +133,13 @@ class Keys {
   size_t stride() const noexcept { return stride_; }
 
  private:
+  template <class Offset>
+  Keys(Kind kind, BinaryArray<Offset> keys) noexcept
+      : kind_(kind),
+        ptr_(keys.offsets),
+        data_(keys.data),
+        size_(keys.length),
+        width_(keys.data_size) {}
   bool IsBinary() const noexcept { return kind_ == Kind::kBinary32 || kind_ == Kind::kBinary64; }
   template <class T>
   static constexpr Kind KindOf() noexcept {
