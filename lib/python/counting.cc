@@ -15,19 +15,13 @@ using simdbloom::CountingFilter;
 using simdbloom::CountingLayout;
 
 template <>
-struct Kind<CountingFilter> {
+struct Kind<CountingFilter> : Persisted<CountingFilter> {
   static constexpr const char* kName = "CountingFilter";
   static constexpr bool kThreads = false;
   static constexpr const char* kCost =
       "O(k) per key, no allocation but the result; out of cache one cache line per key "
       "(blocked) or k (classic).";
-  static CountingFilter Copy(const CountingFilter& f) { return f; }
-  static bool Equal(const CountingFilter& a, const CountingFilter& b) {
-    return a.compatible(b) && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
-  }
-  static size_t SerializedSize(const CountingFilter& f) { return f.serialized_size(); }
-  static void Save(const CountingFilter& f, std::ostream& os) { f.save(os); }
-  static CountingFilter Load(const uint8_t* p, size_t n) { return CountingFilter::load(p, n); }
+  using Persisted<CountingFilter>::Load;
   // The library's stream load stops after the counters; a byte after them is a format error here,
   // as in the other classes' stream loads (and the file load of a path).
   static CountingFilter Load(std::istream& in) {
@@ -37,10 +31,6 @@ struct Kind<CountingFilter> {
                              "not a valid counting filter: trailing bytes after the counters");
     }
     return f;
-  }
-  static void SaveFile(const CountingFilter& f, const std::string& path) { f.save_file(path); }
-  static CountingFilter LoadFile(const std::string& path) {
-    return CountingFilter::load_file(path);
   }
   static uint64_t InsertBulk(CountingFilter& f, const Keys& k, uint8_t* fresh, unsigned) {
     return f.insert(k, fresh);

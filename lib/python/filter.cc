@@ -18,22 +18,12 @@ using simdbloom::Filter;
 using simdbloom::Threads;
 
 template <>
-struct Kind<Filter> {
+struct Kind<Filter> : Persisted<Filter> {
   static constexpr const char* kName = "Filter";
   static constexpr bool kThreads = true;
   static constexpr const char* kCost =
       "O(k) per key, no allocation but the result; out of cache about one overlapped cache miss "
       "per key (classic: k).";
-  static Filter Copy(const Filter& f) { return f; }
-  static bool Equal(const Filter& a, const Filter& b) {
-    return a.compatible(b) && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
-  }
-  static size_t SerializedSize(const Filter& f) { return f.serialized_size(); }
-  static void Save(const Filter& f, std::ostream& os) { f.save(os); }
-  static Filter Load(const uint8_t* p, size_t n) { return Filter::load(p, n); }
-  static Filter Load(std::istream& in) { return Filter::load(in); }
-  static void SaveFile(const Filter& f, const std::string& path) { f.save_file(path); }
-  static Filter LoadFile(const std::string& path) { return Filter::load_file(path); }
   static uint64_t InsertBulk(Filter& f, const Keys& k, uint8_t* fresh, unsigned threads) {
     if (fresh == nullptr) return f.insert(k, Threads{threads});
     // The threaded form with `fresh` always uses atomic ORs: only for threads > 1.
@@ -125,6 +115,18 @@ constexpr const char kCreateDoc[] =
     "(invalid_argument: n == 0, fpp outside "
     "[1e-9, 1)). Cost: ~1 ms of sizing and one zeroed allocation, GIL released.";
 
+// A filter from a foreign form's bytes (Parquet, Guava), which hold no insert count; `read`
+// runs without the GIL. `missing`: the message for key_type None where the form needs one.
+template <class Read>
+Ptr<Filter> FromForeign(py::buffer data, py::object key_type, const char* missing, Read read) {
+  const BufferBytes b = BytesOf(data);
+  if (missing != nullptr && key_type.is_none()) throw py::value_error(missing);
+  const KeyType t = KeyTypeArg(key_type);
+  Ptr<Filter> f = Wrap(WithoutGil([&] { return read(b, t); }));
+  f->uncounted = true;
+  return f;
+}
+
 }  // namespace
 
 void BindFilter(py::module_& m) {
@@ -161,12 +163,9 @@ independent filters.)doc");
   cls.def_static(
       "from_parquet",
       [](py::buffer data, py::object key_type) {
-        const BufferBytes b = BytesOf(data);
-        const KeyType t = KeyTypeArg(key_type);
-        Ptr<Filter> f =
-            Wrap(WithoutGil([&] { return Filter::from_parquet(b.data, b.size, nullptr, t); }));
-        f->uncounted = true;  // Parquet's bytes hold no insert count
-        return f;
+        return FromForeign(data, key_type, nullptr, [](const BufferBytes& b, KeyType t) {
+          return Filter::from_parquet(b.data, b.size, nullptr, t);
+        });
       },
       py::arg("data"), py::arg("key_type") = py::none(),
       "A split_block256 filter from a Parquet column's Bloom filter bytes (a Thrift-compact "
@@ -178,17 +177,12 @@ independent filters.)doc");
   cls.def_static(
       "from_guava",
       [](py::buffer data, py::object key_type) {
-        const BufferBytes b = BytesOf(data);
-        if (key_type.is_none()) {
-          throw py::value_error(
-              "Filter.from_guava: key_type is required: Guava's bytes do not say which funnel "
-              "made them ('int64' longFunnel, 'int32' integerFunnel, 'bytes' stringFunnel(UTF_8) "
-              "or byteArrayFunnel)");
-        }
-        const KeyType t = KeyTypeArg(key_type);
-        Ptr<Filter> f = Wrap(WithoutGil([&] { return Filter::from_guava(b.data, b.size, t); }));
-        f->uncounted = true;  // Guava's bytes hold no insert count
-        return f;
+        return FromForeign(
+            data, key_type,
+            "Filter.from_guava: key_type is required: Guava's bytes do not say which funnel "
+            "made them ('int64' longFunnel, 'int32' integerFunnel, 'bytes' stringFunnel(UTF_8) "
+            "or byteArrayFunnel)",
+            [](const BufferBytes& b, KeyType t) { return Filter::from_guava(b.data, b.size, t); });
       },
       py::arg("data"), py::arg("key_type"),
       "A guava (or guava32) filter from Guava's BloomFilter.writeTo bytes (any contiguous "

@@ -7,6 +7,7 @@
 #ifndef SIMDBLOOM_PYTHON_PERSIST_H_
 #define SIMDBLOOM_PYTHON_PERSIST_H_
 
+#include <cstring>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -19,6 +20,24 @@
 #include "module.h"
 
 namespace simdbloom_py {
+
+// The Kind<T> members that forward to T's own calls as they are: a copy, the saved form (bytes,
+// streams, paths) and, for a class with compatible(), data() and size_bytes(), equality as the
+// same parameters and the same bytes. A Kind<T> derives from it and writes only what differs
+// (with `using Persisted<T>::Load;` when it writes one of the two loads).
+template <class T>
+struct Persisted {
+  static T Copy(const T& f) { return f; }
+  static bool Equal(const T& a, const T& b) {
+    return a.compatible(b) && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+  }
+  static size_t SerializedSize(const T& f) { return f.serialized_size(); }
+  static void Save(const T& f, std::ostream& os) { f.save(os); }
+  static T Load(const uint8_t* p, size_t n) { return T::load(p, n); }
+  static T Load(std::istream& in) { return T::load(in); }
+  static void SaveFile(const T& f, const std::string& path) { f.save_file(path); }
+  static T LoadFile(const std::string& path) { return T::load_file(path); }
+};
 
 // os.fspath(path) as a string (str, bytes, pathlib.Path).
 std::string PathOf(py::handle path);

@@ -15,14 +15,13 @@ using simdbloom::Filter;
 using simdbloom::ScalableFilter;
 
 template <>
-struct Kind<ScalableFilter> {
+struct Kind<ScalableFilter> : Persisted<ScalableFilter> {
   static constexpr const char* kName = "ScalableFilter";
   static constexpr bool kThreads = false;
   static constexpr const char* kCost =
       "inserts O(k) per key (a new stage, when one fills: size_for and a zeroed allocation about "
       "`growth` times the previous one); queries O(k) per stage queried: a present key one or "
       "two stages, an absent key every stage. No allocation but the result.";
-  static ScalableFilter Copy(const ScalableFilter& f) { return f; }
   static bool Equal(const ScalableFilter& a, const ScalableFilter& b) {
     if (a.initial_capacity() != b.initial_capacity() || a.fpp() != b.fpp() ||
         a.growth() != b.growth() || a.tightening() != b.tightening() || a.layout() != b.layout() ||
@@ -36,15 +35,9 @@ struct Kind<ScalableFilter> {
     }
     return true;
   }
-  static size_t SerializedSize(const ScalableFilter& f) { return f.serialized_size(); }
-  static void Save(const ScalableFilter& f, std::ostream& os) { f.save(os); }
+  using Persisted<ScalableFilter>::Load;
   static ScalableFilter Load(const uint8_t* p, size_t n) {
     return ScalableFilter::from_bytes(p, n);
-  }
-  static ScalableFilter Load(std::istream& in) { return ScalableFilter::load(in); }
-  static void SaveFile(const ScalableFilter& f, const std::string& path) { f.save_file(path); }
-  static ScalableFilter LoadFile(const std::string& path) {
-    return ScalableFilter::load_file(path);
   }
   static uint64_t InsertBulk(ScalableFilter& f, const Keys& k, uint8_t* fresh, unsigned) {
     return fresh ? f.insert(k, fresh) : f.insert(k);

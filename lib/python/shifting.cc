@@ -20,7 +20,7 @@ using simdbloom::ShiftingMultiplicity;
 // The traits both classes share: a value of type V per key (insert(keys, v)); the library saves
 // them as strings and loads them from bytes.
 template <class T, class V>
-struct ShiftingKind {
+struct ShiftingKind : Persisted<T> {
   using Value = V;
   using Answer = V;
   template <class K>
@@ -41,7 +41,7 @@ struct ShiftingKind {
     const std::string s = f.save();
     os.write(s.data(), static_cast<std::streamsize>(s.size()));
   }
-  static T Load(const uint8_t* p, size_t n) { return T::load(p, n); }
+  using Persisted<T>::Load;
   // One saved object from a stream that ends with it (as the other classes' stream loads): the
   // 64-byte header, then the block count's 64 bytes per block (lib/FORMAT.md, "Shifting set
   // filters"), read in 4 MiB pieces so that memory follows the bytes present, not the header's
@@ -67,8 +67,6 @@ struct ShiftingKind {
     }
     return f;
   }
-  static void SaveFile(const T& f, const std::string& path) { f.save_file(path); }
-  static T LoadFile(const std::string& path) { return T::load_file(path); }
 };
 
 template <>
@@ -280,14 +278,8 @@ calls).)doc");
       "(invalid_argument). Cost: one zeroed allocation, GIL released.";
   auto make_x = [](IntArg n_arg, FloatArg fpp_arg, IntArg max_arg, IntArg seed_arg,
                    py::object key_type) {
-    const char* who = "ShiftingMultiplicity";
-    const uint64_t n = IntOf(n_arg, who, "n", 1);
-    const double fpp = FloatOf(fpp_arg, who, "fpp");
-    const auto max_count = static_cast<uint32_t>(IntOf(max_arg, who, "max_count", 1, 64));
-    const uint64_t seed = IntOf(seed_arg, who, "seed");
-    const KeyType t = KeyTypeArg(key_type);
-    return Wrap(
-        WithoutGil([&] { return ShiftingMultiplicity::create(n, fpp, max_count, seed, t); }));
+    return CreateWith<ShiftingMultiplicity>("max_count", 64, n_arg, fpp_arg, max_arg, seed_arg,
+                                            key_type);
   };
   BindCreate(x, make_x, py::arg("n"), py::arg("fpp"), py::arg("max_count"), py::arg("seed") = 0,
              py::arg("key_type") = py::none(), create_x);

@@ -13,7 +13,7 @@ namespace simdbloom_py {
 using simdbloom::SpatialFilter;
 
 template <>
-struct Kind<SpatialFilter> {
+struct Kind<SpatialFilter> : Persisted<SpatialFilter> {
   using Value = uint16_t;
   using Answer = uint16_t;
   static constexpr const char* kName = "SpatialFilter";
@@ -43,19 +43,12 @@ cache miss per key out of cache; no allocation but the result.)doc";
   static void AnswerBulk(const SpatialFilter& f, const Keys& k, uint16_t* out) {
     f.classify(k, out);
   }
-  static SpatialFilter Copy(const SpatialFilter& f) { return f; }
   static bool Equal(const SpatialFilter& a, const SpatialFilter& b) {
     return a.num_areas() == b.num_areas() && a.num_hashes() == b.num_hashes() &&
            a.num_blocks() == b.num_blocks() && a.seed() == b.seed() &&
            KeyTypesMatch(a.key_type(), b.key_type()) &&
            std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
   }
-  static size_t SerializedSize(const SpatialFilter& f) { return f.serialized_size(); }
-  static void Save(const SpatialFilter& f, std::ostream& os) { f.save(os); }
-  static SpatialFilter Load(const uint8_t* p, size_t n) { return SpatialFilter::load(p, n); }
-  static SpatialFilter Load(std::istream& in) { return SpatialFilter::load(in); }
-  static void SaveFile(const SpatialFilter& f, const std::string& path) { f.save_file(path); }
-  static SpatialFilter LoadFile(const std::string& path) { return SpatialFilter::load_file(path); }
   // Keys inserted, all areas, repeats included. O(num_areas).
   static uint64_t Members(const SpatialFilter& f) {
     uint64_t n = 0;
@@ -70,13 +63,8 @@ using G = Guarded<SpatialFilter>;
 
 Ptr<SpatialFilter> Create(IntArg n_arg, FloatArg fpp_arg, IntArg areas_arg, IntArg seed_arg,
                           py::object key_type) {
-  const char* who = "SpatialFilter";
-  const uint64_t n = IntOf(n_arg, who, "n", 1);
-  const double fpp = FloatOf(fpp_arg, who, "fpp");
-  const auto num_areas = static_cast<uint32_t>(IntOf(areas_arg, who, "num_areas", 1, 65535));
-  const uint64_t seed = IntOf(seed_arg, who, "seed");
-  const KeyType t = KeyTypeArg(key_type);
-  return Wrap(WithoutGil([&] { return SpatialFilter::create(n, fpp, num_areas, seed, t); }));
+  return CreateWith<SpatialFilter>("num_areas", 65535, n_arg, fpp_arg, areas_arg, seed_arg,
+                                   key_type);
 }
 
 constexpr const char kCreateDoc[] =

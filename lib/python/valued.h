@@ -20,6 +20,7 @@
 #include <string>
 
 #include "guarded.h"
+#include "module.h"
 
 namespace simdbloom_py {
 
@@ -33,6 +34,21 @@ V ValueFrom(int64_t v, const char* who, const char* what) {
         std::string(who) + ": " + what + " " + std::to_string(v) + " is out of range");
   }
   return static_cast<V>(v);
+}
+
+// T::create(n, fpp, extra, seed, key_type) of a class with one more integer (1..`most`) between
+// fpp and seed (SpatialFilter's num_areas, ShiftingMultiplicity's max_count), the arguments
+// checked in that order; the allocation without the GIL.
+template <class T>
+Ptr<T> CreateWith(const char* extra, uint64_t most, IntArg n_arg, FloatArg fpp_arg,
+                  IntArg extra_arg, IntArg seed_arg, py::object key_type) {
+  const char* who = Kind<T>::kName;
+  const uint64_t n = IntOf(n_arg, who, "n", 1);
+  const double fpp = FloatOf(fpp_arg, who, "fpp");
+  const auto x = static_cast<uint32_t>(IntOf(extra_arg, who, extra, 1, most));
+  const uint64_t seed = IntOf(seed_arg, who, "seed");
+  const KeyType t = KeyTypeArg(key_type);
+  return Wrap(WithoutGil([&] { return T::create(n, fpp, x, seed, t); }));
 }
 
 template <class T>
