@@ -38,6 +38,11 @@ built_s: simdbloom.ScalableFilter = simdbloom.dask.build(keys, None, 0.01,
                                                           kind=simdbloom.ScalableFilter)
 lazy = simdbloom.dask.build(keys, 10, 0.01, compute=False)
 result = lazy.compute()
+sp = simdbloom.SpatialFilter(1000, 0.01, 3)
+label: int = sp.classify(5)
+labels: npt.NDArray[np.uint16] = sp.classify(np.arange(3, dtype=np.uint64))
+counted: npt.NDArray[np.uint8] = c.count(["x", "y"])
+seed: int = sp.seed + c.num_hashes + s.size_bytes
 
 # Incorrect calls: each flagged.
 f.contains(1.5)  # E: call-overload
@@ -52,3 +57,6 @@ f.union(c)  # E: arg-type
 f.intersection([1, 2])  # E: arg-type
 c.intersection(c)  # E: attr-defined
 simdbloom.dask.build(keys, 10, 0.01, kind="nope")  # E: call-overload
+sp.classify(1.5)  # E: call-overload
+wrong_dtype: npt.NDArray[np.uint8] = sp.classify(np.arange(3))  # E: assignment
+s.num_hashes  # E: attr-defined
