@@ -199,16 +199,16 @@ TEST_CASE(
 
 detail::TuneTarget CountingTarget(const CountingFilter& f) {
   return detail::TuneTarget::Of(f.layout() == CountingLayout::kBlocked
-                                    ? detail::KindSlot::counting_blocked
-                                    : detail::KindSlot::counting_classic,
+                                    ? detail::TunedKind::counting_blocked
+                                    : detail::TunedKind::counting_classic,
                                 f.size_bytes(), true, false);
 }
 detail::TuneTarget SpatialTarget(const SpatialFilter& f) {
-  return detail::TuneTarget::Of(detail::KindSlot::spatial, f.size_bytes(), true, false,
+  return detail::TuneTarget::Of(detail::TunedKind::spatial, f.size_bytes(), true, false,
                                 static_cast<int>(f.cell_bytes()) - 1);
 }
 detail::TuneTarget SetsTarget(const ShiftingAssociation& f) {
-  return detail::TuneTarget::Of(detail::KindSlot::shifting_sets, f.num_blocks() * 64, true, false);
+  return detail::TuneTarget::Of(detail::TunedKind::shifting_sets, f.num_blocks() * 64, true, false);
 }
 
 TEST_CASE("api: every kind measures its own prefetch distance per size class") {

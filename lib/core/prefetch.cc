@@ -14,9 +14,9 @@
 // lines an earlier one brought into the caches), every candidate in each of kCalibRounds rounds,
 // interleaved, the minimum per candidate (robust to a preempted run): 12 runs of 8192 keys once
 // per (kernel, size class, target), of the order of allocating and zeroing the filter (design
-// note M3 in perf/README.md). Queries only read, so measuring on the caller's filter is safe even while
-// other threads insert into it. Only timing depends on the choice, never a filter's bytes or a
-// result. perf/calibration.cc checks the choice against a full sweep.
+// note M3 in perf/README.md). Queries only read, so measuring on the caller's filter is safe even
+// while other threads insert into it. Only timing depends on the choice, never a filter's bytes or
+// a result. perf/calibration.cc checks the choice against a full sweep.
 #include "lib/core/prefetch.h"
 
 #include <algorithm>
@@ -49,7 +49,7 @@ std::atomic<int> g_prefetch_override{-1};
 // [row][variant][log2(bytes)] (TuneTarget): 0 = not measured, else (target index << 16) | kTuned
 // (when a large call tuned it, DistanceTuner) | (distance + 1). A target change (set_target)
 // re-measures.
-constexpr int kNumRows = kNumLayoutSlots + static_cast<int>(KindSlot::kCount);
+constexpr int kNumRows = kNumLayoutSlots + static_cast<int>(TunedKind::kCount);
 std::atomic<uint32_t> g_calibrated[kNumRows][2][64];
 std::mutex g_calibrating;  // one calibration at a time: parallel ones would measure each other
 std::atomic<bool> g_tuning{false};  // one DistanceTuner at a time, for the same reason

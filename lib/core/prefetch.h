@@ -15,9 +15,9 @@
 namespace simdbloom {
 namespace detail {
 
-// The kinds of kernels/registry.h's list, numbered (a kind's row in the distance table follows
-// the layouts').
-enum class KindSlot : int {
+// The kinds (not layouts) whose bulk kernels are tuned: kernels/registry.h's kind list, numbered
+// (a kind's row in the distance table follows the layouts').
+enum class TunedKind : int {
 #define SIMDBLOOM_X(member, Type, TableAt, Reference) member,
   SIMDBLOOM_FOR_EACH_KIND(SIMDBLOOM_X)
 #undef SIMDBLOOM_X
@@ -28,14 +28,14 @@ enum class KindSlot : int {
 // on arrays of one size class (a power of two of bytes) and one variant (spatial cells of 1 or 2
 // bytes; 0 for the others), on the active target.
 struct TuneTarget {
-  int row = 0;           // LayoutId, or kNumLayoutSlots + KindSlot
+  int row = 0;           // LayoutId, or kNumLayoutSlots + TunedKind
   int variant = 0;       // 0 or 1
   uint64_t bytes = 0;    // the array the kernel reads
   bool usable = false;   // an array is there (not moved from)
   bool is_view = false;  // caller-owned bytes (maybe an mmapped file not yet resident)
 
   static TuneTarget Of(const Filter& f);
-  static TuneTarget Of(KindSlot kind, uint64_t bytes, bool usable, bool is_view, int variant = 0) {
+  static TuneTarget Of(TunedKind kind, uint64_t bytes, bool usable, bool is_view, int variant = 0) {
     return {kNumLayoutSlots + static_cast<int>(kind), variant, bytes, usable, is_view};
   }
 };

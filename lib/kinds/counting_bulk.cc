@@ -15,8 +15,8 @@ namespace detail {
 struct CountingBulk
     : KindBulk<CountingFilter, CountingSpec::kXxh64, CountingKernels, Params, KeyKind::kU64> {
   static TuneTarget Tune(const Filter& f) {
-    return TuneTarget::Of(f.layout() == CountingLayout::kBlocked ? KindSlot::counting_blocked
-                                                                 : KindSlot::counting_classic,
+    return TuneTarget::Of(f.layout() == CountingLayout::kBlocked ? TunedKind::counting_blocked
+                                                                 : TunedKind::counting_classic,
                           f.size_bytes(), f.data() != nullptr, f.is_view());
   }
   static const Table& Kernels(const Filter& f) {

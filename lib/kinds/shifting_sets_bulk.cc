@@ -55,7 +55,7 @@ struct ShiftingBulk {
   using P = detail::Params;
   static constexpr detail::KeyKind kCalibKind = detail::KeyKind::kU64;
   static detail::TuneTarget Tune(const Filter& b) {
-    return detail::TuneTarget::Of(detail::KindSlot::shifting_sets, b.num_blocks() * 64,
+    return detail::TuneTarget::Of(detail::TunedKind::shifting_sets, b.num_blocks() * 64,
                                   b.words() != nullptr, false);
   }
   static const Table& Kernels(const Filter&) { return detail::Active(); }

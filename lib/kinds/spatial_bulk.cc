@@ -14,7 +14,7 @@ namespace detail {
 struct SpatialBulk : KindBulk<SpatialFilter, SpatialSpec::kXxh64, SpatialKernels, SpatialParams,
                               KeyKind::kHashes> {
   static TuneTarget Tune(const Filter& f) {
-    return TuneTarget::Of(KindSlot::spatial, f.size_bytes(), f.data() != nullptr, false,
+    return TuneTarget::Of(TunedKind::spatial, f.size_bytes(), f.data() != nullptr, false,
                           static_cast<int>(f.cell_bytes()) - 1);
   }
   static const Table& Kernels(const Filter&) { return Active().spatial; }
