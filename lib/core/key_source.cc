@@ -56,49 +56,57 @@ inline void HashRun(const StringHasher& h, const uint32_t* sel, size_t begin, si
   }
 }
 
-template <class Offset, bool kXxh64>
-void HashBinary(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const Offset* offsets = static_cast<const Offset*>(h.keys->keys());
-  const uint8_t* data = h.keys->data();
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
+// Where key `at` of each byte shape lies (built once per call from the keys, then bytes(at,
+// &size) per key): the shapes both hash families read.
+template <class Offset>
+struct BinaryBytes {
+  const Offset* offsets;
+  const uint8_t* data;
+  explicit BinaryBytes(const Keys& k)
+      : offsets(static_cast<const Offset*>(k.keys())), data(k.data()) {}
+  const void* operator()(size_t at, size_t* size) const {
     Offset lo, hi;
     std::memcpy(&lo, offsets + at, sizeof(Offset));
     std::memcpy(&hi, offsets + at + 1, sizeof(Offset));
     *size = static_cast<size_t>(hi - lo);
     return data + lo;
-  });
-}
-
-template <bool kXxh64>
-void HashStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const std::string_view* keys = static_cast<const std::string_view*>(h.keys->keys());
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
+  }
+};
+template <class S>
+struct StringBytes {
+  const S* keys;
+  explicit StringBytes(const Keys& k) : keys(static_cast<const S*>(k.keys())) {}
+  const void* operator()(size_t at, size_t* size) const {
     *size = keys[at].size();
     return static_cast<const void*>(keys[at].data());
-  });
-}
-
-template <bool kXxh64>
-void HashStdStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const std::string* keys = static_cast<const std::string*>(h.keys->keys());
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
-    *size = keys[at].size();
-    return static_cast<const void*>(keys[at].data());
-  });
-}
-
-template <bool kXxh64>
-void HashFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
-  const size_t width = h.keys->width(), stride = h.keys->stride();
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
+  }
+};
+struct FixedBytes {
+  const uint8_t* data;
+  size_t width, stride;
+  explicit FixedBytes(const Keys& k)
+      : data(static_cast<const uint8_t*>(k.keys())), width(k.width()), stride(k.stride()) {}
+  const void* operator()(size_t at, size_t* size) const {
     *size = width;
     return static_cast<const void*>(data + at * stride);
-  });
+  }
+};
+// 2-byte keys of a kLegacy filter: their 2 little-endian bytes.
+struct Legacy16Bytes {
+  const uint8_t* data;
+  explicit Legacy16Bytes(const Keys& k) : data(static_cast<const uint8_t*>(k.keys())) {}
+  const void* operator()(size_t at, size_t* size) const {
+    *size = 2;
+    return static_cast<const void*>(data + 2 * at);
+  }
+};
+
+// KeySource::hash_fn for one byte shape.
+template <class Bytes, bool kXxh64>
+void HashShape(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
+  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
+  const Bytes bytes(*h.keys);
+  HashRun<kXxh64>(h, sel, begin, m, out, bytes);
 }
 
 // Integer keys converted by value to the filter's width (FORMAT.md, "Keys"), then hashed by the
@@ -151,17 +159,6 @@ void ConvertHashXxh64(const void* ctx, const uint32_t* sel, size_t begin, size_t
                              : Xxh64U32(static_cast<uint32_t>(t), seed);
   }
 }
-// 2-byte keys of a kLegacy filter: their 2 little-endian bytes.
-template <bool kXxh64>
-void HashLegacy16(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* out) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
-  HashRun<kXxh64>(h, sel, begin, m, out, [&](size_t at, size_t* size) {
-    *size = 2;
-    return static_cast<const void*>(data + 2 * at);
-  });
-}
-
 // ---- Murmur3 x64 128 (the Guava layouts): both halves of each key's hash ----
 // The byte-string shapes, integers converted by value and 2-byte legacy keys through
 // KeySource::hash128_fn: scalar Murmur3 of the key's bytes (the kernels hash u64 and u32 keys
@@ -179,51 +176,13 @@ inline void MurmurRun(const StringHasher& h, const uint32_t* sel, size_t begin, 
   }
 }
 
-template <class Offset>
-void MurmurBinary(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
-                  uint64_t* h2) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const Offset* offsets = static_cast<const Offset*>(h.keys->keys());
-  const uint8_t* data = h.keys->data();
-  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
-    Offset lo, hi;
-    std::memcpy(&lo, offsets + at, sizeof(Offset));
-    std::memcpy(&hi, offsets + at + 1, sizeof(Offset));
-    *size = static_cast<size_t>(hi - lo);
-    return data + lo;
-  });
-}
-
-template <class S>
-void MurmurStrings(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
-                   uint64_t* h2) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const S* keys = static_cast<const S*>(h.keys->keys());
-  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
-    *size = keys[at].size();
-    return static_cast<const void*>(keys[at].data());
-  });
-}
-
-void MurmurFixed(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
+// KeySource::hash128_fn for one byte shape.
+template <class Bytes>
+void MurmurShape(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
                  uint64_t* h2) {
   const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
-  const size_t width = h.keys->width(), stride = h.keys->stride();
-  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
-    *size = width;
-    return static_cast<const void*>(data + at * stride);
-  });
-}
-
-void MurmurLegacy16(const void* ctx, const uint32_t* sel, size_t begin, size_t m, uint64_t* h1,
-                    uint64_t* h2) {
-  const StringHasher& h = *static_cast<const StringHasher*>(ctx);
-  const uint8_t* data = static_cast<const uint8_t*>(h.keys->keys());
-  MurmurRun(h, sel, begin, m, h1, h2, [&](size_t at, size_t* size) {
-    *size = 2;
-    return static_cast<const void*>(data + 2 * at);
-  });
+  const Bytes bytes(*h.keys);
+  MurmurRun(h, sel, begin, m, h1, h2, bytes);
 }
 
 // Integer keys converted by value to the filter's width (To: uint64_t or uint32_t), then hashed
@@ -259,116 +218,87 @@ HashFn ConverterOf(unsigned to_width, bool xxh64) {
   return xxh64 ? &ConvertHashXxh64<From, uint32_t> : &ConvertHash<From, uint32_t>;
 }
 
-}  // namespace
-
-KeySource MurmurSourceOf(const Keys& keys, const KeyPlan& plan, uint64_t seed,
-                         StringHasher* hasher) {
-  KeySource src;
-  *hasher = StringHasher{&keys, seed};
-  src.ctx = hasher;
-  src.kind = KeyKind::kHashFn;
-  if (plan.legacy16) {
-    src.hash128_fn = &MurmurLegacy16;
-    return src;
+// The hash functions of one family, for SourceWith: Murmur3 x64 128 (both halves, hash128_fn) or
+// XXH3/XXH64 (hash_fn).
+struct MurmurFamily {
+  static void Set(KeySource* src, Hash128Fn fn) {
+    src->kind = KeyKind::kHashFn;
+    src->hash128_fn = fn;
   }
-  if (plan.to_width != 0) {
-    switch (keys.kind()) {
-      case Keys::Kind::kU64:
-        src.hash128_fn = MurmurConverterOf<uint64_t>(plan.to_width);
-        break;
-      case Keys::Kind::kI64:
-        src.hash128_fn = MurmurConverterOf<int64_t>(plan.to_width);
-        break;
-      case Keys::Kind::kU32:
-        src.hash128_fn = MurmurConverterOf<uint32_t>(plan.to_width);
-        break;
-      case Keys::Kind::kI32:
-        src.hash128_fn = MurmurConverterOf<int32_t>(plan.to_width);
-        break;
-      case Keys::Kind::kU16:
-        src.hash128_fn = MurmurConverterOf<uint16_t>(plan.to_width);
-        break;
-      default:
-        src.hash128_fn = MurmurConverterOf<int16_t>(plan.to_width);
-        break;
-    }
-    return src;
+  template <class From>
+  Hash128Fn Converter(unsigned to_width) const {
+    return MurmurConverterOf<From>(to_width);
   }
-  switch (keys.kind()) {
-    case Keys::Kind::kU64:
-    case Keys::Kind::kI64:
-      src.kind = KeyKind::kU64;
-      src.keys = keys.keys();
-      break;
-    case Keys::Kind::kU32:
-    case Keys::Kind::kI32:
-      src.kind = KeyKind::kU32;
-      src.keys = keys.keys();
-      break;
-    case Keys::Kind::kU16:
-    case Keys::Kind::kI16:
-      src.hash128_fn = &MurmurLegacy16;
-      break;
-    case Keys::Kind::kPrehashed:
-      src.kind = KeyKind::kHashes;
-      src.keys = keys.keys();
-      break;
-    case Keys::Kind::kStrings:
-      src.hash128_fn = &MurmurStrings<std::string_view>;
-      break;
-    case Keys::Kind::kStdStrings:
-      src.hash128_fn = &MurmurStrings<std::string>;
-      break;
-    case Keys::Kind::kBinary32:
-      src.hash128_fn = &MurmurBinary<int32_t>;
-      break;
-    case Keys::Kind::kBinary64:
-      src.hash128_fn = &MurmurBinary<int64_t>;
-      break;
-    case Keys::Kind::kFixedWidth:
-      src.hash128_fn = &MurmurFixed;
-      break;
+  Hash128Fn Legacy16() const { return &MurmurShape<Legacy16Bytes>; }
+  template <class S>
+  Hash128Fn Strings() const {
+    return &MurmurShape<StringBytes<S>>;
   }
-  return src;
-}
+  template <class Offset>
+  Hash128Fn Binary() const {
+    return &MurmurShape<BinaryBytes<Offset>>;
+  }
+  Hash128Fn Fixed() const { return &MurmurShape<FixedBytes>; }
+};
 
-KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
-                    StringHasher* hasher) {
-  const LayoutInfo& info = InfoOf(id);
-  if (info.murmur128) return MurmurSourceOf(keys, plan, seed, hasher);
-  return SourceOf(keys, plan, info.xxh64, seed, hasher);
-}
+struct XxFamily {
+  bool xxh64;
+  static void Set(KeySource* src, HashFn fn) {
+    src->kind = KeyKind::kHashFn;
+    src->hash_fn = fn;
+  }
+  template <class From>
+  HashFn Converter(unsigned to_width) const {
+    return ConverterOf<From>(to_width, xxh64);
+  }
+  template <class Bytes>
+  HashFn Of() const {
+    return xxh64 ? &HashShape<Bytes, true> : &HashShape<Bytes, false>;
+  }
+  HashFn Legacy16() const { return Of<Legacy16Bytes>(); }
+  template <class S>
+  HashFn Strings() const {
+    return Of<StringBytes<S>>();
+  }
+  template <class Offset>
+  HashFn Binary() const {
+    return Of<BinaryBytes<Offset>>();
+  }
+  HashFn Fixed() const { return Of<FixedBytes>(); }
+};
 
-KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
-                   StringHasher* hasher) {
+// The key source of `keys` under `plan`: u64/u32/prehashed keys as they are (the kernels hash
+// them), every other shape through one of the family's functions.
+template <class Family>
+KeySource SourceWith(const Keys& keys, const KeyPlan& plan, uint64_t seed, StringHasher* hasher,
+                     const Family& family) {
   KeySource src;
   *hasher = StringHasher{&keys, seed};
   src.ctx = hasher;
   if (plan.legacy16) {
-    src.kind = KeyKind::kHashFn;
-    src.hash_fn = xxh64 ? &HashLegacy16<true> : &HashLegacy16<false>;
+    Family::Set(&src, family.Legacy16());
     return src;
   }
   if (plan.to_width != 0) {
-    src.kind = KeyKind::kHashFn;
+    const unsigned w = plan.to_width;
     switch (keys.kind()) {
       case Keys::Kind::kU64:
-        src.hash_fn = ConverterOf<uint64_t>(plan.to_width, xxh64);
+        Family::Set(&src, family.template Converter<uint64_t>(w));
         break;
       case Keys::Kind::kI64:
-        src.hash_fn = ConverterOf<int64_t>(plan.to_width, xxh64);
+        Family::Set(&src, family.template Converter<int64_t>(w));
         break;
       case Keys::Kind::kU32:
-        src.hash_fn = ConverterOf<uint32_t>(plan.to_width, xxh64);
+        Family::Set(&src, family.template Converter<uint32_t>(w));
         break;
       case Keys::Kind::kI32:
-        src.hash_fn = ConverterOf<int32_t>(plan.to_width, xxh64);
+        Family::Set(&src, family.template Converter<int32_t>(w));
         break;
       case Keys::Kind::kU16:
-        src.hash_fn = ConverterOf<uint16_t>(plan.to_width, xxh64);
+        Family::Set(&src, family.template Converter<uint16_t>(w));
         break;
       default:
-        src.hash_fn = ConverterOf<int16_t>(plan.to_width, xxh64);
+        Family::Set(&src, family.template Converter<int16_t>(w));
         break;
     }
     return src;
@@ -386,35 +316,48 @@ KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t s
       break;
     case Keys::Kind::kU16:
     case Keys::Kind::kI16:  // (PlanKeys converts or sets legacy16: not reached)
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashLegacy16<true> : &HashLegacy16<false>;
+      Family::Set(&src, family.Legacy16());
       break;
     case Keys::Kind::kPrehashed:
       src.kind = KeyKind::kHashes;
       src.keys = keys.keys();
       break;
     case Keys::Kind::kStrings:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashStrings<true> : &HashStrings<false>;
+      Family::Set(&src, family.template Strings<std::string_view>());
       break;
     case Keys::Kind::kStdStrings:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashStdStrings<true> : &HashStdStrings<false>;
+      Family::Set(&src, family.template Strings<std::string>());
       break;
     case Keys::Kind::kBinary32:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashBinary<int32_t, true> : &HashBinary<int32_t, false>;
+      Family::Set(&src, family.template Binary<int32_t>());
       break;
     case Keys::Kind::kBinary64:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashBinary<int64_t, true> : &HashBinary<int64_t, false>;
+      Family::Set(&src, family.template Binary<int64_t>());
       break;
     case Keys::Kind::kFixedWidth:
-      src.kind = KeyKind::kHashFn;
-      src.hash_fn = xxh64 ? &HashFixed<true> : &HashFixed<false>;
+      Family::Set(&src, family.Fixed());
       break;
   }
   return src;
+}
+
+}  // namespace
+
+KeySource MurmurSourceOf(const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                         StringHasher* hasher) {
+  return SourceWith(keys, plan, seed, hasher, MurmurFamily{});
+}
+
+KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                    StringHasher* hasher) {
+  const LayoutInfo& info = InfoOf(id);
+  if (info.murmur128) return MurmurSourceOf(keys, plan, seed, hasher);
+  return SourceOf(keys, plan, info.xxh64, seed, hasher);
+}
+
+KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                   StringHasher* hasher) {
+  return SourceWith(keys, plan, seed, hasher, XxFamily{xxh64});
 }
 
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count) {
