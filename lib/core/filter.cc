@@ -32,19 +32,23 @@ uint64_t* AllocateWords(uint64_t bytes) {
   return static_cast<uint64_t*>(detail::AllocateZeroed(bytes, "filter"));
 }
 
+// kClassic's k probes of hash h: on(bit) for each bit index (kernels/scalar/probes.h).
+template <class On>
+inline void ForEachClassicBit(uint64_t h, uint32_t k, uint64_t num_blocks, const On& on) {
+  const uint64_t step = scalar::ClassicStep(h);
+  uint64_t g = h;
+  for (uint32_t i = 0; i < k; ++i, g += step) on(scalar::ClassicBit(g, num_blocks));
+}
+
 }  // namespace
 
 const char* version() noexcept { return SIMDBLOOM_VERSION_STRING; }
 
+// The view's fields, over words of its own (64-byte aligned: AllocateWords).
 Filter::Filter(Layout layout, uint64_t num_blocks, uint32_t k, uint64_t seed, KeyType key_type)
-    : words_(AllocateWords(num_blocks * block_bits(layout) / 8)),
-      num_blocks_(num_blocks),
-      seed_(seed),
-      xxh3_bitflip_(detail::Xxh3Bitflip(seed)),
-      k_(k),
-      block_bits_(block_bits(layout)),
-      layout_(layout),
-      keys_(key_type) {
+    : Filter(layout, num_blocks, k, seed, key_type,
+             AllocateWords(num_blocks * block_bits(layout) / 8)) {
+  owned_ = true;
   UpdateFast();
 }
 
@@ -138,21 +142,8 @@ Filter Filter::create(uint64_t expected_items, double fpp, Layout layout, uint64
   }
 }
 
-Filter::Filter(Filter&& other) noexcept
-    : words_(std::exchange(other.words_, nullptr)),
-      num_blocks_(std::exchange(other.num_blocks_, 0)),
-      seed_(other.seed_),
-      xxh3_bitflip_(other.xxh3_bitflip_),
-      k_(other.k_),
-      block_bits_(other.block_bits_),
-      layout_(other.layout_),
-      owned_(other.owned_),
-      keys_(other.keys_),
-      inserted_(other.inserted_),
-      keeper_(std::move(other.keeper_)) {
-  UpdateFast();
-  other.UpdateFast();
-}
+// The move assignment's fields, from the default (empty) state.
+Filter::Filter(Filter&& other) noexcept { *this = std::move(other); }
 
 Filter& Filter::operator=(Filter&& other) noexcept {
   if (this != &other) {
@@ -218,12 +209,10 @@ bool detail::ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
   if (layout == static_cast<uint8_t>(Layout::kClassic)) {
     // All k probes, no early exit: an absent key's first clear bit is unpredictable, and the k
     // loads overlap anyway.
-    const uint64_t step = scalar::ClassicStep(h);
-    uint64_t g = h, hit = 1;
-    for (uint32_t i = 0; i < k; ++i, g += step) {
-      const uint64_t bit = scalar::ClassicBit(g, num_blocks);
+    uint64_t hit = 1;
+    ForEachClassicBit(h, k, num_blocks, [&](uint64_t bit) {
       hit &= detail::LoadWord(words + (bit >> 6)) >> (bit & 63);
-    }
+    });
     return (hit & 1) != 0;
   }
   const detail::Params p{num_blocks, k, 0};
@@ -233,11 +222,8 @@ bool detail::ContainsHashOutOfLine(uint8_t layout, const uint64_t* words, uint64
 void detail::PrefetchHashOutOfLine(uint8_t layout, const uint64_t* words, uint64_t num_blocks,
                                    uint32_t k, uint64_t h) noexcept {
   if (layout == static_cast<uint8_t>(Layout::kClassic)) {
-    const uint64_t step = scalar::ClassicStep(h);
-    uint64_t g = h;
-    for (uint32_t i = 0; i < k; ++i, g += step) {
-      __builtin_prefetch(words + (scalar::ClassicBit(g, num_blocks) >> 6));
-    }
+    ForEachClassicBit(h, k, num_blocks,
+                      [&](uint64_t bit) { __builtin_prefetch(words + (bit >> 6)); });
   } else if (layout == static_cast<uint8_t>(Layout::kShifting)) {
     __builtin_prefetch(words + 8 * detail::BlockIndex(h, num_blocks));
   } else if (layout == static_cast<uint8_t>(Layout::kGuava32)) {

@@ -108,21 +108,8 @@ ScalableFilter ScalableFilter::create(uint64_t initial_capacity, double fpp,
   return s;
 }
 
-ScalableFilter::ScalableFilter(ScalableFilter&& other) noexcept
-    : stages_(std::move(other.stages_)),
-      counts_(std::move(other.counts_)),
-      capacities_(std::move(other.capacities_)),
-      initial_capacity_(other.initial_capacity_),
-      fpp_(other.fpp_),
-      growth_(other.growth_),
-      tightening_(other.tightening_),
-      layout_(other.layout_),
-      seed_(other.seed_),
-      keys_(other.keys_) {
-  other.stages_.clear();
-  other.counts_.clear();
-  other.capacities_.clear();
-}
+// The move assignment's fields, from the default (empty) state.
+ScalableFilter::ScalableFilter(ScalableFilter&& other) noexcept { *this = std::move(other); }
 
 ScalableFilter& ScalableFilter::operator=(ScalableFilter&& other) noexcept {
   if (this != &other) {

@@ -144,18 +144,8 @@ SpatialFilter& SpatialFilter::operator=(const SpatialFilter& other) {
   return *this;
 }
 
-SpatialFilter::SpatialFilter(SpatialFilter&& other) noexcept
-    : cells_(std::exchange(other.cells_, nullptr)),
-      num_blocks_(other.num_blocks_),
-      seed_(other.seed_),
-      k_(other.k_),
-      cell_bytes_(other.cell_bytes_),
-      num_areas_(other.num_areas_),
-      current_(other.current_),
-      keys_(other.keys_),
-      members_(std::move(other.members_)),
-      written_(std::move(other.written_)),
-      names_(std::move(other.names_)) {}
+// The move assignment's fields, from the default (empty) state.
+SpatialFilter::SpatialFilter(SpatialFilter&& other) noexcept { *this = std::move(other); }
 
 SpatialFilter& SpatialFilter::operator=(SpatialFilter&& other) noexcept {
   if (this != &other) {
