@@ -185,65 +185,80 @@ class Reader {
 
 bool IsInt(uint8_t t) { return t == kI8 || t == kI16 || t == kI32 || t == kI64; }
 
-ParquetColumnChunk ParseColumnMetaData(Reader& r, int depth) {
-  ParquetColumnChunk c;
+// Reads the fields of a struct at `depth`: read(id, type) reads those it knows and says so
+// (true); the others are skipped.
+template <class Read>
+void ReadFields(Reader& r, int depth, const Read& read) {
   int16_t id = 0;
   uint8_t t;
   while (r.Field(id, t)) {
+    if (!read(id, t)) r.Skip(t, depth + 1);
+  }
+}
+
+ParquetColumnChunk ParseColumnMetaData(Reader& r, int depth) {
+  ParquetColumnChunk c;
+  ReadFields(r, depth, [&](int16_t id, uint8_t t) {
     if (id == 1 && t == kI32) {
       const int32_t v = r.I32();
       c.type = v >= 0 && v <= 7 ? static_cast<ParquetType>(v) : ParquetType::kUnknown;
-    } else if (id == 3 && t == kList) {
+      return true;
+    }
+    if (id == 3 && t == kList) {
       const uint64_t n = r.ListOf(kBinary, "path_in_schema is not a list of strings");
       for (uint64_t i = 0; i < n; ++i) {
         if (i > 0) c.path += '.';
         c.path += r.Binary();
       }
-    } else if (id == 14 && IsInt(t)) {
+      return true;
+    }
+    if (id == 14 && IsInt(t)) {
       c.bloom_offset = r.Zigzag();
       if (c.bloom_offset < 0) r.Fail("negative bloom_filter_offset");
-    } else if (id == 15 && IsInt(t)) {
+      return true;
+    }
+    if (id == 15 && IsInt(t)) {
       c.bloom_length = r.I32();
       if (c.bloom_length < 0) r.Fail("negative bloom_filter_length");
-    } else {
-      r.Skip(t, depth + 1);
+      return true;
     }
-  }
+    return false;
+  });
   return c;
 }
 
 ParquetColumnChunk ParseColumnChunk(Reader& r, int depth) {
   ParquetColumnChunk c;
   bool external = false;
-  int16_t id = 0;
-  uint8_t t;
-  while (r.Field(id, t)) {
+  ReadFields(r, depth, [&](int16_t id, uint8_t t) {
     if (id == 1 && t == kBinary) {
       external = !r.Binary().empty();  // data (and filter) in another file: not followed
-    } else if (id == 3 && t == kStruct) {
-      c = ParseColumnMetaData(r, depth + 1);
-    } else {
-      r.Skip(t, depth + 1);
+      return true;
     }
-  }
+    if (id == 3 && t == kStruct) {
+      c = ParseColumnMetaData(r, depth + 1);
+      return true;
+    }
+    return false;
+  });
   if (external) c.bloom_offset = -1;
   return c;
 }
 
 ParquetRowGroup ParseRowGroup(Reader& r, int depth) {
   ParquetRowGroup g;
-  int16_t id = 0;
-  uint8_t t;
-  while (r.Field(id, t)) {
+  ReadFields(r, depth, [&](int16_t id, uint8_t t) {
     if (id == 1 && t == kList) {
       const uint64_t n = r.ListOf(kStruct, "row group columns are not structs");
       for (uint64_t i = 0; i < n; ++i) g.columns.push_back(ParseColumnChunk(r, depth + 1));
-    } else if (id == 3 && IsInt(t)) {
-      g.num_rows = r.Zigzag();
-    } else {
-      r.Skip(t, depth + 1);
+      return true;
     }
-  }
+    if (id == 3 && IsInt(t)) {
+      g.num_rows = r.Zigzag();
+      return true;
+    }
+    return false;
+  });
   return g;
 }
 
@@ -268,18 +283,18 @@ const char* ParquetTypeName(ParquetType t) {
 ParquetFooter ParseFileMetaData(const uint8_t* data, size_t size) {
   Reader r(data, size);
   ParquetFooter f;
-  int16_t id = 0;
-  uint8_t t;
-  while (r.Field(id, t)) {
+  ReadFields(r, 0, [&](int16_t id, uint8_t t) {
     if (id == 3 && IsInt(t)) {
       f.num_rows = r.Zigzag();
-    } else if (id == 4 && t == kList) {
+      return true;
+    }
+    if (id == 4 && t == kList) {
       const uint64_t n = r.ListOf(kStruct, "row_groups is not a list of structs");
       for (uint64_t i = 0; i < n; ++i) f.row_groups.push_back(ParseRowGroup(r, 1));
-    } else {
-      r.Skip(t, 1);
+      return true;
     }
-  }
+    return false;
+  });
   return f;
 }
 
@@ -327,15 +342,11 @@ Filter ReadBloomFilter(const ParquetSource& file, const ParquetColumnChunk& chun
     file.Read(offset, n, head);
     Reader r(head, n);
     int64_t num_bytes = -1;
-    int16_t id = 0;
-    uint8_t t;
-    while (r.Field(id, t)) {
-      if (id == 1 && t == kI32) {
-        num_bytes = r.I32();
-      } else {
-        r.Skip(t, 1);
-      }
-    }
+    ReadFields(r, 0, [&](int16_t id, uint8_t t) {
+      if (id != 1 || t != kI32) return false;
+      num_bytes = r.I32();
+      return true;
+    });
     if (num_bytes <= 0) throw ParquetError("bloom filter header without a positive numBytes");
     total = r.consumed() + static_cast<uint64_t>(num_bytes);
     if (total > size - offset) {
