@@ -15,7 +15,9 @@
 #include <thread>
 #include <vector>
 
+#include "simdbloom/counting.hpp"
 #include "simdbloom/simdbloom.hpp"
+#include "simdbloom/spatial.hpp"
 #include "tests/test_util.h"
 
 namespace simdbloom {
@@ -261,6 +263,65 @@ TEST_CASE("concurrency: parallel bulk calls equal sequential ones") {
       s1.insert(strings);
       s2.insert(strings, Threads{2});
       CHECK(std::memcmp(s1.data(), s2.data(), s1.size_bytes()) == 0);
+    }
+  });
+}
+
+// query(out, threads) on 2, 3 and 8 threads writes the output and returns the result it does on
+// one thread (returned); a null output is refused before any thread starts.
+template <class T, class Query>
+uint64_t CheckThreadsEqualOne(size_t n, const Query& query) {
+  std::vector<T> want(n);
+  const uint64_t want_result = query(want.data(), Threads{1});
+  for (unsigned t : {2u, 3u, 8u}) {
+    CAPTURE(t);
+    std::vector<T> got(n, static_cast<T>(0xEEEE));
+    CHECK(query(got.data(), Threads{t}) == want_result);
+    CHECK(got == want);
+  }
+  CHECK(test::CodeOf([&] { query(nullptr, Threads{4}); }) == ErrorCode::kInvalidArgument);
+  return want_result;
+}
+
+// The other kinds' parallel queries (CountingFilter::contains/count, SpatialFilter::classify):
+// the outputs and results of one thread, for integer and string keys.
+TEST_CASE("concurrency: counting and spatial queries on threads equal one thread") {
+  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
+  const std::vector<uint64_t> keys = test::RandomKeys(n, 21);
+  std::vector<uint64_t> probes = test::RandomKeys(n, 22);
+  std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
+  std::vector<std::string> strings;
+  for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  test::ForEachApiTarget([&](const std::string&) {
+    for (CountingLayout layout : {CountingLayout::kBlocked, CountingLayout::kClassic}) {
+      CAPTURE(static_cast<int>(layout));
+      CountingFilter f = CountingFilter::create(n, 0.02, layout, 7);
+      f.insert(keys);
+      f.insert(Keys(keys.data(), n / 8));  // counts of 2 for some keys
+      CountingFilter g = CountingFilter::create(n, 0.02, layout, 7);
+      g.insert(Keys(strings.data(), n / 4));
+      const uint64_t hits = CheckThreadsEqualOne<uint8_t>(
+          n, [&](uint8_t* out, Threads t) { return f.contains(probes, out, t); });
+      CHECK(hits >= n / 2);
+      const uint64_t sum = CheckThreadsEqualOne<uint8_t>(
+          n, [&](uint8_t* out, Threads t) { return f.count(probes, out, t); });
+      CHECK(sum > hits);
+      CHECK(CheckThreadsEqualOne<uint8_t>(
+                n, [&](uint8_t* out, Threads t) { return g.contains(strings, out, t); }) >= n / 4);
+    }
+    for (uint32_t areas : {3u, 300u}) {  // 1- and 2-byte cells
+      CAPTURE(areas);
+      SpatialFilter f = SpatialFilter::create(n, 0.02, areas, 9);
+      for (uint16_t label = 1; label <= 3; ++label) {
+        f.insert(label, Keys(keys.data() + (label - 1) * (n / 3), n / 3));
+      }
+      SpatialFilter g = SpatialFilter::create(n, 0.02, areas, 9);
+      g.insert(2, Keys(strings.data(), n / 4));
+      CHECK(CheckThreadsEqualOne<uint16_t>(n, [&](uint16_t* out, Threads t) {
+              return f.classify(probes, out, t);
+            }) >= n / 2 - 3);
+      CHECK(CheckThreadsEqualOne<uint16_t>(
+                n, [&](uint16_t* out, Threads t) { return g.classify(strings, out, t); }) >= n / 4);
     }
   });
 }

@@ -89,5 +89,13 @@ uint64_t CountingFilter::count(const Keys& keys, uint8_t* out) const {
   return detail::RunBulk<Bulk>(*this, keys,
                                {"CountingFilter::count", BulkOp::kCount, Form::kCounts, out});
 }
+uint64_t CountingFilter::contains(const Keys& keys, uint8_t* out, Threads threads) const {
+  return detail::RunBulk<Bulk>(
+      *this, keys, {"CountingFilter::contains", BulkOp::kQuery, Form::kBytes, out, threads.count});
+}
+uint64_t CountingFilter::count(const Keys& keys, uint8_t* out, Threads threads) const {
+  return detail::RunBulk<Bulk>(
+      *this, keys, {"CountingFilter::count", BulkOp::kCount, Form::kCounts, out, threads.count});
+}
 
 }  // namespace simdbloom

@@ -53,5 +53,10 @@ uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels) const {
   return detail::RunBulk<detail::SpatialBulk>(
       *this, keys, {"SpatialFilter::classify", BulkOp::kQuery, Form::kLabels, labels});
 }
+uint64_t SpatialFilter::classify(const Keys& keys, uint16_t* labels, Threads threads) const {
+  return detail::RunBulk<detail::SpatialBulk>(
+      *this, keys,
+      {"SpatialFilter::classify", BulkOp::kQuery, Form::kLabels, labels, threads.count});
+}
 
 }  // namespace simdbloom

@@ -200,6 +200,12 @@ class CountingFilter {
   uint64_t select(const Keys& keys, uint32_t* selection) const;
   // out[i] = count(key i) (0..15); returns the sum of out.
   uint64_t count(const Keys& keys, uint8_t* out) const;
+  // contains and count on threads (see Threads): the same bytes and result as the
+  // single-threaded calls, each thread on a contiguous share of the keys; errors are detected
+  // before any thread starts. Thread-safe with other readers (shared access), not with a writer.
+  // Cost: the single-threaded cost divided among the threads, plus starting them (a thread each).
+  uint64_t contains(const Keys& keys, uint8_t* out, Threads threads) const;
+  uint64_t count(const Keys& keys, uint8_t* out, Threads threads) const;
 
   // ---- The plain filter ----
   // The plain Bloom filter of the same keys: bit i = (counter i > 0), layout plain_layout(),

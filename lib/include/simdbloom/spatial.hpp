@@ -136,6 +136,11 @@ class SpatialFilter {
   // target (results equal the reference's on every target); no allocation; O(n k), about one
   // cache miss per key out of cache. Errors as insert's (before anything is written).
   uint64_t classify(const Keys& keys, uint16_t* labels) const;
+  // classify on threads (see Threads): the same labels and result as the single-threaded call,
+  // each thread on a contiguous share of the keys; errors are detected before any thread starts.
+  // Thread-safe with other readers (shared access), not with a writer. Cost: the single-threaded
+  // cost divided among the threads, plus starting them (a thread each).
+  uint64_t classify(const Keys& keys, uint16_t* labels, Threads threads) const;
   // One key; O(k), no allocation. Inline where the cells are 1 byte and the calling code is
   // compiled for AVX2 or AVX-512 (-march=x86-64-v3 / -v4 / native): the key's cells are read in
   // one or two vectors (detail/one_key.hpp); other callers make one call to the library's one-key
