@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What every layout's spec struct (kernels/<layout>/spec.h) is made of: its constants (LayoutSpec,
-// its base), the functions it declares (SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS) and the macro that
-// defines its scalar.cc from its scalar.h (SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS).
+// its base), the functions it declares (SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS), the macro that declares
+// it (SIMDBLOOM_LAYOUT_SPEC) and the macro that defines its scalar.cc from its scalar.h
+// (SIMDBLOOM_DEFINE_SCALAR_FUNCTIONS).
 #ifndef SIMDBLOOM_KERNELS_LAYOUT_SPEC_H_
 #define SIMDBLOOM_KERNELS_LAYOUT_SPEC_H_
 
@@ -55,6 +56,20 @@ struct LayoutSpec {
   static double DistinctBitsPerKey(uint32_t k, double m);                           \
   static double ExpectedFpp(const uint8_t* bytes, uint64_t num_blocks, uint32_t k); \
   static const LayoutKernels* KernelsAt(size_t table_index);
+
+// Declares struct simdbloom::detail::<Name>Spec, a layout's specification: LayoutSpec<ID, BITS,
+// MIN_K, MAX_K, HashFamily::HASH> (format id, block bits, k range, hash family), kName = NAME (the
+// layout's name), the members given after HASH if any (constants the layout adds), and
+// SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS. Written at namespace scope, outside namespace simdbloom, with
+// the layout's probe mapping above it (kernels/<layout>/spec.h).
+#define SIMDBLOOM_LAYOUT_SPEC(Name, NAME, ID, BITS, MIN_K, MAX_K, HASH, ...)         \
+  namespace simdbloom::detail {                                                      \
+  struct Name##Spec : LayoutSpec<ID, BITS, MIN_K, MAX_K, HashFamily::HASH> {         \
+    static constexpr const char* kName = NAME;                                       \
+    __VA_ARGS__                                                                      \
+    SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS /* defined in scalar.cc, model.cc, kernels.cc */ \
+  };                                                                                 \
+  }  // namespace simdbloom::detail
 
 // Defines SPEC's out-of-line one-key functions from the inline code of SCALAR (the layout's
 // scalar.h): the whole of each layout's scalar.cc, inside namespace detail.

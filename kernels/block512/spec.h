@@ -10,16 +10,11 @@
 #include "kernels/layout_spec.h"
 #include "simdbloom/detail/probes.hpp"
 
-namespace simdbloom {
-namespace detail {
+// Probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of u64 word w = (w0 + i) mod 8 of block
+// hi32(h) * num_blocks >> 32, with a = lo32(h), w0 = hi32(h) mod 8, r = i / 8.
+SIMDBLOOM_LAYOUT_SPEC(Block512, "block512", 1, 512, 1, 16, kXxh3)
 
-struct Block512Spec
-    : LayoutSpec</*format id*/ 1, /*block bits*/ 512, /*k*/ 1, 16, HashFamily::kXxh3> {
-  static constexpr const char* kName = "block512";
-  // Probe i of hash h sets bit lo32(a * M[8r + w]) >> 26 of u64 word w = (w0 + i) mod 8 of block
-  // hi32(h) * num_blocks >> 32, with a = lo32(h), w0 = hi32(h) mod 8, r = i / 8.
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
-};
+namespace simdbloom::detail {
 
 // Probe i of hash h: word (w0 + i) mod 8, bit lo32(a * M[8r + w]) >> 26 (the installed header's
 // probe math, simdbloom/detail/probes.hpp).
@@ -76,7 +71,6 @@ struct Block512SetKernels {
 const Block512SetKernels* Block512SetKernelsAt(size_t table_index);
 const Block512SetKernels& Block512SetReference();
 
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 
 #endif  // SIMDBLOOM_KERNELS_BLOCK512_SPEC_H_

@@ -4,22 +4,10 @@
 #ifndef SIMDBLOOM_KERNELS_CLASSIC_SPEC_H_
 #define SIMDBLOOM_KERNELS_CLASSIC_SPEC_H_
 
-#include <cstdint>
-
 #include "kernels/layout_spec.h"
 
-namespace simdbloom {
-namespace detail {
-
-struct ClassicSpec
-    : LayoutSpec</*format id*/ 4, /*block bits*/ 512, /*k*/ 1, 32, HashFamily::kXxh3> {
-  static constexpr const char* kName = "classic";
-  // k bits anywhere in the m = 512 * num_blocks bits: probe i is bit floor(g_i * m / 2^64),
-  // g_i = h + i * rotl(h, 32) mod 2^64 (double hashing in 64-bit fixed point).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
-};
-
-}  // namespace detail
-}  // namespace simdbloom
+// k bits anywhere in the m = 512 * num_blocks bits: probe i is bit floor(g_i * m / 2^64),
+// g_i = h + i * rotl(h, 32) mod 2^64 (double hashing in 64-bit fixed point).
+SIMDBLOOM_LAYOUT_SPEC(Classic, "classic", 4, 512, 1, 32, kXxh3)
 
 #endif  // SIMDBLOOM_KERNELS_CLASSIC_SPEC_H_

@@ -6,26 +6,14 @@
 #ifndef SIMDBLOOM_KERNELS_GUAVA_SPEC_H_
 #define SIMDBLOOM_KERNELS_GUAVA_SPEC_H_
 
-#include <cstdint>
-
 #include "kernels/layout_spec.h"
 
-namespace simdbloom {
-namespace detail {
-
-struct GuavaSpec
-    : LayoutSpec</*format id*/ 6, /*block bits*/ 64, /*k*/ 1, 255, HashFamily::kMurmur128> {
-  static constexpr const char* kName = "guava";
-  // Guava's strategy ordinal, the first byte of its writeTo form.
-  static constexpr uint8_t kGuavaOrdinal = 1;
-  // Guava's MURMUR128_MITZ_64 (its ordinal 1, what BloomFilter.create makes): h1, h2 = the halves
-  // of Murmur3 x64 128 (seed 0) of the key's funnel bytes; probe i < k is bit
-  // (h1 + i * h2 & Long.MAX_VALUE) mod m of the m = 64 * num_blocks bits; bit b is bit b & 63 of
-  // word b >> 6 (lib/FORMAT.md, kernels/scalar/guava.h).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
-};
-
-}  // namespace detail
-}  // namespace simdbloom
+// Guava's MURMUR128_MITZ_64 (its ordinal 1, what BloomFilter.create makes): h1, h2 = the halves
+// of Murmur3 x64 128 (seed 0) of the key's funnel bytes; probe i < k is bit
+// (h1 + i * h2 & Long.MAX_VALUE) mod m of the m = 64 * num_blocks bits; bit b is bit b & 63 of
+// word b >> 6 (lib/FORMAT.md, kernels/scalar/guava.h). kGuavaOrdinal: Guava's strategy ordinal,
+// the first byte of its writeTo form.
+SIMDBLOOM_LAYOUT_SPEC(Guava, "guava", 6, 64, 1, 255, kMurmur128,
+                      static constexpr uint8_t kGuavaOrdinal = 1;)
 
 #endif  // SIMDBLOOM_KERNELS_GUAVA_SPEC_H_

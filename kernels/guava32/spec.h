@@ -6,26 +6,14 @@
 #ifndef SIMDBLOOM_KERNELS_GUAVA32_SPEC_H_
 #define SIMDBLOOM_KERNELS_GUAVA32_SPEC_H_
 
-#include <cstdint>
-
 #include "kernels/layout_spec.h"
 
-namespace simdbloom {
-namespace detail {
-
-struct Guava32Spec
-    : LayoutSpec</*format id*/ 7, /*block bits*/ 64, /*k*/ 1, 255, HashFamily::kMurmur128> {
-  static constexpr const char* kName = "guava32";
-  // Guava's strategy ordinal, the first byte of its writeTo form.
-  static constexpr uint8_t kGuavaOrdinal = 0;
-  // Guava's MURMUR128_MITZ_32 (its ordinal 0, in older serialized filters): h64 = the first half of
-  // Murmur3 x64 128 (seed 0) of the key's funnel bytes; probe i in 1..k is bit c mod m, c =
-  // (int) h64 + i * (int) (h64 >>> 32) (32-bit wrap, complemented when negative), m = 64 *
-  // num_blocks (lib/FORMAT.md, kernels/scalar/guava.h).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
-};
-
-}  // namespace detail
-}  // namespace simdbloom
+// Guava's MURMUR128_MITZ_32 (its ordinal 0, in older serialized filters): h64 = the first half of
+// Murmur3 x64 128 (seed 0) of the key's funnel bytes; probe i in 1..k is bit c mod m, c =
+// (int) h64 + i * (int) (h64 >>> 32) (32-bit wrap, complemented when negative), m = 64 *
+// num_blocks (lib/FORMAT.md, kernels/scalar/guava.h). kGuavaOrdinal: Guava's strategy ordinal,
+// the first byte of its writeTo form.
+SIMDBLOOM_LAYOUT_SPEC(Guava32, "guava32", 7, 64, 1, 255, kMurmur128,
+                      static constexpr uint8_t kGuavaOrdinal = 0;)
 
 #endif  // SIMDBLOOM_KERNELS_GUAVA32_SPEC_H_

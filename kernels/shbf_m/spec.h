@@ -20,18 +20,13 @@
 #include "kernels/layout_spec.h"
 #include "simdbloom/detail/probes.hpp"
 
-namespace simdbloom {
-namespace detail {
+// ceil(k/2) words per key, two bits in each (one in the last if k is odd).
+// Pair i < ceil(k/2) of hash h sets bit b = lo32(a * M[w]) >> 26 of u64 word w = (w0 + i) mod 8
+// of block hi32(h) * num_blocks >> 32, and (if 2i + 1 < k) bit (b + o) mod 64 of the same word,
+// with a = lo32(h), w0 = hi32(h) mod 8, o = 1 + ((lo32(a * M[8]) * 63) >> 32).
+SIMDBLOOM_LAYOUT_SPEC(Shifting, "shifting", 5, 512, 1, 16, kXxh3)
 
-struct ShiftingSpec
-    : LayoutSpec</*format id*/ 5, /*block bits*/ 512, /*k*/ 1, 16, HashFamily::kXxh3> {
-  static constexpr const char* kName = "shifting";
-  // ceil(k/2) words per key, two bits in each (one in the last if k is odd).
-  // Pair i < ceil(k/2) of hash h sets bit b = lo32(a * M[w]) >> 26 of u64 word w = (w0 + i) mod 8
-  // of block hi32(h) * num_blocks >> 32, and (if 2i + 1 < k) bit (b + o) mod 64 of the same word,
-  // with a = lo32(h), w0 = hi32(h) mod 8, o = 1 + ((lo32(a * M[8]) * 63) >> 32).
-  SIMDBLOOM_LAYOUT_SPEC_FUNCTIONS  // defined in scalar.cc, model.cc, kernels.cc
-};
+namespace simdbloom::detail {
 
 // The kernels' lane masks, for every k: mask[k][w0][0][w] is all ones iff word w of a key whose
 // pairs start at word w0 holds a pair (2 ((w - w0) mod 8) < k), mask[k][w0][1][w] iff that pair
@@ -62,7 +57,6 @@ inline void ShiftingPair(uint64_t h, uint32_t i, uint32_t k, uint32_t* word, uin
   *mask = ShiftingPairMask(h, i, k);
 }
 
-}  // namespace detail
-}  // namespace simdbloom
+}  // namespace simdbloom::detail
 
 #endif  // SIMDBLOOM_KERNELS_SHBF_M_SPEC_H_
