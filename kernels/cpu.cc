@@ -9,6 +9,9 @@
 
 #if HWY_ARCH_X86
 #include <cpuid.h>
+
+#include <initializer_list>
+#include <utility>
 #elif HWY_ARCH_ARM_A64 && HWY_HAVE_RUNTIME_DISPATCH && defined(__linux__)
 #include <sys/auxv.h>
 #define SIMDBLOOM_DETECT_AARCH64_LINUX 1
@@ -79,23 +82,29 @@ constexpr uint64_t kNeedAVX3 = kNeedAVX2 | F(kAVX512F) | F(kAVX512VL) | F(kAVX51
 constexpr uint64_t kNeedAVX3_DL = kNeedAVX3 | F(kVNNI) | F(kVPCLMULQDQ) | F(kVBMI) | F(kVBMI2) |
                                   F(kVAES) | F(kPOPCNTDQ) | F(kBITALG);
 
+// The features of one cpuid register: F(feature) for each {bit, feature} whose bit is set.
+uint64_t Features(uint32_t reg, std::initializer_list<std::pair<int, Feature>> bits) {
+  uint64_t f = 0;
+  for (const auto& [bit, feature] : bits) f |= Bit(reg, bit) ? F(feature) : 0;
+  return f;
+}
+
 int64_t DetectX86() {
   int64_t bits = 0;
   uint64_t f = 0;
   const uint32_t max_leaf = Cpuid(0, 0).a;
 
   const Regs l1 = Cpuid(1, 0);
-  f |= Bit(l1.d, 25) ? F(kSSE) : 0;
-  f |= Bit(l1.d, 26) ? F(kSSE2) : 0;
-  f |= Bit(l1.c, 0) ? F(kSSE3) : 0;
-  f |= Bit(l1.c, 1) ? F(kCLMUL) : 0;
-  f |= Bit(l1.c, 9) ? F(kSSSE3) : 0;
-  f |= Bit(l1.c, 12) ? F(kFMA) : 0;
-  f |= Bit(l1.c, 19) ? F(kSSE41) : 0;
-  f |= Bit(l1.c, 20) ? F(kSSE42) : 0;
-  f |= Bit(l1.c, 25) ? F(kAES) : 0;
-  f |= Bit(l1.c, 28) ? F(kAVX) : 0;
-  f |= Bit(l1.c, 29) ? F(kF16C) : 0;
+  f |= Features(l1.d, {{25, kSSE}, {26, kSSE2}});
+  f |= Features(l1.c, {{0, kSSE3},
+                       {1, kCLMUL},
+                       {9, kSSSE3},
+                       {12, kFMA},
+                       {19, kSSE41},
+                       {20, kSSE42},
+                       {25, kAES},
+                       {28, kAVX},
+                       {29, kF16C}});
   const bool osxsave = Bit(l1.c, 27);
 
   // Highway reads this leaf unconditionally (as it does, we do not check the maximum extended
@@ -104,20 +113,20 @@ int64_t DetectX86() {
 
   if (max_leaf >= 7) {
     const Regs l7 = Cpuid(7, 0);
-    f |= Bit(l7.b, 3) ? F(kBMI) : 0;
-    f |= Bit(l7.b, 5) ? F(kAVX2) : 0;
-    f |= Bit(l7.b, 8) ? F(kBMI2) : 0;
-    f |= Bit(l7.b, 16) ? F(kAVX512F) : 0;
-    f |= Bit(l7.b, 17) ? F(kAVX512DQ) : 0;
-    f |= Bit(l7.b, 30) ? F(kAVX512BW) : 0;
-    f |= Bit(l7.b, 31) ? F(kAVX512VL) : 0;
-    f |= Bit(l7.c, 1) ? F(kVBMI) : 0;
-    f |= Bit(l7.c, 6) ? F(kVBMI2) : 0;
-    f |= Bit(l7.c, 9) ? F(kVAES) : 0;
-    f |= Bit(l7.c, 10) ? F(kVPCLMULQDQ) : 0;
-    f |= Bit(l7.c, 11) ? F(kVNNI) : 0;
-    f |= Bit(l7.c, 12) ? F(kBITALG) : 0;
-    f |= Bit(l7.c, 14) ? F(kPOPCNTDQ) : 0;
+    f |= Features(l7.b, {{3, kBMI},
+                         {5, kAVX2},
+                         {8, kBMI2},
+                         {16, kAVX512F},
+                         {17, kAVX512DQ},
+                         {30, kAVX512BW},
+                         {31, kAVX512VL}});
+    f |= Features(l7.c, {{1, kVBMI},
+                         {6, kVBMI2},
+                         {9, kVAES},
+                         {10, kVPCLMULQDQ},
+                         {11, kVNNI},
+                         {12, kBITALG},
+                         {14, kPOPCNTDQ}});
   }
 
   const auto has = [f](uint64_t need) { return (f & need) == need; };

@@ -15,25 +15,16 @@ using detail::CountingId;
 using detail::KeySource;
 using detail::Params;
 
-template <CountingId kId>
-uint64_t Insert(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* fresh) {
+// Insert (kRemove false: out[i] = whether key i was fresh) or Remove (out[i] = what
+// CountingRemove returns) key by key; returns the number of nonzero results.
+template <CountingId kId, bool kRemove>
+uint64_t Update(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* out) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool f =
-        scalar::CountingInsert(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed));
-    if (fresh != nullptr) fresh[i] = f;
-    total += f;
-  }
-  return total;
-}
-
-template <CountingId kId>
-uint64_t Remove(uint64_t* counters, Params p, const KeySource& keys, size_t n, uint8_t* removed) {
-  uint64_t total = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const uint8_t r =
-        scalar::CountingRemove(kId, counters, p, scalar::HashOfKey(false, keys, i, p.seed));
-    if (removed != nullptr) removed[i] = r;
+    const uint64_t h = scalar::HashOfKey(false, keys, i, p.seed);
+    const uint8_t r = kRemove ? scalar::CountingRemove(kId, counters, p, h)
+                              : uint8_t{scalar::CountingInsert(kId, counters, p, h)};
+    if (out != nullptr) out[i] = r;
     total += r != 0;
   }
   return total;
@@ -64,7 +55,7 @@ uint64_t Count(const uint64_t* counters, Params p, const KeySource& keys, size_t
 
 template <CountingId kId>
 constexpr detail::CountingKernels For() {
-  return {&Insert<kId>, &Remove<kId>, &Contains<kId>, &Count<kId>};
+  return {&Update<kId, false>, &Update<kId, true>, &Contains<kId>, &Count<kId>};
 }
 
 constexpr detail::CountingKernels kBlocked = For<CountingId::kBlocked>();
