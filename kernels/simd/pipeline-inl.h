@@ -91,14 +91,25 @@ struct AheadIn {
 // spatial filter's uint16_t labels, is copied to out as an array of n). A layout whose operation
 // needs per-call data besides p (the spatial filter's label) declares its type as L::Arg and a
 // State(p, arg) constructor; the caller passes it last.
-template <class L, class = void>
-struct OutOf {
-  using type = uint8_t;
+// MemberOr<L, Member, Default>::type: Member<L> (a member type of L) if L declares it, else
+// Default.
+template <class L, template <class> class Member, class Default, class = void>
+struct MemberOr {
+  using type = Default;
+};
+template <class L, template <class> class Member, class Default>
+struct MemberOr<L, Member, Default, std::void_t<Member<L>>> {
+  using type = Member<L>;
 };
 template <class L>
-struct OutOf<L, std::void_t<typename L::Out>> {
-  using type = typename L::Out;
-};
+using OutMember = typename L::Out;
+template <class L>
+using OutOf = MemberOr<L, OutMember, uint8_t>;
+struct NoArg {};
+template <class L>
+using ArgMember = typename L::Arg;
+template <class L>
+using ArgOf = MemberOr<L, ArgMember, NoArg>;
 // L::kExactHits (declared true): a query's Apply writes hits[j0 .. j1) only, and returns how many
 // are 1. Its results as bytes (ResultKind::kBytes; bitmaps and selections still go through
 // EmitTile) are then written straight into the caller's `out`, with no copy and no count pass
@@ -108,15 +119,6 @@ template <class L, class = void>
 struct ExactHits : std::false_type {};
 template <class L>
 struct ExactHits<L, std::enable_if_t<L::kExactHits>> : std::true_type {};
-struct NoArg {};
-template <class L, class = void>
-struct ArgOf {
-  using type = NoArg;
-};
-template <class L>
-struct ArgOf<L, std::void_t<typename L::Arg>> {
-  using type = typename L::Arg;
-};
 
 // The State of a call, built where it is used: the compiler then sees its constants (block512's
 // chunk count, for one) and keeps them out of memory. Built by the caller and passed by reference,
