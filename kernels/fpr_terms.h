@@ -4,6 +4,7 @@
 #ifndef SIMDBLOOM_KERNELS_FPR_TERMS_H_
 #define SIMDBLOOM_KERNELS_FPR_TERMS_H_
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -25,6 +26,28 @@ std::vector<Term> MergedTerms(std::vector<Term> terms);
 
 // sum of coef * exp(-lambda * one_minus_y), clamped to [0, 1].
 double EvalTerms(const std::vector<Term>& terms, double lambda);
+
+// Advances the 8-digit mixed-radix counter s (digit w in 0 .. cap[w], digit 0 first) to its next
+// value; false, with s all zeros again, after the last.
+inline bool NextMixedRadix(int* s, const int* cap) {
+  int w = 0;
+  while (w < 8 && s[w] == cap[w]) s[w++] = 0;
+  if (w == 8) return false;
+  ++s[w];
+  return true;
+}
+
+// EvalTerms(kTerms(k), lambda) for kMinK <= k <= kMaxK, each k's terms built once, on the first
+// call (a layout's ModelFpr, kernels/<layout>/model.cc).
+template <std::vector<Term> (*kTerms)(uint32_t), uint32_t kMinK, uint32_t kMaxK>
+double EvalCachedTerms(uint32_t k, double lambda) {
+  static const auto* tables = [] {
+    auto* t = new std::array<std::vector<Term>, kMaxK + 1>();
+    for (uint32_t i = kMinK; i <= kMaxK; ++i) (*t)[i] = kTerms(i);
+    return t;
+  }();
+  return EvalTerms((*tables)[k], lambda);
+}
 
 double Clamp01(double x);
 

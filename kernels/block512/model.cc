@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // block512's false-positive model and statistics (lib/FORMAT.md).
-#include "kernels/fpr_terms.h"
-
-#include <array>
 #include <cmath>
 
 #include "kernels/block512/spec.h"
+#include "kernels/fpr_terms.h"
 
 namespace simdbloom {
 namespace detail {
@@ -33,10 +31,7 @@ std::vector<Term> Terms(uint32_t k) {
       y += p;
     }
     terms.push_back(Term{coef, 1 - y / 8});
-    int w = 0;  // next composition (mixed-radix counter)
-    while (w < 8 && s[w] == q[w]) s[w++] = 0;
-    if (w == 8) break;
-    ++s[w];
+    if (!NextMixedRadix(s, q)) break;  // next composition
   }
   return MergedTerms(std::move(terms));
 }
@@ -44,12 +39,7 @@ std::vector<Term> Terms(uint32_t k) {
 }  // namespace
 
 double Block512Spec::ModelFpr(uint32_t k, double n, uint64_t num_blocks) {
-  static const auto* tables = [] {
-    auto* t = new std::array<std::vector<Term>, kMaxK + 1>();
-    for (uint32_t i = kMinK; i <= kMaxK; ++i) (*t)[i] = Terms(i);
-    return t;
-  }();
-  return EvalTerms((*tables)[k], n / static_cast<double>(num_blocks));
+  return EvalCachedTerms<Terms, kMinK, kMaxK>(k, n / static_cast<double>(num_blocks));
 }
 
 double Block512Spec::DistinctBitsPerKey(uint32_t k, double) {

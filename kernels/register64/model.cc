@@ -2,7 +2,6 @@
 // register64's false-positive model and statistics (lib/FORMAT.md).
 #include "kernels/fpr_terms.h"
 
-#include <array>
 #include <cmath>
 
 #include "kernels/register64/spec.h"
@@ -36,12 +35,7 @@ std::vector<Term> Terms(uint32_t k) {
 }  // namespace
 
 double Register64Spec::ModelFpr(uint32_t k, double n, uint64_t num_blocks) {
-  static const auto* tables = [] {
-    auto* t = new std::array<std::vector<Term>, kMaxK + 1>();
-    for (uint32_t i = kMinK; i <= kMaxK; ++i) (*t)[i] = Terms(i);
-    return t;
-  }();
-  return EvalTerms((*tables)[k], n / static_cast<double>(num_blocks));
+  return EvalCachedTerms<Terms, kMinK, kMaxK>(k, n / static_cast<double>(num_blocks));
 }
 
 double Register64Spec::DistinctBitsPerKey(uint32_t k, double) {

@@ -3,7 +3,6 @@
 // (k/2 positions, each with a second bit at a per-key offset, whose bits are not independent:
 // two keys with the same offset set the same pair) carried over to the blocked geometry, where the
 // block's load is Poisson and the pairs live in words of one 512-bit block.
-#include <array>
 #include <cmath>
 
 #include "kernels/fpr_terms.h"
@@ -57,10 +56,7 @@ std::vector<Term> Terms(uint32_t k) {
       }
       terms.push_back(Term{coef * weight, 1 - y / 8});
     }
-    int w = 0;  // next subset (mixed-radix counter)
-    while (w < 8 && s[w] == cap[w]) s[w++] = 0;
-    if (w == 8) break;
-    ++s[w];
+    if (!NextMixedRadix(s, cap)) break;  // next subset
   }
   return MergedTerms(std::move(terms));
 }
@@ -68,12 +64,7 @@ std::vector<Term> Terms(uint32_t k) {
 }  // namespace
 
 double ShiftingSpec::ModelFpr(uint32_t k, double n, uint64_t num_blocks) {
-  static const auto* tables = [] {
-    auto* t = new std::array<std::vector<Term>, kMaxK + 1>();
-    for (uint32_t i = kMinK; i <= kMaxK; ++i) (*t)[i] = Terms(i);
-    return t;
-  }();
-  return EvalTerms((*tables)[k], n / static_cast<double>(num_blocks));
+  return EvalCachedTerms<Terms, kMinK, kMaxK>(k, n / static_cast<double>(num_blocks));
 }
 
 // Pairs sit in distinct words and their two bits differ: k distinct bits.

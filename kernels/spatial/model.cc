@@ -4,7 +4,6 @@
 // Poisson block-load model in place of the paper's unblocked (1 - 1/m)^(kn) terms.
 #include "kernels/fpr_terms.h"
 
-#include <array>
 #include <cmath>
 
 #include "kernels/spatial/spec.h"
@@ -35,13 +34,8 @@ std::vector<Term> Terms(uint32_t k) {
 }  // namespace
 
 double SpatialAllWritten(uint32_t k, double lambda) {
-  static const auto* tables = [] {
-    auto* t = new std::array<std::vector<Term>, SpatialSpec::kMaxK + 1>();
-    for (uint32_t i = SpatialSpec::kMinK; i <= SpatialSpec::kMaxK; ++i) (*t)[i] = Terms(i);
-    return t;
-  }();
   if (lambda <= 0) return 0;
-  return EvalTerms((*tables)[k], lambda);
+  return EvalCachedTerms<Terms, SpatialSpec::kMinK, SpatialSpec::kMaxK>(k, lambda);
 }
 
 double SpatialCellUntouched(uint32_t k, double lambda) {
