@@ -33,6 +33,25 @@ struct LayoutSpec {
   static constexpr bool kMurmur128 = kHash == HashFamily::kMurmur128;
 };
 
+// The constant lane masks of a layout whose key sets words (w0 + rel) mod 8 of a 512-bit block
+// (block512, shifting; their kernels read them, kernel-inl.h): mask[k][w0][r][w] is all ones iff
+// kSlot(rel, r) < k, rel = (w - w0) mod 8, i.e. iff word w gets bit r's probe of a key with k
+// probes whose probes start at word w0. Constant, so a bulk call builds nothing.
+template <uint32_t kMaxK, uint32_t (*kSlot)(uint32_t rel, uint32_t r)>
+struct alignas(64) LaneMasks {
+  uint64_t mask[kMaxK + 1][8][2][8];
+  constexpr LaneMasks() : mask() {
+    for (uint32_t k = 0; k <= kMaxK; ++k) {
+      for (uint32_t w0 = 0; w0 < 8; ++w0) {
+        for (uint32_t r = 0; r < 2; ++r) {
+          for (uint32_t w = 0; w < 8; ++w)
+            mask[k][w0][r][w] = kSlot((w - w0) & 7, r) < k ? ~0ull : 0;
+        }
+      }
+    }
+  }
+};
+
 }  // namespace detail
 }  // namespace simdbloom
 

@@ -27,21 +27,8 @@ inline void Block512Probe(uint64_t h, uint32_t i, uint32_t* word, uint32_t* bit)
 // probes start at word w0 gets a probe of round r (probe 8r + ((w - w0) mod 8) < k). Constant, so
 // a bulk call builds nothing: building the 1 KiB table per call cost short calls (bursts of a
 // few keys) a fifth of their time or more (perf/README.md, design note M15).
-struct alignas(64) Block512LaneMasks {
-  uint64_t mask[Block512Spec::kMaxK + 1][8][2][8];
-  constexpr Block512LaneMasks() : mask() {
-    for (uint32_t k = 0; k <= Block512Spec::kMaxK; ++k) {
-      for (uint32_t w0 = 0; w0 < 8; ++w0) {
-        for (uint32_t r = 0; r < 2; ++r) {
-          for (uint32_t w = 0; w < 8; ++w) {
-            mask[k][w0][r][w] = 8 * r + ((w - w0) & 7) < k ? ~uint64_t{0} : 0;
-          }
-        }
-      }
-    }
-  }
-};
-inline constexpr Block512LaneMasks kBlock512LaneMasks{};
+constexpr uint32_t Block512Slot(uint32_t rel, uint32_t r) { return 8 * r + rel; }
+inline constexpr LaneMasks<Block512Spec::kMaxK, Block512Slot> kBlock512LaneMasks{};
 
 // FilterSet's fused block512 probe (lib/core/filter_set.cc, perf/README.md design note M19): a
 // key's in-block mask depends on its hash and k only, not on the filter, so a batch's masks are

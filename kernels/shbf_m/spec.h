@@ -32,21 +32,8 @@ namespace simdbloom::detail {
 // pairs start at word w0 holds a pair (2 ((w - w0) mod 8) < k), mask[k][w0][1][w] iff that pair
 // has its shifted bit (2 ((w - w0) mod 8) + 1 < k). Constant, as block512's (kernels/block512/
 // spec.h): a bulk call builds nothing (perf/README.md, design note M15).
-struct alignas(64) ShiftingLaneMasks {
-  uint64_t mask[ShiftingSpec::kMaxK + 1][8][2][8];
-  constexpr ShiftingLaneMasks() : mask() {
-    for (uint32_t k = 0; k <= ShiftingSpec::kMaxK; ++k) {
-      for (uint32_t w0 = 0; w0 < 8; ++w0) {
-        for (uint32_t w = 0; w < 8; ++w) {
-          const uint32_t rel = (w - w0) & 7;
-          mask[k][w0][0][w] = 2 * rel < k ? ~uint64_t{0} : 0;
-          mask[k][w0][1][w] = 2 * rel + 1 < k ? ~uint64_t{0} : 0;
-        }
-      }
-    }
-  }
-};
-inline constexpr ShiftingLaneMasks kShiftingLaneMasks{};
+constexpr uint32_t ShiftingSlot(uint32_t rel, uint32_t r) { return 2 * rel + r; }
+inline constexpr LaneMasks<ShiftingSpec::kMaxK, ShiftingSlot> kShiftingLaneMasks{};
 
 // The key's offset o(e) in 1..63: 1 + ((lo32(a * M[8]) * 63) >> 32): detail::ShiftingOffset of
 // the installed header's probe math (simdbloom/detail/probes.hpp).
