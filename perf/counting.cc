@@ -33,6 +33,23 @@ Time Measure(const Options& o, size_t n, Setup&& setup, Run&& run) {
   return {samples[samples.size() / 2], samples[0]};
 }
 
+// The insert and remove times of f over `keys` (each on a filter holding just what it needs);
+// leaves f holding the keys.
+template <class F, class K>
+void TimeInsertRemove(const Options& o, size_t n, F& f, const K& keys, Time* insert, Time* remove) {
+  *insert = Measure(
+      o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
+  *remove = Measure(
+      o, n,
+      [&] {
+        f.clear();
+        f.insert(keys);
+      },
+      [&] { f.remove(keys); });
+  f.clear();
+  f.insert(keys);
+}
+
 struct Result {
   std::string kind;
   Time insert, remove, contains, count;
@@ -94,17 +111,7 @@ void StringRows(const Options& o, size_t n, const std::vector<uint64_t>& keys,
   p.contains = Measure(
       o, n, [] {}, [&] { plain.contains(strings, out.data()); });
   c.kind = "counting blk str";
-  c.insert = Measure(
-      o, n, [&] { counting.clear(); }, [&] { counting.insert(strings); });
-  c.remove = Measure(
-      o, n,
-      [&] {
-        counting.clear();
-        counting.insert(strings);
-      },
-      [&] { counting.remove(strings); });
-  counting.clear();
-  counting.insert(strings);
+  TimeInsertRemove(o, n, counting, strings, &c.insert, &c.remove);
   c.contains = Measure(
       o, n, [] {}, [&] { counting.contains(strings, out.data()); });
   c.count = Measure(
@@ -172,17 +179,7 @@ void CountingSection(const Options& o) {
       simdbloom::CountingFilter f = simdbloom::CountingFilter::create(n, o.fpp, layout);
       Result r;
       r.kind = std::string("counting ") + simdbloom::counting_layout_name(layout);
-      r.insert = Measure(
-          o, n, [&] { f.clear(); }, [&] { f.insert(keys); });
-      r.remove = Measure(
-          o, n,
-          [&] {
-            f.clear();
-            f.insert(keys);
-          },
-          [&] { f.remove(keys); });
-      f.clear();
-      f.insert(keys);
+      TimeInsertRemove(o, n, f, keys, &r.insert, &r.remove);
       r.contains = half_query([&](auto keys_, uint8_t* out) { f.contains(keys_, out); });
       r.count = half_query([&](auto keys_, uint8_t* out) { f.count(keys_, out); });
       r.fpr = MeasuredFpr(f, w);

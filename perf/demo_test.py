@@ -31,14 +31,11 @@ LAYOUTS = ["block512", "register64", "split_block256", "classic"]
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
 def check(cond, msg):
+    """Ends the test with "FAIL: msg" (exit status 1) unless cond holds."""
     if not cond:
-        fail(msg)
+        print("FAIL: " + msg)
+        sys.exit(1)
 
 
 def section(text, number):
@@ -60,7 +57,7 @@ def rows_after(lines, header):
                 if not l.strip().startswith(("(", "plot of", "!")):
                     rows.append(l)
             return rows
-    fail("no header row %r in:\n%s" % (header, "\n".join(lines)))
+    check(False, "no header row %r in:\n%s" % (header, "\n".join(lines)))
 
 
 def number(s):

@@ -52,6 +52,17 @@ static size_t read_file(const char* path, unsigned char* buf, size_t cap) {
   return n;
 }
 
+/* Flips bit 4 of byte `at` of a file in place (a damaged payload); 1 if it did. */
+static int flip_byte(const char* path, long at) {
+  FILE* file = fopen(path, "r+b");
+  unsigned char byte = 0;
+  int ok = file != NULL && fseek(file, at, SEEK_SET) == 0 && fread(&byte, 1, 1, file) == 1;
+  byte ^= 0x10;
+  ok = ok && fseek(file, at, SEEK_SET) == 0 && fwrite(&byte, 1, 1, file) == 1;
+  if (file != NULL) ok = fclose(file) == 0 && ok;
+  return ok;
+}
+
 /* splitmix64: the test keys. */
 static uint64_t next(uint64_t* s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);

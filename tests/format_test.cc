@@ -48,12 +48,8 @@ Filter Sample(Layout layout, uint64_t bits = 64 * 1024, uint64_t seed = 7) {
 
 void CheckSame(const Filter& a, const Filter& b) {
   CHECK(a.layout() == b.layout());
-  CHECK(a.num_blocks() == b.num_blocks());
-  CHECK(a.num_hashes() == b.num_hashes());
-  CHECK(a.seed() == b.seed());
   CHECK(a.inserted_count() == b.inserted_count());
-  REQUIRE(a.size_bytes() == b.size_bytes());
-  CHECK(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+  test::CheckSameBits(a, b);
 }
 
 TEST_CASE("format: save and load round-trip every layout through streams, files and bytes") {
@@ -85,16 +81,7 @@ TEST_CASE("format: save and load round-trip every layout through streams, files 
 // directory (which ifstream opens on Linux and then fails to read), a missing file, an unreadable
 // one, and a stream whose reads fail.
 TEST_CASE("format: directories, missing and unreadable files are I/O errors") {
-  auto message = [](auto&& fn) -> std::string {
-    try {
-      fn();
-    } catch (const Error& e) {
-      CHECK(e.code() == ErrorCode::kIo);
-      return e.what();
-    }
-    FAIL("no error");
-    return "";
-  };
+  const auto message = [](auto&& fn) { return test::MessageOf(ErrorCode::kIo, fn); };
   CHECK(message([] { Filter::load_file("."); }) == "load_file: . is a directory");
   CHECK(message([] { Filter::load_file("/"); }).find("directory") != std::string::npos);
   CHECK(message([] { Filter::load_file("/nonexistent/simdbloom.bin"); }) ==

@@ -493,15 +493,7 @@ TEST_CASE("save: bulk outputs of every kind past the address space are refused")
 // Moved-from objects: every call with keys throws, single or bulk (a query answering "absent"
 // would be a silent false negative), and so does merging with one.
 TEST_CASE("save: moved-from filters throw on every key call") {
-  auto moved_msg = [](auto&& fn) -> std::string {
-    try {
-      fn();
-    } catch (const Error& e) {
-      CHECK(e.code() == ErrorCode::kInvalidArgument);
-      return e.what();
-    }
-    return "no error";
-  };
+  const auto moved_msg = [](auto&& fn) { return test::MessageOf(ErrorCode::kInvalidArgument, fn); };
   const uint64_t key = 3;
   uint8_t out[1];
   {

@@ -23,6 +23,22 @@ namespace {
 constexpr double kZ = 3.2905;  // two-sided 99.9%
 
 // |measured - predicted| within sampling noise of `trials` Bernoulli(predicted) plus 3% of it.
+// An ShBF_A and an ShBF_x of `blocks` blocks holding the first n keys, one at a time: key i in
+// set 1 << (i % 3) (S1, both, S2), with count 1 + i % max_count.
+struct FilledPair {
+  ShiftingAssociation a;
+  ShiftingMultiplicity m;
+  FilledPair(uint64_t blocks, uint32_t max_count, uint64_t seed, const std::vector<uint64_t>& keys,
+             size_t n)
+      : a(ShiftingAssociation::with_bits(512 * blocks, seed)),
+        m(ShiftingMultiplicity::with_bits(512 * blocks, max_count, seed)) {
+    for (size_t i = 0; i < n; ++i) {
+      a.insert(keys[i], static_cast<uint8_t>(1 << (i % 3)));
+      m.insert(keys[i], 1 + static_cast<uint32_t>(i % max_count));
+    }
+  }
+};
+
 bool WithinBinomial(double measured, double predicted, double trials) {
   const double sd = std::sqrt(predicted * (1 - predicted) / trials);
   return std::fabs(measured - predicted) <= kZ * sd + 0.03 * predicted;
@@ -190,12 +206,9 @@ TEST_CASE(
 
 TEST_CASE("shifting_sets: bulk answers equal single-key answers on every target") {
   const std::vector<uint64_t> keys = test::RandomKeys(3000, 61);
-  ShiftingAssociation a = ShiftingAssociation::with_bits(512 * 40, 5);
-  ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(512 * 40, 64, 5);
-  for (size_t i = 0; i < 1500; ++i) {
-    a.insert(keys[i], static_cast<uint8_t>(1 << (i % 3)));
-    m.insert(keys[i], 1 + static_cast<uint32_t>(i % 64));
-  }
+  FilledPair filled(40, 64, 5, keys, 1500);
+  ShiftingAssociation& a = filled.a;
+  ShiftingMultiplicity& m = filled.m;
   test::ForEachApiTarget([&](const std::string&) {
     // Bulk inserts write the same bytes as single ones (groups by membership / count).
     ShiftingAssociation a2 = ShiftingAssociation::with_bits(512 * 40, 5);
@@ -408,12 +421,9 @@ void CheckPersistence(const F& f, const std::vector<uint64_t>& keys, const Answe
 
 TEST_CASE("shifting_sets: save/load round-trips; damaged or foreign bytes are format errors") {
   const std::vector<uint64_t> keys = test::RandomKeys(300, 51);
-  ShiftingAssociation a = ShiftingAssociation::with_bits(512 * 3, 11);
-  ShiftingMultiplicity m = ShiftingMultiplicity::with_bits(512 * 3, 12, 11);
-  for (size_t i = 0; i < 200; ++i) {
-    a.insert(keys[i], static_cast<uint8_t>(1 << (i % 3)));
-    m.insert(keys[i], 1 + i % 12);
-  }
+  FilledPair filled(3, 12, 11, keys, 200);
+  ShiftingAssociation& a = filled.a;
+  ShiftingMultiplicity& m = filled.m;
   CheckPersistence(a, keys, [](const ShiftingAssociation& f, uint64_t k) { return f.query(k); });
   CheckPersistence(m, keys, [](const ShiftingMultiplicity& f, uint64_t k) { return f.count(k); });
   const ShiftingMultiplicity m2 = ShiftingMultiplicity::load(m.save().data(), m.save().size());

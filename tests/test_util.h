@@ -62,6 +62,29 @@ struct SameOnEveryTarget {
   }
 };
 
+// The message of the Error fn() throws, checking its code ("no error" if it throws none).
+template <class Fn>
+std::string MessageOf(ErrorCode code, Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    CHECK(e.code() == code);
+    return e.what();
+  }
+  return "no error";
+}
+
+// Checks that b has a's geometry (blocks, k, seed) and the same bytes; for every kind with
+// num_blocks, num_hashes, seed, size_bytes and data.
+template <class F>
+void CheckSameBits(const F& a, const F& b) {
+  CHECK(a.num_blocks() == b.num_blocks());
+  CHECK(a.num_hashes() == b.num_hashes());
+  CHECK(a.seed() == b.seed());
+  REQUIRE(a.size_bytes() == b.size_bytes());
+  CHECK(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+
 // A 64-byte aligned copy of `bytes` at offset `misalign` (views and kernels need the alignment),
 // with room for 64 more bytes.
 struct Aligned {

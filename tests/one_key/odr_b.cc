@@ -1,21 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
 // one_key.odr, unit B: compiled with -march=x86-64-v3 (see odr_main.cc).
-#include "simdbloom/counting.hpp"
-#include "simdbloom/simdbloom.hpp"
-#include "simdbloom/spatial.hpp"
-
-const char* PathOfUnitB() { return simdbloom::detail::OneKey::kName; }
-bool ContainsInUnitB(const simdbloom::Filter& f, uint64_t key) { return f.contains(key); }
-bool InsertInUnitB(simdbloom::Filter& f, uint64_t key) { return f.insert(key); }
-// Through a member pointer: this unit's out-of-line instantiation of contains_hash<>.
-using ContainsHashFn = bool (simdbloom::Filter::*)(uint64_t) const;
-ContainsHashFn ContainsHashOfUnitB() { return &simdbloom::Filter::contains_hash<>; }
-bool CallContainsHashOfUnitB(const simdbloom::Filter& f, uint64_t h) {
-  bool (simdbloom::Filter::*fn)(uint64_t) const = &simdbloom::Filter::contains_hash<>;
-  return (f.*fn)(h);
-}
-// The other kinds' inline one-key calls (SpatialFilter::classify, CountingFilter::count).
-using ClassifyFn = uint16_t (simdbloom::SpatialFilter::*)(simdbloom::Key) const;
-ClassifyFn ClassifyOfUnitB() { return &simdbloom::SpatialFilter::classify<>; }
-using CountFn = uint32_t (simdbloom::CountingFilter::*)(simdbloom::Key) const;
-CountFn CountOfUnitB() { return &simdbloom::CountingFilter::count<>; }
+#define SIMDBLOOM_ODR_UNIT B
+#include "odr_unit.h"
