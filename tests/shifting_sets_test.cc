@@ -387,6 +387,15 @@ TEST_CASE("shifting_sets: keys as strings, as integers (never both), and argumen
           ShiftingMultiplicity::build(keys, 0.01, 2);
         }) == kInvalid);
   CHECK(test::CodeOf([] { shifting_patterns_set_probability(65, 1, 1); }) == kInvalid);
+  // The bulk driver's checks: a null output of keys is refused (no keys: nothing written).
+  const ShiftingAssociation fa = ShiftingAssociation::with_bits(512, 1);
+  const ShiftingMultiplicity fm = ShiftingMultiplicity::with_bits(512, 4, 1);
+  CHECK_THROWS_WITH_AS(fa.query(two, nullptr),
+                       "ShiftingAssociation::query: null output with non-zero size", Error);
+  CHECK_THROWS_WITH_AS(fm.count(two, nullptr),
+                       "ShiftingMultiplicity::count: null output with non-zero size", Error);
+  fa.query(std::vector<uint64_t>{}, nullptr);
+  fm.count(std::vector<uint64_t>{}, nullptr);
 }
 
 template <class F, class Answer>

@@ -41,6 +41,9 @@ void CheckOutput(const BulkCall& c, size_t n) {
     case Form::kLabels:
       CheckExtent(c.who, "labels", c.out, n, 2);
       break;
+    case Form::kCounts32:
+      CheckExtent(c.who, "counts", c.out, n, 4);
+      break;
     case Form::kFlags:
       if (c.out != nullptr) {
         CheckExtent(c.who, c.op == BulkOp::kRemove ? "removed bytes" : "fresh bytes", c.out, n, 1);
@@ -110,6 +113,16 @@ uint64_t ClearOutput(const Keys& keys, const uint32_t* sel, size_t n, Form form,
         if (o[i] != 0 && OutOfInt32(keys, i)) {
           o[i] = 0;
           --total;
+        }
+      }
+      return total;
+    }
+    case Form::kCounts32: {
+      uint32_t* o = static_cast<uint32_t*>(out);
+      for (size_t i = 0; i < n; ++i) {
+        if (o[i] != 0 && OutOfInt32(keys, i)) {
+          total -= o[i];
+          o[i] = 0;
         }
       }
       return total;

@@ -11,9 +11,11 @@
 #ifndef SIMDBLOOM_LIB_CORE_DRIVER_H_
 #define SIMDBLOOM_LIB_CORE_DRIVER_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/interface.h"
@@ -71,6 +73,7 @@ enum class Form : uint8_t {
   kSelection,  // the indices of the keys that may be present, ascending (uint32_t)
   kCounts,     // out[i]: key i's count (uint8_t); the call returns their sum
   kLabels,     // out[i]: key i's label (uint16_t); the call returns how many are not 0
+  kCounts32,   // out[i]: key i's count (uint32_t): ShiftingMultiplicity's
   kFlags,      // inserts' and removes' optional per-key bytes (out may be null)
 };
 // The kernels' ResultKind of a query form (kBytes for the forms that have none).
@@ -100,8 +103,9 @@ struct BulkCall {
   BulkOp op = BulkOp::kQuery;
   Form form = Form::kBytes;
   void* out = nullptr;
-  unsigned threads = 1;           // queries only: parts on threads (RunParallel)
-  uint16_t label = 0;             // SpatialFilter's inserts
+  unsigned threads = 1;  // queries only: parts on threads (RunParallel)
+  uint16_t label = 0;    // SpatialFilter's insert label; ShiftingAssociation's insert membership,
+                         // ShiftingMultiplicity's insert count and its count's max_count
   const uint32_t* sel = nullptr;  // refine: key i is keys[sel[i]], n of them (runs whole)
   size_t n = 0;                   // with sel
 };
@@ -166,9 +170,84 @@ inline void* PieceOut(const BulkCall& c, size_t begin, uint64_t selected) {
       return static_cast<uint32_t*>(c.out) + selected;
     case Form::kLabels:
       return static_cast<uint16_t*>(c.out) + begin;
+    case Form::kCounts32:
+      return static_cast<uint32_t*>(c.out) + begin;
     default:
       return o == nullptr ? nullptr : o + begin;
   }
+}
+
+// ---- Kinds that hash first (the shifting set filters) ----
+// A kind whose kernels take a tile of hashes rather than a KeySource says so in its traits (its
+// Run stays: the first-use measurement's kernel), and has no Source:
+//   static constexpr bool kHashFirst = true;
+//   static constexpr size_t kQueryTile, kWriteTile;   keys hashed per tile (queries, writes)
+//   static uint64_t RunTile(const Table&, const Filter&, const BulkCall&, const P&,
+//                           const HashTile&);   one tile: results at c.out's [begin, begin + m)
+// RunBulk then hashes the keys a tile at a time (HashKeyRange with P's seed: Table is the target's
+// Kernels): queries in the tuner's pieces, writes in one piece (the tuner's row is the queries')
+// with the next tile hashed before the current one runs, so that its last keys can prefetch the
+// next tile's blocks. No selection vector (c.sel).
+struct HashTile {
+  const uint64_t* h;     // the hashes of keys begin .. begin + m - 1
+  size_t m;              // 1 .. the tile size
+  const uint64_t* next;  // writes: the next tile's hashes (next_m of them; 0 after the last tile)
+  size_t next_m;
+  size_t begin;  // the call's index of h[0]
+  bool first;    // the first tile of its piece
+};
+template <class K, class = void>
+struct HashesFirst : std::false_type {};
+template <class K>
+struct HashesFirst<K, std::void_t<decltype(K::kHashFirst)>> : std::bool_constant<K::kHashFirst> {};
+
+// Runs K::RunTile over keys [begin, end) hashed kTile at a time (kAhead: the next tile hashed
+// before the current one runs); returns the sum of its results. kTile (kAhead: 2 kTile) hashes on
+// the stack, no allocation.
+template <class K, size_t kTile, bool kAhead>
+uint64_t OverHashTiles(const typename K::Table& k, const typename K::Filter& f, const BulkCall& c,
+                       const typename K::P& p, const Keys& keys, const KeyPlan& plan, size_t begin,
+                       size_t end) {
+  alignas(64) uint64_t h[kAhead ? 2 : 1][kTile];
+  auto hash = [&](size_t at, uint64_t* to) {
+    const size_t m = std::min(kTile, end - at);
+    HashKeyRange(k, keys, plan, p.seed, at, m, to);
+    return m;
+  };
+  uint64_t total = 0;
+  if constexpr (!kAhead) {
+    for (size_t at = begin; at < end; at += kTile) {
+      const size_t m = hash(at, h[0]);
+      total += K::RunTile(k, f, c, p, HashTile{h[0], m, nullptr, 0, at, at == begin});
+    }
+  } else {
+    size_t cur = 0, m = hash(begin, h[0]);
+    for (size_t at = begin; at < end; at += kTile, cur ^= 1) {
+      const size_t next_m = at + kTile < end ? hash(at + kTile, h[cur ^ 1]) : 0;
+      total += K::RunTile(k, f, c, p, HashTile{h[cur], m, h[cur ^ 1], next_m, at, at == begin});
+      m = next_m;
+    }
+  }
+  return total;
+}
+
+// The keys of a hash-first kind's call (checked and planned, n > 0), after the parameters and
+// first-use distance: writes in one piece, queries in the tuner's.
+template <class K>
+uint64_t RunHashed(const typename K::Filter& f, const Keys& keys, const KeyPlan& plan,
+                   const BulkCall& c, size_t n, bool writes) {
+  const auto& kernels = K::Kernels(f);
+  typename K::P p = K::ParamsOf(f);
+  p.prefetch_distance = DistanceOf<K>(f, p);
+  if (writes) return OverHashTiles<K, K::kWriteTile, true>(kernels, f, c, p, keys, plan, 0, n);
+  DistanceTuner tuner(K::Tune(f), n, false, &p.prefetch_distance);
+  uint64_t total = 0;
+  for (size_t begin = 0, piece = 0; begin < n; begin += piece) {
+    piece = tuner.Piece(begin, n);
+    total +=
+        OverHashTiles<K, K::kQueryTile, false>(kernels, f, c, p, keys, plan, begin, begin + piece);
+  }
+  return total;
 }
 
 template <class K>
@@ -241,29 +320,37 @@ uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& 
     if (n == 0) return 0;
     plan = *checked;
   }
-  StringHasher hasher;
-  KeySource src = K::Source(f, keys, plan, &hasher);
-  src.sel = c.sel;
-  const auto& kernels = K::Kernels(f);
-  typename K::P p = K::ParamsOf(f);
-  p.prefetch_distance = DistanceOf<K>(f, p);
-  const bool atomic = c.op == BulkOp::kInsertAtomic;
-  DistanceTuner tuner(K::Tune(f), atomic ? 0 : n, c.sel != nullptr, &p.prefetch_distance);
-  uint64_t selected = 0;
-  const uint64_t total = OverPieces(src, n, tuner, [&](const KeySource& s, size_t begin, size_t m) {
-    void* at = PieceOut(c, begin, selected);
-    const uint64_t r = K::Run(kernels, f, c, p, s, m, at);
-    if (c.form == Form::kSelection) {  // the kernel counts indices from 0
-      if (begin != 0) {
-        for (uint64_t i = 0; i < r; ++i) static_cast<uint32_t*>(at)[i] += uint32_t(begin);
-      }
-      selected += r;
-    }
-    return r;
-  });
-  return checked == nullptr && plan.out_of_range && !writes
-             ? ClearOutput(keys, c.sel, n, c.form, c.out, total)
-             : total;
+  if constexpr (HashesFirst<K>::value) {
+    const uint64_t total = RunHashed<K>(f, keys, plan, c, n, writes);
+    return checked == nullptr && plan.out_of_range && !writes
+               ? ClearOutput(keys, nullptr, n, c.form, c.out, total)
+               : total;
+  } else {
+    StringHasher hasher;
+    KeySource src = K::Source(f, keys, plan, &hasher);
+    src.sel = c.sel;
+    const auto& kernels = K::Kernels(f);
+    typename K::P p = K::ParamsOf(f);
+    p.prefetch_distance = DistanceOf<K>(f, p);
+    const bool atomic = c.op == BulkOp::kInsertAtomic;
+    DistanceTuner tuner(K::Tune(f), atomic ? 0 : n, c.sel != nullptr, &p.prefetch_distance);
+    uint64_t selected = 0;
+    const uint64_t total =
+        OverPieces(src, n, tuner, [&](const KeySource& s, size_t begin, size_t m) {
+          void* at = PieceOut(c, begin, selected);
+          const uint64_t r = K::Run(kernels, f, c, p, s, m, at);
+          if (c.form == Form::kSelection) {  // the kernel counts indices from 0
+            if (begin != 0) {
+              for (uint64_t i = 0; i < r; ++i) static_cast<uint32_t*>(at)[i] += uint32_t(begin);
+            }
+            selected += r;
+          }
+          return r;
+        });
+    return checked == nullptr && plan.out_of_range && !writes
+               ? ClearOutput(keys, c.sel, n, c.form, c.out, total)
+               : total;
+  }
 }
 
 }  // namespace detail
