@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "simdbloom/counting.hpp"
+#include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
 #include "simdbloom/spatial.hpp"
 #include "tests/test_util.h"
@@ -323,6 +324,47 @@ TEST_CASE("concurrency: counting and spatial queries on threads equal one thread
       CHECK(CheckThreadsEqualOne<uint16_t>(
                 n, [&](uint16_t* out, Threads t) { return g.classify(strings, out, t); }) >= n / 4);
     }
+  });
+}
+
+// The shifting set filters' parallel queries (issue 41: one line over the bulk driver each):
+// the outputs of one thread, for integer and string keys; the lambdas return the outputs' sum.
+TEST_CASE("concurrency: shifting set queries on threads equal one thread") {
+  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
+  const std::vector<uint64_t> keys = test::RandomKeys(n, 31);
+  std::vector<uint64_t> probes = test::RandomKeys(n, 32);
+  std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
+  std::vector<std::string> strings;
+  for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  test::ForEachApiTarget([&](const std::string&) {
+    ShiftingAssociation a = ShiftingAssociation::create(n, 0.02, 5);
+    a.insert(Keys(keys.data(), n / 4), ShiftingAssociation::kOnlyFirst);
+    a.insert(Keys(keys.data() + n / 4, n / 4), ShiftingAssociation::kOnlySecond);
+    ShiftingAssociation b = ShiftingAssociation::create(n, 0.02, 5);
+    b.insert(Keys(strings.data(), n / 4), ShiftingAssociation::kBoth);
+    auto answers = [n](const uint8_t* out) {
+      uint64_t sum = 0;
+      for (size_t i = 0; i < n; ++i) sum += out[i] != 0;
+      return sum;
+    };
+    CHECK(CheckThreadsEqualOne<uint8_t>(n, [&](uint8_t* out, Threads t) {
+            a.query(probes, out, t);
+            return answers(out);
+          }) >= n / 2);
+    CHECK(CheckThreadsEqualOne<uint8_t>(n, [&](uint8_t* out, Threads t) {
+            b.query(strings, out, t);
+            return answers(out);
+          }) >= n / 4);
+    ShiftingMultiplicity m = ShiftingMultiplicity::create(n, 0.02, 8, 6);
+    m.insert(Keys(keys.data(), n / 4), 3);
+    m.insert(Keys(keys.data() + n / 4, n / 4), 1);
+    const uint64_t sum = CheckThreadsEqualOne<uint32_t>(n, [&](uint32_t* out, Threads t) {
+      m.count(probes, out, t);
+      uint64_t s = 0;
+      for (size_t i = 0; i < n; ++i) s += out[i];
+      return s;
+    });
+    CHECK(sum >= n / 2 + n / 4);  // present keys count at least 1, most of the 3s 3
   });
 }
 

@@ -143,6 +143,19 @@ void ShiftingMultiplicity::count(const Keys& keys, uint32_t* out) const {
        static_cast<uint16_t>(max_count_)});
 }
 
+void ShiftingAssociation::query(const Keys& keys, uint8_t* out, Threads threads) const {
+  detail::RunBulk<detail::AssociationBulk>(
+      blocks_, keys,
+      {"ShiftingAssociation::query", BulkOp::kQuery, Form::kBytes, out, threads.count});
+}
+
+void ShiftingMultiplicity::count(const Keys& keys, uint32_t* out, Threads threads) const {
+  detail::RunBulk<detail::MultiplicityBulk>(
+      blocks_, keys,
+      {"ShiftingMultiplicity::count", BulkOp::kCount, Form::kCounts32, out, threads.count,
+       static_cast<uint16_t>(max_count_)});
+}
+
 void ShiftingAssociation::insert(const Keys& keys, uint8_t membership) {
   const char* who = "ShiftingAssociation::insert";
   if (membership != kOnlyFirst && membership != kBoth && membership != kOnlySecond) {

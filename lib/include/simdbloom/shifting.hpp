@@ -153,6 +153,10 @@ class ShiftingAssociation {
   // Error(kInvalidArgument) for keys Filter's bulk calls refuse, Error(kUnknownTarget) only if
   // SIMDBLOOM_TARGET names no usable target.
   void query(const Keys& keys, uint8_t* out) const;
+  // query on threads (see Threads): the same bytes as the single-threaded call, each thread on a
+  // contiguous share of the keys; errors are detected before any thread starts. Thread-safe with
+  // other readers (shared access), not with a writer.
+  void query(const Keys& keys, uint8_t* out, Threads threads) const;
 
   // XXH3-64 of the key with seed(): integers by key_type() (as Filter::hash, throwing as it
   // does), strings their bytes. O(1).
@@ -252,6 +256,8 @@ class ShiftingMultiplicity {
   // out[i] = count(key i), keys of any shape; dispatched like ShiftingAssociation::query. No
   // allocation; O(n).
   void count(const Keys& keys, uint32_t* out) const;
+  // count on threads, as ShiftingAssociation::query on threads.
+  void count(const Keys& keys, uint32_t* out, Threads threads) const;
 
   // As ShiftingAssociation::hash.
   uint64_t hash(Key key) const { return blocks_.HashFor("ShiftingMultiplicity::hash", key); }
