@@ -7,7 +7,8 @@
 // strings in chunks hashed ahead: OverHashedChunks), on threads when asked, and writes each
 // piece's results in their place (bytes, bitmap, selection, counts, labels, per-key flags).
 // A kind describes itself to it by a traits struct (see BulkTraits below). Filter (bulk.cc),
-// CountingFilter, SpatialFilter and the shifting set filters (lib/kinds/*_bulk.cc) use it.
+// CountingFilter, SpatialFilter and the shifting set filters (lib/kinds/*_bulk.cc) use it; the
+// shifting sets as kinds that hash first (kHashFirst: a tile of hashes per RunTile, HashTile).
 #ifndef SIMDBLOOM_LIB_CORE_DRIVER_H_
 #define SIMDBLOOM_LIB_CORE_DRIVER_H_
 
