@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "simdbloom/counting.hpp"
+#include "simdbloom/scalable.hpp"
 #include "simdbloom/shifting.hpp"
 #include "simdbloom/simdbloom.hpp"
 #include "simdbloom/spatial.hpp"
@@ -365,6 +366,60 @@ TEST_CASE("concurrency: shifting set queries on threads equal one thread") {
       return s;
     });
     CHECK(sum >= n / 2 + n / 4);  // present keys count at least 1, most of the 3s 3
+  });
+}
+
+// ScalableFilter's chain queries on threads (the driver's parts over the chain's tiles): the
+// bytes, bitmap and selection of one thread, for integer and string keys, and for an int32 chain
+// asked about int64 values out of its range (cleared after the parts).
+TEST_CASE("concurrency: scalable chain queries on threads equal one thread") {
+  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
+  const std::vector<uint64_t> keys = test::RandomKeys(n, 41);
+  std::vector<uint64_t> probes = test::RandomKeys(n, 42);
+  std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
+  std::vector<std::string> strings;
+  for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  std::vector<int64_t> wide(n);  // int32 values, and every third one out of int32's range
+  for (size_t i = 0; i < n; ++i) {
+    wide[i] = i % 3 == 0 ? int64_t{1} << 40 | int64_t(i) : int64_t(int32_t(probes[i]));
+  }
+  std::vector<int32_t> narrow(n / 2);
+  for (size_t i = 0; i < n / 2; ++i) narrow[i] = int32_t(keys[i]);
+  test::ForEachApiTarget([&](const std::string&) {
+    ScalableFilter a = ScalableFilter::create(n / 16, 0.02);
+    a.insert(Keys(keys.data(), n / 2));
+    ScalableFilter b = ScalableFilter::create(n / 16, 0.02);
+    b.insert(Keys(strings.data(), n / 2));
+    ScalableFilter c = ScalableFilter::create(n / 16, 0.02);
+    c.insert(Keys(narrow.data(), narrow.size()));
+    REQUIRE(a.stages() > 2);
+    REQUIRE(b.stages() > 2);
+    REQUIRE(c.stages() > 2);
+    const uint64_t hits = CheckThreadsEqualOne<uint8_t>(
+        n, [&](uint8_t* out, Threads t) { return a.contains(probes, out, t); });
+    CHECK(hits >= n / 2);
+    CHECK(CheckThreadsEqualOne<uint8_t>(
+              n, [&](uint8_t* out, Threads t) { return b.contains(strings, out, t); }) >= n / 2);
+    const uint64_t in_range = CheckThreadsEqualOne<uint8_t>(
+        n, [&](uint8_t* out, Threads t) { return c.contains(Keys(wide.data(), n), out, t); });
+    CHECK(in_range >= (n / 2) * 2 / 3 - 1);
+    CHECK(in_range < n * 2 / 3 + 1);  // no value out of range is found
+    for (ScalableFilter* f : {&a, &c}) {
+      const Keys q = f == &a ? Keys(probes.data(), n) : Keys(wide.data(), n);
+      std::vector<uint8_t> bits1((n + 7) / 8);
+      std::vector<uint32_t> sel1(n);
+      const uint64_t ones = f->contains_bitmap(q, bits1.data(), Threads{1});
+      CHECK(f->select(q, sel1.data(), Threads{1}) == ones);
+      for (unsigned t : {2u, 3u, 8u}) {
+        CAPTURE(t);
+        std::vector<uint8_t> bits((n + 7) / 8, 0xEE);
+        std::vector<uint32_t> sel(n, 0xEEEEEEEE);
+        CHECK(f->contains_bitmap(q, bits.data(), Threads{t}) == ones);
+        CHECK(bits == bits1);
+        CHECK(f->select(q, sel.data(), Threads{t}) == ones);
+        CHECK(std::equal(sel1.begin(), sel1.begin() + ones, sel.begin()));
+      }
+    }
   });
 }
 

@@ -7,8 +7,9 @@
 // strings in chunks hashed ahead: OverHashedChunks), on threads when asked, and writes each
 // piece's results in their place (bytes, bitmap, selection, counts, labels, per-key flags).
 // A kind describes itself to it by a traits struct (see BulkTraits below). Filter (bulk.cc),
-// CountingFilter, SpatialFilter and the shifting set filters (lib/kinds/*_bulk.cc) use it; the
-// shifting sets as kinds that hash first (kHashFirst: a tile of hashes per RunTile, HashTile).
+// CountingFilter, SpatialFilter, the shifting set filters and ScalableFilter's chain queries
+// (lib/kinds/*_bulk.cc) use it; the last two as kinds that hash first (kHashFirst: a tile of
+// hashes per RunTile, HashTile).
 #ifndef SIMDBLOOM_LIB_CORE_DRIVER_H_
 #define SIMDBLOOM_LIB_CORE_DRIVER_H_
 
@@ -178,24 +179,30 @@ inline void* PieceOut(const BulkCall& c, size_t begin, uint64_t selected) {
   }
 }
 
-// ---- Kinds that hash first (the shifting set filters) ----
-// A kind whose kernels take a tile of hashes rather than a KeySource says so in its traits (its
-// Run stays: the first-use measurement's kernel), and has no Source:
+// ---- Kinds that hash first (the shifting set filters, ScalableFilter's chain) ----
+// A kind whose kernels take a tile of hashes rather than a KeySource says so in its traits, and
+// has no Source:
 //   static constexpr bool kHashFirst = true;
+//   static constexpr bool kTuned;        its calls have a size class (DistanceOf, the tuner); a
+//                                        chain of filters has none: one untuned piece, no Run
 //   static constexpr size_t kQueryTile, kWriteTile;   keys hashed per tile (queries, writes)
+//   static const uint64_t* Hash(const Table&, const Filter&, const P&, const Keys&,
+//                               const KeyPlan&, size_t at, size_t m, uint64_t* to);
+//       the hashes of keys [at, at + m): written to `to` (kTile of them), or the keys' own
+//       pre-hashed values in place
 //   static uint64_t RunTile(const Table&, const Filter&, const BulkCall&, const P&,
 //                           const HashTile&);   one tile: results at c.out's [begin, begin + m)
-// RunBulk then hashes the keys a tile at a time (HashKeyRange with P's seed: Table is the target's
-// Kernels): queries in the tuner's pieces, writes in one piece (the tuner's row is the queries')
-// with the next tile hashed before the current one runs, so that its last keys can prefetch the
-// next tile's blocks. No selection vector (c.sel).
+// RunBulk then hashes the keys a tile at a time: queries in the tuner's pieces, writes in one
+// piece (the tuner's row is the queries') with the next tile hashed before the current one runs,
+// so that its last keys can prefetch the next tile's blocks. No selection vector (c.sel).
 struct HashTile {
   const uint64_t* h;     // the hashes of keys begin .. begin + m - 1
   size_t m;              // 1 .. the tile size
   const uint64_t* next;  // writes: the next tile's hashes (next_m of them; 0 after the last tile)
   size_t next_m;
-  size_t begin;  // the call's index of h[0]
-  bool first;    // the first tile of its piece
+  size_t begin;   // the call's index of h[0]
+  uint64_t done;  // the results of the call's earlier tiles (where a selection's entries go on)
+  bool first;     // the first tile of its piece
 };
 template <class K, class = void>
 struct HashesFirst : std::false_type {};
@@ -203,52 +210,62 @@ template <class K>
 struct HashesFirst<K, std::void_t<decltype(K::kHashFirst)>> : std::bool_constant<K::kHashFirst> {};
 
 // Runs K::RunTile over keys [begin, end) hashed kTile at a time (kAhead: the next tile hashed
-// before the current one runs); returns the sum of its results. kTile (kAhead: 2 kTile) hashes on
-// the stack, no allocation.
+// before the current one runs), `done` the results of the call's keys before `begin`; returns
+// the sum of its results. kTile (kAhead: 2 kTile) hashes on the stack, no allocation.
 template <class K, size_t kTile, bool kAhead>
 uint64_t OverHashTiles(const typename K::Table& k, const typename K::Filter& f, const BulkCall& c,
                        const typename K::P& p, const Keys& keys, const KeyPlan& plan, size_t begin,
-                       size_t end) {
-  alignas(64) uint64_t h[kAhead ? 2 : 1][kTile];
-  auto hash = [&](size_t at, uint64_t* to) {
-    const size_t m = std::min(kTile, end - at);
-    HashKeyRange(k, keys, plan, p.seed, at, m, to);
-    return m;
+                       size_t end, uint64_t done) {
+  alignas(64) uint64_t buf[kAhead ? 2 : 1][kTile];
+  auto hash = [&](size_t at, uint64_t* to, size_t* m) {
+    *m = std::min(kTile, end - at);
+    return K::Hash(k, f, p, keys, plan, at, *m, to);
   };
   uint64_t total = 0;
   if constexpr (!kAhead) {
-    for (size_t at = begin; at < end; at += kTile) {
-      const size_t m = hash(at, h[0]);
-      total += K::RunTile(k, f, c, p, HashTile{h[0], m, nullptr, 0, at, at == begin});
+    for (size_t at = begin, m = 0; at < end; at += kTile) {
+      const uint64_t* h = hash(at, buf[0], &m);
+      total += K::RunTile(k, f, c, p, HashTile{h, m, nullptr, 0, at, done + total, at == begin});
     }
   } else {
-    size_t cur = 0, m = hash(begin, h[0]);
+    size_t cur = 0, m = 0, next_m = 0;
+    const uint64_t* h = hash(begin, buf[0], &m);
     for (size_t at = begin; at < end; at += kTile, cur ^= 1) {
-      const size_t next_m = at + kTile < end ? hash(at + kTile, h[cur ^ 1]) : 0;
-      total += K::RunTile(k, f, c, p, HashTile{h[cur], m, h[cur ^ 1], next_m, at, at == begin});
+      const uint64_t* next = nullptr;
+      next_m = 0;
+      if (at + kTile < end) next = hash(at + kTile, buf[cur ^ 1], &next_m);
+      total += K::RunTile(k, f, c, p, HashTile{h, m, next, next_m, at, done + total, at == begin});
+      h = next;
       m = next_m;
     }
   }
   return total;
 }
 
-// The keys of a hash-first kind's call (checked and planned, n > 0), after the parameters and
-// first-use distance: writes in one piece, queries in the tuner's.
+// The keys of a hash-first kind's call (checked and planned, n > 0): untuned kinds in one piece;
+// else after the parameters and first-use distance, writes in one piece, queries in the tuner's.
 template <class K>
 uint64_t RunHashed(const typename K::Filter& f, const Keys& keys, const KeyPlan& plan,
                    const BulkCall& c, size_t n, bool writes) {
   const auto& kernels = K::Kernels(f);
   typename K::P p = K::ParamsOf(f);
-  p.prefetch_distance = DistanceOf<K>(f, p);
-  if (writes) return OverHashTiles<K, K::kWriteTile, true>(kernels, f, c, p, keys, plan, 0, n);
-  DistanceTuner tuner(K::Tune(f), n, false, &p.prefetch_distance);
-  uint64_t total = 0;
-  for (size_t begin = 0, piece = 0; begin < n; begin += piece) {
-    piece = tuner.Piece(begin, n);
-    total +=
-        OverHashTiles<K, K::kQueryTile, false>(kernels, f, c, p, keys, plan, begin, begin + piece);
+  if constexpr (!K::kTuned) {
+    return writes ? OverHashTiles<K, K::kWriteTile, true>(kernels, f, c, p, keys, plan, 0, n, 0)
+                  : OverHashTiles<K, K::kQueryTile, false>(kernels, f, c, p, keys, plan, 0, n, 0);
+  } else {
+    p.prefetch_distance = DistanceOf<K>(f, p);
+    if (writes) {
+      return OverHashTiles<K, K::kWriteTile, true>(kernels, f, c, p, keys, plan, 0, n, 0);
+    }
+    DistanceTuner tuner(K::Tune(f), n, false, &p.prefetch_distance);
+    uint64_t total = 0;
+    for (size_t begin = 0, piece = 0; begin < n; begin += piece) {
+      piece = tuner.Piece(begin, n);
+      total += OverHashTiles<K, K::kQueryTile, false>(kernels, f, c, p, keys, plan, begin,
+                                                      begin + piece, total);
+    }
+    return total;
   }
-  return total;
 }
 
 template <class K>

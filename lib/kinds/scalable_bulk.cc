@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/dispatch.h"
 #include "lib/core/driver.h"
 #include "lib/core/key_source.h"
 #include "lib/core/layout.h"
@@ -14,6 +15,7 @@
 namespace simdbloom {
 namespace {
 
+using detail::BulkOp;
 using detail::Form;
 using detail::Invalid;
 
@@ -141,73 +143,70 @@ void ScalableFilter::QueryEntries(const Keys& keys, const uint32_t* entries, siz
   }
 }
 
-template <class Emit>
-uint64_t ScalableFilter::QueryTiles(const char* who, const Keys& keys, Emit&& emit) const {
-  const size_t n = keys.size();
-  detail::ValidateKeys(who, keys);
-  const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, false);
-  const bool prehashed = keys.kind() == Keys::Kind::kPrehashed;
-  alignas(64) uint64_t hashes[kTile];
-  alignas(64) uint8_t hit[kTile];
-  uint64_t total = 0;
-  for (size_t base = 0; base < n; base += kTile) {
-    const size_t m = std::min(kTile, n - base);
-    // One hash per key for the whole chain: every stage has the chain's layout, seed and key
-    // type.
-    const uint64_t* h = static_cast<const uint64_t*>(keys.keys()) + base;
-    const Keys slice = detail::SliceKeys(keys, base, m);
-    if (!prehashed) {
-      detail::HashKeysAs(slice, plan, xxh64(), seed_, hashes);
-      h = hashes;
-    }
-    const Keys tile = Prehashed{h, m};
-    stages_.back().contains(tile, hit);
-    QueryEntries(tile, nullptr, m, hit, /*newest_done=*/true);
-    if (plan.out_of_range) detail::ZeroOutOfRange(slice, m, hit);
-    total += emit(base, m, hit);
+// A chain's queries for the bulk driver, as a kind that hashes first: a tile of keys is hashed
+// once for the whole chain (every stage has the chain's layout, seed and key type; pre-hashed
+// keys are read in place), the newest stage answers the tile, older stages the keys not found yet
+// (QueryEntries), and the driver's writer places the tile's hit bytes (WriteHits). A chain has no
+// size class of its own: each stage's Filter call tunes itself.
+struct ScalableBulk {
+  using Filter = ScalableFilter;
+  using Table = detail::Kernels;
+  struct P {};
+  static constexpr bool kHashFirst = true;
+  static constexpr bool kTuned = false;
+  static constexpr size_t kQueryTile = kTile;  // a multiple of 8: tiles are whole bitmap bytes
+  static constexpr size_t kWriteTile = kTile;  // (no writes: inserts go stage by stage)
+  static bool Usable(const Filter& f) { return !f.stages_.empty(); }
+  static KeyType KeyTypeOf(const Filter& f) { return f.key_type(); }
+  static void CheckKeys(const char*, const Filter&, const Keys&) {}
+  static const Table& Kernels(const Filter&) { return detail::Active(); }
+  static P ParamsOf(const Filter&) { return P{}; }
+  static const uint64_t* Hash(const Table&, const Filter& f, const P&, const Keys& keys,
+                              const detail::KeyPlan& plan, size_t at, size_t m, uint64_t* to) {
+    if (keys.kind() == Keys::Kind::kPrehashed)
+      return static_cast<const uint64_t*>(keys.keys()) + at;
+    detail::HashKeysAs(detail::SliceKeys(keys, at, m), plan, f.xxh64(), f.seed_, to);
+    return to;
   }
-  return total;
-}
-
-namespace {
-// A multi-stage query's results: its output checked as every bulk call's (detail::CheckOutput),
-// then each tile's hit bytes written by the driver's writer (WriteHits). Tiles are whole bytes of
-// a bitmap (kTile is a multiple of 8).
-struct HitsWriter {
-  detail::BulkCall call;
-  uint64_t selected = 0;
-  HitsWriter(const char* who, Form form, void* out, size_t n) : call{who} {
-    call.form = form;
-    call.out = out;
-    detail::CheckOutput(call, n);
-  }
-  uint64_t operator()(size_t base, size_t m, const uint8_t* hit) {
-    return detail::WriteHits(call, base, m, hit, &selected);
+  static uint64_t RunTile(const Table&, const Filter& f, const detail::BulkCall& c, const P&,
+                          const detail::HashTile& t) {
+    alignas(64) uint8_t hit[kTile];
+    const Keys tile = Prehashed{t.h, t.m};
+    f.stages_.back().contains(tile, hit);
+    f.QueryEntries(tile, nullptr, t.m, hit, /*newest_done=*/true);
+    uint64_t selected = t.done;
+    return detail::WriteHits(c, t.begin, t.m, hit, &selected);
   }
 };
-}  // namespace
 
 uint64_t ScalableFilter::contains(const Keys& keys, uint8_t* out) const {
-  CheckUsable("contains");
-  if (stages_.size() == 1 || keys.size() == 0) return stages_.front().contains(keys, out);
-  const char* who = "ScalableFilter::contains";
-  return QueryTiles(who, keys, HitsWriter(who, Form::kBytes, out, keys.size()));
+  return contains(keys, out, Threads{1});
 }
-
 uint64_t ScalableFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
-  CheckUsable("contains_bitmap");
-  if (stages_.size() == 1 || keys.size() == 0) {
-    return stages_.front().contains_bitmap(keys, bitmap);
-  }
-  const char* who = "ScalableFilter::contains_bitmap";
-  return QueryTiles(who, keys, HitsWriter(who, Form::kBitmap, bitmap, keys.size()));
+  return contains_bitmap(keys, bitmap, Threads{1});
 }
-
 uint64_t ScalableFilter::select(const Keys& keys, uint32_t* selection) const {
+  return select(keys, selection, Threads{1});
+}
+uint64_t ScalableFilter::contains(const Keys& keys, uint8_t* out, Threads threads) const {
+  CheckUsable("contains");
+  if (stages_.size() == 1) return stages_.front().contains(keys, out, threads);
+  return detail::RunBulk<ScalableBulk>(
+      *this, keys, {"ScalableFilter::contains", BulkOp::kQuery, Form::kBytes, out, threads.count});
+}
+uint64_t ScalableFilter::contains_bitmap(const Keys& keys, uint8_t* bitmap, Threads threads) const {
+  CheckUsable("contains_bitmap");
+  if (stages_.size() == 1) return stages_.front().contains_bitmap(keys, bitmap, threads);
+  return detail::RunBulk<ScalableBulk>(
+      *this, keys,
+      {"ScalableFilter::contains_bitmap", BulkOp::kQuery, Form::kBitmap, bitmap, threads.count});
+}
+uint64_t ScalableFilter::select(const Keys& keys, uint32_t* selection, Threads threads) const {
   CheckUsable("select");
-  if (stages_.size() == 1 || keys.size() == 0) return stages_.front().select(keys, selection);
-  const char* who = "ScalableFilter::select";
-  return QueryTiles(who, keys, HitsWriter(who, Form::kSelection, selection, keys.size()));
+  if (stages_.size() == 1) return stages_.front().select(keys, selection, threads);
+  return detail::RunBulk<ScalableBulk>(
+      *this, keys,
+      {"ScalableFilter::select", BulkOp::kQuery, Form::kSelection, selection, threads.count});
 }
 
 uint64_t ScalableFilter::refine(const Keys& keys, uint32_t* selection, size_t count) const {

@@ -40,6 +40,7 @@ struct ShiftingBulk {
   using P = detail::Params;
   static constexpr KeyKind kCalibKind = KeyKind::kU64;
   static constexpr bool kHashFirst = true;
+  static constexpr bool kTuned = true;
   static constexpr size_t kWriteTile = 256;   // 4 KiB of hashes a tile, two tiles
   static constexpr size_t kQueryTile = 2048;  // 16 KiB of hashes and 16 KiB of candidates
   static bool Usable(const Filter& b) { return b.words() != nullptr; }
@@ -51,6 +52,11 @@ struct ShiftingBulk {
   }
   static const Table& Kernels(const Filter&) { return Active(); }
   static P ParamsOf(const Filter& b) { return P{b.num_blocks(), 8, b.seed()}; }
+  static const uint64_t* Hash(const Table& k, const Filter&, const P& p, const Keys& keys,
+                              const detail::KeyPlan& plan, size_t at, size_t m, uint64_t* to) {
+    detail::HashKeyRange(k, keys, plan, p.seed, at, m, to);
+    return to;
+  }
   static uint64_t Run(const Table& k, const Filter& b, const BulkCall&, const P& p,
                       const KeySource& s, size_t m, void* out) {
     k.shifting_sets.candidates(b.words(), p, s, m, static_cast<uint64_t*>(out));

@@ -157,6 +157,16 @@ class ScalableFilter {
   uint64_t contains_bitmap(const Keys& keys, uint8_t* bitmap) const;
   // As contains, as the ascending indices of the keys that may be present; keys.size() <= 2^32.
   uint64_t select(const Keys& keys, uint32_t* selection) const;
+  // contains, contains_bitmap and select on threads (see Threads): the same results as the
+  // single-threaded call, each thread on its own stretch of the keys (a chain of one stage: the
+  // stage's Filter call on threads). Errors are detected before any thread starts. Cost: the
+  // single-threaded cost divided among the threads, plus starting them. There is no threaded
+  // insert: where a batch is cut into stages depends on how many of its keys, in order, set a new
+  // bit, which only one thread in key order can count exactly (and the chain's bytes must not
+  // depend on the thread count).
+  uint64_t contains(const Keys& keys, uint8_t* out, Threads threads) const;
+  uint64_t contains_bitmap(const Keys& keys, uint8_t* bitmap, Threads threads) const;
+  uint64_t select(const Keys& keys, uint32_t* selection, Threads threads) const;
   // Keeps, in place and in order, the entries of selection[0 .. count) whose key may be present
   // (Filter::refine); every entry must be below keys.size(). Stages are queried newest first, each
   // only for the entries not yet found; keys are hashed once per stage queried.
@@ -247,6 +257,7 @@ class ScalableFilter {
  private:
   ScalableFilter() = default;
   friend struct ScalableAccess;
+  friend struct ScalableBulk;
   void AddStage();
   // Gives every stage the chain's key type.
   void SyncStages() noexcept;
@@ -258,8 +269,6 @@ class ScalableFilter {
   // bytes). `newest_done`: hit already holds the newest stage's answers for every entry.
   void QueryEntries(const Keys& keys, const uint32_t* entries, size_t m, uint8_t* hit,
                     bool newest_done) const;
-  template <class Emit>
-  uint64_t QueryTiles(const char* who, const Keys& keys, Emit&& emit) const;
 
   std::vector<Filter> stages_;
   std::vector<uint64_t> counts_;
