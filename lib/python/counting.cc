@@ -62,7 +62,7 @@ struct Kind<CountingFilter> : Persisted<CountingFilter> {
 
 namespace {
 
-using G = Guarded<CountingFilter>;
+using G = LockedFilter<CountingFilter>;
 constexpr CountingLayout kCountingLayouts[] = {CountingLayout::kBlocked, CountingLayout::kClassic};
 
 // The default layout's name, as the library names it.

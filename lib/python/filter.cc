@@ -58,7 +58,7 @@ struct Kind<Filter> : Persisted<Filter> {
 
 namespace {
 
-using G = Guarded<Filter>;
+using G = LockedFilter<Filter>;
 
 // len()'s cap: the estimate of a filter of m bits with one bit clear at k distinct bits per key.
 // The model's per-key share is at most k, so the estimate at one clear bit is at least the cap:

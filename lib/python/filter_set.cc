@@ -15,15 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "guarded.h"
 #include "keys.h"
+#include "locked_filter.h"
 #include "module.h"
 
 namespace simdbloom_py {
 namespace {
 
 using simdbloom::Filter;
-using G = Guarded<Filter>;
+using G = LockedFilter<Filter>;
 
 struct PySet {
   std::vector<py::object> refs;  // the Filter objects, in set order

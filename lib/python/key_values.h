@@ -3,7 +3,7 @@
 // label; ShiftingAssociation: which of two sets; ShiftingMultiplicity: a count), bound once as
 // templates over the C++ class: insert(keys, value), add(key, value), update(iterable, value),
 // the answer of one key or a batch (classify, query, count), `in` (a non-zero answer), hash.
-// Kind<T> adds to the traits of guarded.h:
+// Kind<T> adds to the traits of locked_filter.h:
 //   using Value = ...;  using Answer = ...;       the inserted value's and the answer's C++ types
 //   static constexpr const char* kValue;         the value's name ("label", ...)
 //   static constexpr const char* kAnswer;        the answer's method ("classify", ...)
@@ -12,14 +12,14 @@
 //                                                 void or a count
 //   template <class K> static Answer AnswerOne(const T&, K key);
 //   static void AnswerBulk(const T&, const Keys&, Answer* out);
-#ifndef SIMDBLOOM_PYTHON_VALUED_H_
-#define SIMDBLOOM_PYTHON_VALUED_H_
+#ifndef SIMDBLOOM_PYTHON_KEY_VALUES_H_
+#define SIMDBLOOM_PYTHON_KEY_VALUES_H_
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "guarded.h"
+#include "locked_filter.h"
 #include "module.h"
 
 namespace simdbloom_py {
@@ -52,8 +52,8 @@ Ptr<T> CreateWith(const char* extra, uint64_t most, IntArg n_arg, FloatArg fpp_a
 }
 
 template <class T>
-void BindValued(py::class_<Guarded<T>>& cls) {
-  using G = Guarded<T>;
+void BindValued(py::class_<LockedFilter<T>>& cls) {
+  using G = LockedFilter<T>;
   using K = Kind<T>;
   using Value = typename K::Value;
   using Answer = typename K::Answer;
@@ -118,4 +118,4 @@ void BindValued(py::class_<Guarded<T>>& cls) {
 
 }  // namespace simdbloom_py
 
-#endif  // SIMDBLOOM_PYTHON_VALUED_H_
+#endif  // SIMDBLOOM_PYTHON_KEY_VALUES_H_

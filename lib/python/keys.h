@@ -5,7 +5,7 @@
 // (NumPy array, list/tuple, Binary, pandas Series or nullable array) becomes a simdbloom::Keys
 // read in place where it can be (MakeKeys); any other iterable is cut into chunks of kChunkKeys
 // keys (ForEachChunk), so update() of a generator holds one chunk at a time. Nothing here locks a
-// filter or releases the GIL: that is guarded.h's job.
+// filter or releases the GIL: that is locked_filter.h's job.
 #ifndef SIMDBLOOM_PYTHON_KEYS_H_
 #define SIMDBLOOM_PYTHON_KEYS_H_
 

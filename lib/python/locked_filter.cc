@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// simdbloom._core: the non-template parts of guarded.h.
-#include "guarded.h"
+// simdbloom._core: the non-template parts of locked_filter.h.
+#include "locked_filter.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdbloom._core: one C++ filter of any class as a Python object, and the calls that reach it.
-// Every class of the module is a Guarded<T>: the library's object (which keeps its key type) and a
-// reader/writer lock, so that a mutation running without the GIL never overlaps another call
+// Every class of the module is a LockedFilter<T>: the library's object (which keeps its key type)
+// and a reader/writer lock, so that a mutation running without the GIL never overlaps another call
 // on the same object (queries share the lock; an insert, merge, clear takes it alone). Bulk calls,
 // set operations, scans and file I/O release the GIL. No call waits for that lock holding the GIL
 // (single-key calls try it first, and release the GIL to wait): the lock's holder may need the GIL
 // to finish (a save into a Python file object, a FIFO read by a Python thread). The templates
 // below are the only place where keys meet locks and the GIL; each class's file (filter.cc, ...)
 // passes the library calls as lambdas.
-#ifndef SIMDBLOOM_PYTHON_GUARDED_H_
-#define SIMDBLOOM_PYTHON_GUARDED_H_
+#ifndef SIMDBLOOM_PYTHON_LOCKED_FILTER_H_
+#define SIMDBLOOM_PYTHON_LOCKED_FILTER_H_
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -45,8 +45,8 @@ struct Kind;
 
 // The object and its lock. Not copyable or movable (the lock): Python owns it by pointer.
 template <class T>
-struct Guarded {
-  explicit Guarded(T&& o) : obj(std::move(o)) {}
+struct LockedFilter {
+  explicit LockedFilter(T&& o) : obj(std::move(o)) {}
   T obj;
   mutable std::shared_mutex mu;
   // Bits that came without an insert count (Filter.from_parquet): __bool__ looks at the bits.
@@ -54,11 +54,11 @@ struct Guarded {
 };
 
 template <class T>
-using Ptr = std::unique_ptr<Guarded<T>>;
+using Ptr = std::unique_ptr<LockedFilter<T>>;
 
 template <class T>
 Ptr<T> Wrap(T&& obj) {
-  return std::make_unique<Guarded<T>>(std::move(obj));
+  return std::make_unique<LockedFilter<T>>(std::move(obj));
 }
 
 // Runs fn() without the GIL and returns its value: the library's constructors (sizing, a zeroed
@@ -93,14 +93,14 @@ using UniqueLock = std::unique_lock<std::shared_mutex>;
 // fn(obj) under the shared lock without the GIL (fn must not touch Python objects): bulk queries,
 // scans of the bits, saving.
 template <class T, class Fn>
-auto Reading(const Guarded<T>& g, Fn&& fn) -> decltype(fn(g.obj)) {
+auto Reading(const LockedFilter<T>& g, Fn&& fn) -> decltype(fn(g.obj)) {
   py::gil_scoped_release nogil;
   SharedLock lock(g.mu);
   return fn(g.obj);
 }
 // fn(obj) under the exclusive lock without the GIL: bulk inserts, merges, clear.
 template <class T, class Fn>
-auto Writing(Guarded<T>& g, Fn&& fn) -> decltype(fn(g.obj)) {
+auto Writing(LockedFilter<T>& g, Fn&& fn) -> decltype(fn(g.obj)) {
   py::gil_scoped_release nogil;
   UniqueLock lock(g.mu);
   return fn(g.obj);
@@ -109,7 +109,7 @@ auto Writing(Guarded<T>& g, Fn&& fn) -> decltype(fn(g.obj)) {
 // fn(self.obj, other.obj) with `self` locked alone and `other` shared, in address order, without
 // the GIL; `other` may be `self`.
 template <class T, class Fn>
-void WithPair(Guarded<T>& self, const Guarded<T>& other, Fn&& fn) {
+void WithPair(LockedFilter<T>& self, const LockedFilter<T>& other, Fn&& fn) {
   py::gil_scoped_release nogil;
   if (&self == &other) {
     UniqueLock lock(self.mu);
@@ -126,10 +126,11 @@ void WithPair(Guarded<T>& self, const Guarded<T>& other, Fn&& fn) {
 }
 // fn(a.obj, b.obj) with both shared, in address order, without the GIL (comparisons); a may be b.
 template <class T, class Fn>
-auto ReadingPair(const Guarded<T>& a, const Guarded<T>& b, Fn&& fn) -> decltype(fn(a.obj, b.obj)) {
+auto ReadingPair(const LockedFilter<T>& a, const LockedFilter<T>& b, Fn&& fn)
+    -> decltype(fn(a.obj, b.obj)) {
   py::gil_scoped_release nogil;
-  const Guarded<T>* first = &a < &b ? &a : &b;
-  const Guarded<T>* second = &a < &b ? &b : &a;
+  const LockedFilter<T>* first = &a < &b ? &a : &b;
+  const LockedFilter<T>* second = &a < &b ? &b : &a;
   SharedLock l1(first->mu);
   std::optional<SharedLock> l2;  // one shared lock for a == b
   if (second != first) l2.emplace(second->mu);
@@ -138,7 +139,7 @@ auto ReadingPair(const Guarded<T>& a, const Guarded<T>& b, Fn&& fn) -> decltype(
 
 // An independent copy (Kind<T>::Copy under the shared lock, without the GIL), key type included.
 template <class T>
-Ptr<T> CopyOf(const Guarded<T>& self) {
+Ptr<T> CopyOf(const LockedFilter<T>& self) {
   std::optional<T> copy;
   Reading(self, [&](const T& obj) { copy.emplace(Kind<T>::Copy(obj)); });
   Ptr<T> r = Wrap(std::move(*copy));
@@ -152,14 +153,14 @@ Ptr<T> CopyOf(const Guarded<T>& self) {
 // Param: a parameter fixed at construction (size, k, seed): no lock. O(1).
 template <class T, class M>
 auto Param(M m) {
-  return [m](const Guarded<T>& g) { return std::invoke(m, g.obj); };
+  return [m](const LockedFilter<T>& g) { return std::invoke(m, g.obj); };
 }
 // Locked: state that mutations change, read in O(1) (or O(stages), O(num_areas)): the shared lock
 // taken with the GIL held (LockWithGil). Locked<T, A...>(m): a method taking arguments of types
 // A... (stage_count(i)), passed on.
 template <class T, class... A, class M>
 auto Locked(M m) {
-  return [m](const Guarded<T>& g, A... a) {
+  return [m](const LockedFilter<T>& g, A... a) {
     auto lock = LockWithGil<SharedLock>(g.mu);
     return std::invoke(m, g.obj, a...);
   };
@@ -167,7 +168,7 @@ auto Locked(M m) {
 // Scan: a pass over the bits (fill ratio, estimates): the shared lock without the GIL (Reading).
 template <class T, class M>
 auto Scan(M m) {
-  return [m](const Guarded<T>& g) {
+  return [m](const LockedFilter<T>& g) {
     return Reading(g, [&](const T& o) { return std::invoke(m, o); });
   };
 }
@@ -194,8 +195,8 @@ void BeyondRange(const char* who, KeyType type, const OutOfRange& key, bool refu
 // release of the GIL would cost more than the call). TypeError if `key` is not one key. An int
 // beyond 64 bits is absent (fn's zero value), or refused when `refuse` (hash).
 template <class T, class Fn>
-auto QueryOne(const Guarded<T>& g, py::handle key, const char* who, Fn&& fn, bool refuse = false)
-    -> decltype(fn(g.obj, uint64_t{})) {
+auto QueryOne(const LockedFilter<T>& g, py::handle key, const char* who, Fn&& fn,
+              bool refuse = false) -> decltype(fn(g.obj, uint64_t{})) {
   decltype(fn(g.obj, uint64_t{})) r{};
   if (!WithSingleKey(key, [&](auto k) {
         auto lock = LockWithGil<SharedLock>(g.mu);
@@ -213,7 +214,7 @@ auto QueryOne(const Guarded<T>& g, py::handle key, const char* who, Fn&& fn, boo
 // (inserts), else absent (removes: fn's zero value, False). Returns fn's value as a Python object
 // (None for void).
 template <class T, class Fn>
-py::object MutateOne(Guarded<T>& g, py::handle key, const char* who, bool insert, Fn&& fn) {
+py::object MutateOne(LockedFilter<T>& g, py::handle key, const char* who, bool insert, Fn&& fn) {
   py::object r = py::none();
   if (!WithSingleKey(key, [&](auto k) {
         auto lock = LockWithGil<UniqueLock>(g.mu);
@@ -235,16 +236,16 @@ py::object MutateOne(Guarded<T>& g, py::handle key, const char* who, bool insert
   return r;
 }
 template <class T, class Fn>
-py::object InsertOne(Guarded<T>& g, py::handle key, const char* who, Fn&& fn) {
+py::object InsertOne(LockedFilter<T>& g, py::handle key, const char* who, Fn&& fn) {
   return MutateOne(g, key, who, true, fn);
 }
 
 // hash(key): the library's hash of one key (what insert computes first), for prehashed=True.
 template <class T>
-void BindHash(py::class_<Guarded<T>>& cls, const char* doc) {
+void BindHash(py::class_<LockedFilter<T>>& cls, const char* doc) {
   cls.def(
       "hash",
-      [](const Guarded<T>& self, py::handle key) {
+      [](const LockedFilter<T>& self, py::handle key) {
         return QueryOne(
             self, key, "hash", [](const T& f, auto k) { return f.hash(k); }, true);
       },
@@ -256,7 +257,7 @@ void BindHash(py::class_<Guarded<T>>& cls, const char* doc) {
 // 64 bits is refused first (inserts; removes leave it out). Returns fn's value as a Python object
 // (None for void).
 template <class T, class Fn>
-py::object MutateBatch(Guarded<T>& g, const KeyBatch& b, bool insert, Fn&& fn) {
+py::object MutateBatch(LockedFilter<T>& g, const KeyBatch& b, bool insert, Fn&& fn) {
   if (insert) b.CheckInsert("insert");
   py::object r = py::none();
   if constexpr (std::is_void<decltype(fn(g.obj, *b.keys))>::value) {
@@ -267,7 +268,7 @@ py::object MutateBatch(Guarded<T>& g, const KeyBatch& b, bool insert, Fn&& fn) {
   return r;
 }
 template <class T, class Fn>
-py::object InsertBatch(Guarded<T>& g, const KeyBatch& b, Fn&& fn) {
+py::object InsertBatch(LockedFilter<T>& g, const KeyBatch& b, Fn&& fn) {
   return MutateBatch(g, b, true, fn);
 }
 
@@ -275,7 +276,7 @@ py::object InsertBatch(Guarded<T>& g, const KeyBatch& b, Fn&& fn) {
 // each under the exclusive lock without the GIL. Every key yielded before an error (the iterable
 // raising, an item that is no key) is inserted before the error propagates.
 template <class T, class Fn>
-void UpdateFrom(Guarded<T>& g, py::handle iterable, Fn&& fn) {
+void UpdateFrom(LockedFilter<T>& g, py::handle iterable, Fn&& fn) {
   ForEachChunk(iterable, [&](const KeyBatch& b) { InsertBatch(g, b, fn); });
 }
 
@@ -305,7 +306,7 @@ py::array ResultArray(py::object out, size_t n) {
 void CheckOutApart(const py::array& out, const KeyBatch& b);
 
 template <class Out, class T, class Fn>
-py::array QueryBatch(const Guarded<T>& g, const KeyBatch& b, py::object out, Fn&& fn) {
+py::array QueryBatch(const LockedFilter<T>& g, const KeyBatch& b, py::object out, Fn&& fn) {
   const bool given = !out.is_none();
   py::array result = ResultArray<Out>(std::move(out), b.total_size());
   if (given) CheckOutApart(result, b);
@@ -325,7 +326,7 @@ py::array QueryBatch(const Guarded<T>& g, const KeyBatch& b, py::object out, Fn&
 // A query of one key (one(obj, key), returned as a Python object) or of a batch (bulk(obj, keys,
 // p), returned as an array of Out). `out` and `prehashed` apply to batches.
 template <class Out, class T, class One, class Bulk>
-py::object Query(const Guarded<T>& g, py::handle keys, py::object out, bool prehashed,
+py::object Query(const LockedFilter<T>& g, py::handle keys, py::object out, bool prehashed,
                  const char* who, One&& one, Bulk&& bulk) {
   if (!prehashed && out.is_none() && IsSingle(keys)) {
     return py::cast(QueryOne(g, keys, who, one));
@@ -339,7 +340,7 @@ py::object Query(const Guarded<T>& g, py::handle keys, py::object out, bool preh
 // A mutation of one key (one(obj, key)) or of a batch (bulk(obj, keys)); their values as Python
 // objects (None for void). `insert`: inserts (ints beyond 64 bits refused), not removes.
 template <class T, class One, class Bulk>
-py::object Mutate(Guarded<T>& g, py::handle keys, bool prehashed, const char* who, bool insert,
+py::object Mutate(LockedFilter<T>& g, py::handle keys, bool prehashed, const char* who, bool insert,
                   One&& one, Bulk&& bulk) {
   if (!prehashed && IsSingle(keys)) return MutateOne(g, keys, who, insert, one);
   KeyBatch b;
@@ -347,7 +348,7 @@ py::object Mutate(Guarded<T>& g, py::handle keys, bool prehashed, const char* wh
   return MutateBatch(g, b, insert, bulk);
 }
 template <class T, class One, class Bulk>
-py::object Insert(Guarded<T>& g, py::handle keys, bool prehashed, One&& one, Bulk&& bulk) {
+py::object Insert(LockedFilter<T>& g, py::handle keys, bool prehashed, One&& one, Bulk&& bulk) {
   return Mutate(g, keys, prehashed, "insert", true, one, bulk);
 }
 
@@ -355,7 +356,8 @@ py::object Insert(Guarded<T>& g, py::handle keys, bool prehashed, One&& one, Bul
 // writes one byte per key; a null of a pandas nullable batch is skipped (False). A bool array
 // (Out = uint8_t: the bytes as the call wrote them).
 template <class Out = bool, class T, class Bulk>
-py::array MutateFlags(Guarded<T>& g, py::handle keys, bool prehashed, bool insert, Bulk&& bulk) {
+py::array MutateFlags(LockedFilter<T>& g, py::handle keys, bool prehashed, bool insert,
+                      Bulk&& bulk) {
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
   py::array out = py::array_t<Out>(static_cast<py::ssize_t>(b.total_size()));
@@ -379,4 +381,4 @@ double BitFill(const uint8_t* data, size_t bytes);
 
 }  // namespace simdbloom_py
 
-#endif  // SIMDBLOOM_PYTHON_GUARDED_H_
+#endif  // SIMDBLOOM_PYTHON_LOCKED_FILTER_H_

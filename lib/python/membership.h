@@ -2,7 +2,7 @@
 // simdbloom._core: the membership calls of the classes that answer "may key be present" (Filter,
 // CountingFilter, ScalableFilter), bound once as templates over the C++ class: insert,
 // insert_fresh, contains, `in`, contains_bitmap, select, add, update, hash. Kind<T> adds to the
-// traits of guarded.h:
+// traits of locked_filter.h:
 //   static constexpr bool kThreads;     the bulk calls take `threads` (Filter only)
 //   static constexpr const char* kCost; what a key costs, for the docstrings
 //   static uint64_t InsertBulk(T&, const Keys&, uint8_t* fresh /* or null */, unsigned threads);
@@ -17,28 +17,28 @@
 #include <string>
 #include <vector>
 
-#include "guarded.h"
+#include "locked_filter.h"
 #include "onekey.h"
 
 namespace simdbloom_py {
 
 template <class T>
-py::object InsertKeys(Guarded<T>& self, py::handle keys, unsigned threads, bool prehashed) {
+py::object InsertKeys(LockedFilter<T>& self, py::handle keys, unsigned threads, bool prehashed) {
   return Insert(
       self, keys, prehashed, [](T& f, auto k) { return f.insert(k); },
       [threads](T& f, const Keys& k) { return Kind<T>::InsertBulk(f, k, nullptr, threads); });
 }
 
 template <class T>
-py::array InsertFresh(Guarded<T>& self, py::handle keys, unsigned threads, bool prehashed) {
+py::array InsertFresh(LockedFilter<T>& self, py::handle keys, unsigned threads, bool prehashed) {
   return MutateFlags(self, keys, prehashed, true, [threads](T& f, const Keys& k, uint8_t* fresh) {
     Kind<T>::InsertBulk(f, k, fresh, threads);
   });
 }
 
 template <class T>
-py::object ContainsKeys(const Guarded<T>& self, py::handle keys, py::object out, unsigned threads,
-                        bool prehashed) {
+py::object ContainsKeys(const LockedFilter<T>& self, py::handle keys, py::object out,
+                        unsigned threads, bool prehashed) {
   return Query<bool>(
       self, keys, std::move(out), prehashed, "contains",
       [](const T& f, auto k) { return f.contains(k); },
@@ -57,7 +57,7 @@ void EachAnswer(const T& f, const KeyBatch& b, unsigned threads, Emit&& emit) {
 }
 
 template <class T>
-py::array BitmapOf(const Guarded<T>& self, py::handle keys, unsigned threads, bool prehashed) {
+py::array BitmapOf(const LockedFilter<T>& self, py::handle keys, unsigned threads, bool prehashed) {
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
   const size_t n = b.total_size();
@@ -74,7 +74,8 @@ py::array BitmapOf(const Guarded<T>& self, py::handle keys, unsigned threads, bo
 }
 
 template <class T>
-py::object SelectOf(const Guarded<T>& self, py::handle keys, unsigned threads, bool prehashed) {
+py::object SelectOf(const LockedFilter<T>& self, py::handle keys, unsigned threads,
+                    bool prehashed) {
   KeyBatch b;
   MakeKeys(keys, prehashed, &b);
   const size_t n = b.total_size();
@@ -123,8 +124,8 @@ constexpr const char kThreadsDoc[] =
     " `threads`: the bulk call runs on that many threads (same results as one).";
 
 template <class T>
-void BindMembership(py::class_<Guarded<T>>& cls) {
-  using G = Guarded<T>;
+void BindMembership(py::class_<LockedFilter<T>>& cls) {
+  using G = LockedFilter<T>;
   const std::string cost = Kind<T>::kCost;
   const std::string threads_doc = Kind<T>::kThreads ? kThreadsDoc : "";
   const std::string insert_doc = kInsertDoc + cost + threads_doc;

@@ -3,9 +3,9 @@
 // arrays (read in place), sequences of bytes/str (read in place through string views), any
 // iterable (in chunks) or single keys, and go to the library's bulk or single-key calls; results
 // are NumPy arrays written by the library. The files by job: keys.{h,cc} (Python keys as the
-// library's), guarded.{h,cc} (objects, locks, the GIL), persist.{h,cc} (bytes, files, pickling),
-// membership.h and setops.h (calls several classes share), errors.cc, and one file per class
-// (filter.cc, counting.cc, scalable.cc, spatial.cc, shifting.cc).
+// library's), locked_filter.{h,cc} (objects, locks, the GIL), persist.{h,cc} (bytes, files,
+// pickling), membership.h and setops.h (calls several classes share), errors.cc, and one file per
+// class (filter.cc, counting.cc, scalable.cc, spatial.cc, shifting.cc).
 #include "module.h"
 
 #include <pybind11/pybind11.h>

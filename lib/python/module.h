@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// simdbloom._core: what the module's files share besides keys (keys.h), objects (guarded.h) and
-// persistence (persist.h): the exception, enums given as members or names, and each class's
+// simdbloom._core: what the module's files share besides keys (keys.h), objects (locked_filter.h)
+// and persistence (persist.h): the exception, enums given as members or names, and each class's
 // binding function (one file per class).
 #ifndef SIMDBLOOM_PYTHON_MODULE_H_
 #define SIMDBLOOM_PYTHON_MODULE_H_

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "guarded.h"
+#include "locked_filter.h"
 
 namespace simdbloom_py {
 
@@ -71,18 +71,18 @@ struct OneKey {
   static inline bool (*add_bytes)(T&, std::string_view) = nullptr;
 
   // The object of `self` when it is an initialized instance of T's class itself; else null.
-  static Guarded<T>* Self(PyObject* self) {
+  static LockedFilter<T>* Self(PyObject* self) {
     if (Py_TYPE(self) != type) return nullptr;
     auto* inst = reinterpret_cast<py::detail::instance*>(self);
     py::detail::value_and_holder vh = inst->get_value_and_holder();
     if (!vh.holder_constructed()) return nullptr;  // __init__ not run: the general path raises
-    return vh.template value_ptr<Guarded<T>>();
+    return vh.template value_ptr<LockedFilter<T>>();
   }
 
   // The fast path of a query: 1 or 0, or -1 when the general path must answer (no Python
   // error set).
   static int TryContains(PyObject* self, PyObject* key) {
-    const Guarded<T>* g = Self(self);
+    const LockedFilter<T>* g = Self(self);
     if (g == nullptr) return -1;
     int r = -1;
     try {
@@ -104,7 +104,7 @@ struct OneKey {
   // must do it. The library checks the key type and a read-only mapping before it changes
   // anything: when it throws, nothing was inserted, and the general path raises the error.
   static int TryInsert(PyObject* self, PyObject* key) {
-    Guarded<T>* g = Self(self);
+    LockedFilter<T>* g = Self(self);
     if (g == nullptr) return -1;
     int r = -1;
     try {
@@ -187,7 +187,7 @@ struct OneKey {
 // Installs the raw `in`, add, contains and insert on `cls`, after BindMembership bound their
 // general versions (kept as the fallbacks).
 template <class T>
-void BindOneKey(py::class_<Guarded<T>>& cls) {
+void BindOneKey(py::class_<LockedFilter<T>>& cls) {
   using O = OneKey<T>;
   auto* tp = reinterpret_cast<PyTypeObject*>(cls.ptr());
   O::type = tp;

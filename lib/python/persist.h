@@ -3,7 +3,7 @@
 // (BindCommon): copies, equality, the saved form as bytes, files given as paths or as Python
 // binary file objects, pickling (protocol 5 out of band), key_type (the library's KeyType, kept
 // by the object and its saved form). Each class supplies its
-// Kind<T> traits (guarded.h).
+// Kind<T> traits (locked_filter.h).
 #ifndef SIMDBLOOM_PYTHON_PERSIST_H_
 #define SIMDBLOOM_PYTHON_PERSIST_H_
 
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "guarded.h"
+#include "locked_filter.h"
 #include "module.h"
 
 namespace simdbloom_py {
@@ -108,7 +108,7 @@ struct SavesString<T, std::void_t<decltype(Kind<T>::SaveString(std::declval<cons
 // The saved form as bytes, under the shared lock without the GIL: the library writes into the
 // bytes object (one copy of the bits), or (SaveString) its string is copied into it.
 template <class T>
-py::bytes ToBytes(const Guarded<T>& g) {
+py::bytes ToBytes(const LockedFilter<T>& g) {
   if constexpr (SavesString<T>::value) {
     const std::string s = Reading(g, &Kind<T>::SaveString);
     return py::bytes(s);
@@ -144,7 +144,7 @@ Ptr<T> FromBytes(py::buffer data) {
 
 // save(path or file object).
 template <class T>
-void SaveTo(const Guarded<T>& g, py::handle target) {
+void SaveTo(const LockedFilter<T>& g, py::handle target) {
   if (!IsFile(target, "write")) {
     const std::string path = PathOf(target);
     Reading(g, [&](const T& obj) { Kind<T>::SaveFile(obj, path); });
@@ -194,7 +194,7 @@ py::tuple Reduce(const char* kind, py::bytes data, int protocol);
 // Binds map(path, verify_checksum=True) on class T, whose C++ class has map_file (Filter,
 // CountingFilter).
 template <class T>
-void BindMap(py::class_<Guarded<T>>& cls) {
+void BindMap(py::class_<LockedFilter<T>>& cls) {
   cls.def_static(
       "map",
       [](py::handle path, bool verify_checksum) {
@@ -223,8 +223,8 @@ void BindMap(py::class_<Guarded<T>>& cls) {
 // Binds copy, __copy__, __deepcopy__, __eq__/__ne__ (and __hash__ = None: mutable), to_bytes,
 // from_bytes, save, load, __reduce_ex__ and key_type on class T.
 template <class T>
-void BindCommon(py::class_<Guarded<T>>& cls) {
-  using G = Guarded<T>;
+void BindCommon(py::class_<LockedFilter<T>>& cls) {
+  using G = LockedFilter<T>;
   const std::string name = Kind<T>::kName;
   cls.def("copy", &CopyOf<T>,
           "An independent copy (the bits and key_type). O(size_bytes): one allocation and copy.")
@@ -308,15 +308,15 @@ TypeError naming both.)doc");
 // The constructor T(...) and its twin T.create(...), both fn(...) -> Ptr<T>, with the same
 // arguments and docstring (`extra`: py::arg's and the docstring).
 template <class T, class Fn, class... Extra>
-void BindCreate(py::class_<Guarded<T>>& cls, Fn fn, const Extra&... extra) {
+void BindCreate(py::class_<LockedFilter<T>>& cls, Fn fn, const Extra&... extra) {
   cls.def(py::init(fn), extra...).def_static("create", fn, extra...);
 }
 
 // clear(): reset(obj) under the exclusive lock without the GIL (the key type is kept).
 template <class T, class Reset>
-void BindClear(py::class_<Guarded<T>>& cls, Reset reset, const char* doc) {
+void BindClear(py::class_<LockedFilter<T>>& cls, Reset reset, const char* doc) {
   cls.def(
-      "clear", [reset](Guarded<T>& self) { Writing(self, reset); }, doc);
+      "clear", [reset](LockedFilter<T>& self) { Writing(self, reset); }, doc);
 }
 
 }  // namespace simdbloom_py

@@ -55,7 +55,7 @@ struct Kind<ScalableFilter> : Persisted<ScalableFilter> {
 
 namespace {
 
-using G = Guarded<ScalableFilter>;
+using G = LockedFilter<ScalableFilter>;
 
 // The default first stage: 1024 keys (about 2 KB at 1%); later stages double.
 constexpr uint64_t kDefaultCapacity = 1024;

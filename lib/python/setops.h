@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "guarded.h"
+#include "locked_filter.h"
 
 namespace simdbloom_py {
 
@@ -16,9 +16,9 @@ namespace simdbloom_py {
 // intersect): the library requires equal key types (a None one takes the other's). Locks: self
 // alone and other shared, in address order, the GIL released; `other` may be self.
 template <class T, class Fn>
-void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, const char* iop,
+void BindSetOp(py::class_<LockedFilter<T>>& cls, const char* name, const char* op, const char* iop,
                Fn fn, const std::string& doc) {
-  using G = Guarded<T>;
+  using G = LockedFilter<T>;
   cls.def(
          name, [fn](G& self, const G& other) { WithPair(self, other, fn); }, py::arg("other"),
          doc.c_str())
@@ -82,8 +82,8 @@ void BindSetOp(py::class_<Guarded<T>>& cls, const char* name, const char* op, co
 // (kIncompatible) for objects of other parameters. Both shared, without the GIL: O(size_bytes).
 // And compatible(other): the library's compatible(), when merges and comparisons apply.
 template <class T, class Subset>
-void BindSubset(py::class_<Guarded<T>>& cls, Subset subset) {
-  using G = Guarded<T>;
+void BindSubset(py::class_<LockedFilter<T>>& cls, Subset subset) {
+  using G = LockedFilter<T>;
   auto le = [subset](const G& a, const G& b) { return ReadingPair(a, b, subset); };
   auto lt = [subset](const G& a, const G& b) {
     return ReadingPair(

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "key_values.h"
 #include "module.h"
 #include "persist.h"
-#include "valued.h"
 
 namespace simdbloom_py {
 
@@ -151,8 +151,8 @@ void U64KeysOf(py::handle keys, U64Keys* out) {
 
 // What both classes bind alike: their bits, counts, clear, len, repr, the common traits.
 template <class T, class Fresh>
-void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
-  using G = Guarded<T>;
+void BindShiftingBits(py::class_<LockedFilter<T>>& cls, Fresh fresh) {
+  using G = LockedFilter<T>;
   BindValued(cls);
   BindCommon(cls);
   BindClear(
@@ -187,8 +187,8 @@ void BindShiftingBits(py::class_<Guarded<T>>& cls, Fresh fresh) {
       });
 }
 
-using GA = Guarded<ShiftingAssociation>;
-using GX = Guarded<ShiftingMultiplicity>;
+using GA = LockedFilter<ShiftingAssociation>;
+using GX = LockedFilter<ShiftingMultiplicity>;
 
 }  // namespace
 

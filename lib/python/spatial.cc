@@ -4,9 +4,9 @@
 #include <simdbloom/spatial.hpp>
 #include <string>
 
+#include "key_values.h"
 #include "module.h"
 #include "persist.h"
-#include "valued.h"
 
 namespace simdbloom_py {
 
@@ -59,7 +59,7 @@ cache miss per key out of cache; no allocation but the result.)doc";
 
 namespace {
 
-using G = Guarded<SpatialFilter>;
+using G = LockedFilter<SpatialFilter>;
 
 Ptr<SpatialFilter> Create(IntArg n_arg, FloatArg fpp_arg, IntArg areas_arg, IntArg seed_arg,
                           py::object key_type) {
