@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,14 @@
 #include "simdbloom/scalable.hpp"
 #include "simdbloom/simdbloom.hpp"
 #include "simdbloom/spatial.hpp"
+#include "tests/test_util.h"
 
 namespace {
 
 using simdbloom::Filter;
 using simdbloom::Layout;
 namespace detail = simdbloom::detail;
+namespace test = simdbloom::test;
 
 uint64_t SplitMix(uint64_t& s) {
   uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
@@ -88,6 +91,46 @@ TEST_CASE("one_key: single keys give the bulk calls' bits and answers") {
                   bulk.contains(static_cast<uint32_t>(absent[i])));
         }
       }
+    }
+  }
+}
+
+// Every layout's single-key calls (block512 and the others hashed inline, classic and shifting
+// through contains_hash's switch, Guava's through Murmur3), on int64, untyped and int32 filters and
+// on a read-only view: the bulk calls' bytes and answers, and a view's insert refused.
+TEST_CASE("one_key: every layout and key type gives the bulk calls' bits and answers") {
+  uint64_t s = 43;
+  const size_t n = 3000;
+  std::vector<uint64_t> keys(n), absent(n);
+  for (auto& key : keys) key = SplitMix(s) >> 33;  // values that fit an int32 filter too
+  for (auto& key : absent) key = SplitMix(s) >> 33;
+  for (int l = 1; l <= 7; ++l) {
+    const Layout layout = static_cast<Layout>(l);
+    for (simdbloom::KeyType type :
+         {simdbloom::KeyType::kInt64, simdbloom::KeyType::kNone, simdbloom::KeyType::kInt32}) {
+      CAPTURE(simdbloom::layout_name(layout));
+      CAPTURE(static_cast<int>(type));
+      Filter single = Filter::create(n, 0.02, layout, 9, type);
+      Filter bulk = Filter::create(n, 0.02, layout, 9, type);
+      size_t fresh = 0;
+      for (uint64_t key : keys) fresh += single.insert(static_cast<int64_t>(key));
+      CHECK(bulk.insert({keys.data(), n}) == fresh);
+      REQUIRE(single.size_bytes() == bulk.size_bytes());
+      CHECK(std::memcmp(single.data(), bulk.data(), bulk.size_bytes()) == 0);
+      CHECK(single.key_type() == bulk.key_type());
+      std::vector<uint8_t> out(n);
+      bulk.contains({absent.data(), n}, out.data());
+      std::ostringstream saved;
+      single.save(saved);
+      const test::Aligned bytes(saved.str());
+      const Filter view = Filter::view(bytes.ptr, saved.str().size());
+      for (size_t i = 0; i < n; ++i) {
+        REQUIRE(single.contains(keys[i]));  // never a false negative
+        REQUIRE(single.contains(absent[i]) == (out[i] != 0));
+        REQUIRE(view.contains(absent[i]) == (out[i] != 0));
+      }
+      Filter writable = Filter::view(bytes.ptr, saved.str().size());
+      CHECK(test::CodeOf([&] { writable.insert(keys[0]); }) == simdbloom::ErrorCode::kReadOnly);
     }
   }
 }

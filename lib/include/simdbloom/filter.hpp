@@ -72,28 +72,30 @@ class Filter {
   SIMDBLOOM_INLINE bool insert(Key key) {
     // The default layout and key type first, with one test for its hash and its probe (the
     // switches of hash() and insert_hash() cost a caller's loop about 10% of a key).
-    if (key.is_integer() && (Fast() & kFastInsert)) {
-      const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
-      ++inserted_;
-      return OneKey::Block512Insert(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
+    if (key.is_integer()) {
+      const uint8_t fast = Fast();
+      if (fast & kFastInsert) {
+        const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
+        ++inserted_;
+        return OneKey::Block512Insert(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
+      }
+      if (fast & kFastInsertHash) return insert_hash<OneKey>(IntegerHash(key.bits()));
     }
-    if (murmur()) return InsertMurmur("insert", key, false);
-    KeyType type;
-    const bool fresh = insert_hash<OneKey>(key_hash_for_insert("insert", key, &type));
-    if (type != keys_.type()) SetKeyTypeOnInsert(type);
-    return fresh;
+    return InsertSlow<OneKey>(key.bits(), key.bytes().data(), key.bytes().size(),
+                              detail::KeyFlags(key));
   }
   template <class OneKey = detail::OneKey>
   SIMDBLOOM_INLINE bool contains(Key key) const {
-    if (key.is_integer() && (Fast() & kFastQuery)) {
-      const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
-      return OneKey::Block512Contains(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
+    if (key.is_integer()) {
+      const uint8_t fast = Fast();
+      if (fast & kFastQuery) {
+        const uint64_t h = detail::Xxh3U64Flip(key.bits(), xxh3_bitflip_);
+        return OneKey::Block512Contains(words_ + 8 * detail::BlockOf(h, num_blocks_), h, k_);
+      }
+      if (fast & kFastQueryHash) return contains_hash<OneKey>(IntegerHash(key.bits()));
     }
-    if (words_ == nullptr) RefuseQuery("contains");
-    if (murmur()) return ContainsMurmur(key);
-    uint64_t h;
-    if (!keys_.ForQuery("contains", key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
-    return contains_hash<OneKey>(h);
+    return ContainsSlow<OneKey>(key.bits(), key.bytes().data(), key.bytes().size(),
+                                detail::KeyFlags(key));
   }
 
   // Prefetches the cache line(s) a later insert or contains of `key` touches (classic: its k
@@ -197,6 +199,29 @@ class Filter {
   void set_key_type(KeyType type);
 
  private:
+  // insert(key) and contains(key) past their inline fast path (another layout or key type, a byte
+  // string, a kNone filter's first insert, errors): out of the caller's code, so that the fast path
+  // needs no stack frame and keeps its registers (a call of a few ns on these paths). The key
+  // comes as scalars (detail::KeyOf).
+  template <class OneKey>
+  SIMDBLOOM_NOINLINE bool InsertSlow(uint64_t bits, const char* data, size_t size, uint32_t flags) {
+    const Key key = detail::KeyOf(bits, data, size, flags);
+    if (murmur()) return InsertMurmur("insert", key, false);
+    KeyType type;
+    const bool fresh = insert_hash<OneKey>(key_hash_for_insert("insert", key, &type));
+    if (type != keys_.type()) SetKeyTypeOnInsert(type);
+    return fresh;
+  }
+  template <class OneKey>
+  SIMDBLOOM_NOINLINE bool ContainsSlow(uint64_t bits, const char* data, size_t size,
+                                       uint32_t flags) const {
+    const Key key = detail::KeyOf(bits, data, size, flags);
+    if (words_ == nullptr) RefuseQuery("contains");
+    if (murmur()) return ContainsMurmur(key);
+    uint64_t h;
+    if (!keys_.ForQuery("contains", key, seed_, xxh3_bitflip_, xxh64(), &h)) return false;
+    return contains_hash<OneKey>(h);
+  }
   // The hash of a key for an insert, and the key type after it: the slow path of insert(key).
   SIMDBLOOM_INLINE uint64_t key_hash_for_insert(const char* who, Key key, KeyType* type) {
     if (!owned_ || words_ == nullptr) RefuseInsert(who);
@@ -218,17 +243,24 @@ class Filter {
   uint64_t HashMurmur(Key key) const;
   // A pre-hashed call on a guava (MITZ_64) filter: Error(kInvalidArgument).
   [[noreturn]] SIMDBLOOM_COLD void RefusePrehashed(const char* who) const;
-  // Which inline fast paths hold: block512 with an 8-byte integer hash (kInt64; queries kNone
-  // too), bits present (insert: owned). Recomputed whenever one of those changes.
-  static constexpr uint8_t kFastQuery = 1, kFastInsert = 2;
+  // Which inline fast paths hold: an 8-byte integer hash (kInt64; queries kNone too), bits present
+  // (insert: owned), and block512 (kFastQuery, kFastInsert: hash and probe in one test) or another
+  // layout hashed inline (kFastQueryHash, kFastInsertHash: its hash, then contains_hash's switch;
+  // not Guava's). Recomputed whenever one of those changes.
+  static constexpr uint8_t kFastQuery = 1, kFastInsert = 2, kFastQueryHash = 4, kFastInsertHash = 8;
   void UpdateFast() noexcept {
     const bool int64 = keys_.type() == KeyType::kInt64;
-    const bool q = layout_ == Layout::kBlock512 && words_ != nullptr &&
-                   (int64 || keys_.type() == KeyType::kNone);
-    __atomic_store_n(
-        &fast_,
-        static_cast<uint8_t>((q ? kFastQuery : 0) | (q && int64 && owned_ ? kFastInsert : 0)),
-        __ATOMIC_RELAXED);
+    const bool q = words_ != nullptr && (int64 || keys_.type() == KeyType::kNone) && !murmur();
+    const bool i = q && int64 && owned_;
+    const bool b = layout_ == Layout::kBlock512;
+    __atomic_store_n(&fast_,
+                     static_cast<uint8_t>((q ? (b ? kFastQuery : kFastQueryHash) : 0) |
+                                          (i ? (b ? kFastInsert : kFastInsertHash) : 0)),
+                     __ATOMIC_RELAXED);
+  }
+  // The hash of an integer key of an int64 (or none) filter: its 8 bytes by XXH64 or XXH3.
+  SIMDBLOOM_INLINE uint64_t IntegerHash(uint64_t bits) const noexcept {
+    return xxh64() ? detail::Xxh64U64(bits, seed_) : detail::Xxh3U64Flip(bits, xxh3_bitflip_);
   }
   // (Relaxed atomic: an insert_concurrent's first key changes it while other threads read it.)
   SIMDBLOOM_INLINE uint8_t Fast() const noexcept {

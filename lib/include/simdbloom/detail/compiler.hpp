@@ -12,6 +12,12 @@
 #else
 #define SIMDBLOOM_INLINE inline
 #endif
+// A single-key call's slow path, kept out of its inline fast path.
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMDBLOOM_NOINLINE __attribute__((noinline))
+#else
+#define SIMDBLOOM_NOINLINE
+#endif
 // Out-of-line paths a hot loop never takes (errors).
 #if defined(__GNUC__) || defined(__clang__)
 #define SIMDBLOOM_COLD __attribute__((cold))

@@ -157,6 +157,26 @@ class Key {
 
 namespace detail {
 
+// A Key as four scalars and back (KeyOf): the single-key calls hand their out-of-line slow path
+// these, in registers, where a Key argument would be a 32-byte copy on the caller's stack made
+// before the inline fast path is even tested. flags: 1 an integer, | 2 a signed one; an integer's
+// size is its width.
+SIMDBLOOM_INLINE uint32_t KeyFlags(const Key& key) noexcept {
+  return key.is_integer() ? 1u | (key.is_signed() ? 2u : 0u) : 0u;
+}
+inline Key KeyOf(uint64_t bits, const char* data, size_t size, uint32_t flags) noexcept {
+  if ((flags & 1) == 0) return Key(std::string_view(data, size));
+  const bool is_signed = (flags & 2) != 0;
+  switch (size) {
+    case 2:
+      return is_signed ? Key(static_cast<int16_t>(bits)) : Key(static_cast<uint16_t>(bits));
+    case 4:
+      return is_signed ? Key(static_cast<int32_t>(bits)) : Key(static_cast<uint32_t>(bits));
+    default:
+      return is_signed ? Key(static_cast<int64_t>(bits)) : Key(bits);
+  }
+}
+
 // Whether a filter of this key type takes integer keys (a query on kNone hashes them as kInt64).
 constexpr bool TakesIntegers(KeyType type) noexcept { return type != KeyType::kBytes; }
 // Whether it takes byte strings.
