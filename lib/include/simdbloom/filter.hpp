@@ -202,7 +202,8 @@ class Filter {
   // insert(key) and contains(key) past their inline fast path (another layout or key type, a byte
   // string, a kNone filter's first insert, errors): out of the caller's code, so that the fast path
   // needs no stack frame and keeps its registers (a call of a few ns on these paths). The key
-  // comes as scalars (detail::KeyOf).
+  // comes as scalars (detail::KeyOf): as a Key it was stored first (perf/README.md, design note
+  // M26).
   template <class OneKey>
   SIMDBLOOM_NOINLINE bool InsertSlow(uint64_t bits, const char* data, size_t size, uint32_t flags) {
     const Key key = detail::KeyOf(bits, data, size, flags);
