@@ -15,6 +15,26 @@
 namespace simdbloom::detail {
 inline namespace one_key_avx2 {
 
+// Which words hold a probe of one round of a block512 key: in round s, word w holds probe
+// ((w - r) & 7) + 8s with r = hi32(h) & 7, which exists if it is below k, so the answer depends
+// on r and on p = k - 8s (0..16; 8 and more: every word) alone: one load of absent[p][r] (0 where
+// word w holds a probe, else 64, the shift count that empties its mask) replaces the broadcasts
+// and compares that derive it, 10 instructions a key (perf/README.md, design note M26).
+// register64: r = 0 (lane i holds probe i).
+struct alignas(64) OneKeyHolders {
+  int32_t absent[17][8][8];
+};
+constexpr OneKeyHolders MakeOneKeyHolders() {
+  OneKeyHolders t{};
+  for (int p = 0; p <= 16; ++p) {
+    for (int r = 0; r < 8; ++r) {
+      for (int w = 0; w < 8; ++w) t.absent[p][r][w] = ((w - r) & 7) < p ? 0 : 64;
+    }
+  }
+  return t;
+}
+inline constexpr OneKeyHolders kOneKeyHolders = MakeOneKeyHolders();
+
 struct OneKey : OneKeyX86 {
   static constexpr const char* kName = "avx2";
   struct Masks {
@@ -25,20 +45,17 @@ struct OneKey : OneKeyX86 {
     return {_mm256_sllv_epi64(one, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(shifts))),
             _mm256_sllv_epi64(one, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(shifts, 1)))};
   }
-  // Shift counts for probes 8s..8s+7 where lane i holds probe 8s + probe[i]: the probe's bit
-  // position where it exists (below k), else 64 (a variable shift by 64 gives an empty mask).
-  SIMDBLOOM_INLINE static __m256i ShiftsOf(__m256i probe, uint64_t h, uint32_t k, int s) {
-    const __m256i exists =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(k) - 8 * s), probe);
-    return _mm256_or_si256(Block512Bits(h, s),
-                           _mm256_andnot_si256(exists, LoadConstant(kOneKeyConstants.sixty_four)));
+  // Shift counts for the words' probes 8s..8s+7, r = (word 0's probe index) & 7: each word's bit
+  // position where its probe exists (below k), else 64 (a variable shift by 64 gives an empty
+  // mask), from kOneKeyHolders.
+  SIMDBLOOM_INLINE static __m256i ShiftsAt(uint64_t h, uint32_t k, int s, uint64_t r) {
+    return _mm256_or_si256(
+        Block512Bits(h, s),
+        LoadConstant(kOneKeyHolders.absent[k - 8 * static_cast<uint32_t>(s)][r]));
   }
   // block512: word w holds probe ((w - hi32(h)) & 7) + 8s.
   SIMDBLOOM_INLINE static __m256i Shifts(uint64_t h, uint32_t k, int s) {
-    return ShiftsOf(_mm256_and_si256(_mm256_sub_epi32(LoadConstant(kOneKeyConstants.lane),
-                                                      _mm256_set1_epi32(static_cast<int>(h >> 32))),
-                                     LoadConstant(kOneKeyConstants.seven)),
-                    h, k, s);
+    return ShiftsAt(h, k, s, (h >> 32) & 7);
   }
   // The masks of probes 0..k-1: block512's words, or (register64) lane i's probe i.
   SIMDBLOOM_INLINE static Masks MasksOf(uint64_t h, uint32_t k, bool register64) {
@@ -55,7 +72,7 @@ struct OneKey : OneKeyX86 {
   }
   // register64: the k probes' bits in one word; lane i holds probe 8s + i.
   SIMDBLOOM_INLINE static __m256i Register64Shifts(uint64_t h, uint32_t k, int s) {
-    return ShiftsOf(LoadConstant(kOneKeyConstants.lane), h, k, s);
+    return ShiftsAt(h, k, s, 0);
   }
   SIMDBLOOM_INLINE static uint64_t Register64Mask(uint64_t h, uint32_t k) {
     const Masks m = MasksOf(h, k, true);

@@ -27,9 +27,8 @@ struct alignas(64) OneKeyConstants {
   uint32_t salt[8];   // split_block256's salts
   int32_t lane[8];    // 0..7
   int32_t seven[8];
-  int32_t sixty_four[8];
-  uint64_t mult64[16];  // M[0..15] in 64-bit lanes (the spatial and counting cells)
-  int64_t lane64[8];    // 0..7 in 64-bit lanes
+  alignas(64) uint64_t mult64[16];  // M[0..15] in 64-bit lanes (the spatial and counting cells)
+  int64_t lane64[8];                // 0..7 in 64-bit lanes
 };
 inline constexpr OneKeyConstants kOneKeyConstants = {
     {kBitMultipliers.m[0], kBitMultipliers.m[1], kBitMultipliers.m[2], kBitMultipliers.m[3],
@@ -40,7 +39,6 @@ inline constexpr OneKeyConstants kOneKeyConstants = {
      kSplitSalt[6], kSplitSalt[7]},
     {0, 1, 2, 3, 4, 5, 6, 7},
     {7, 7, 7, 7, 7, 7, 7, 7},
-    {64, 64, 64, 64, 64, 64, 64, 64},
     {kBitMultipliers.m[0], kBitMultipliers.m[1], kBitMultipliers.m[2], kBitMultipliers.m[3],
      kBitMultipliers.m[4], kBitMultipliers.m[5], kBitMultipliers.m[6], kBitMultipliers.m[7],
      kBitMultipliers.m[8], kBitMultipliers.m[9], kBitMultipliers.m[10], kBitMultipliers.m[11],
