@@ -285,15 +285,26 @@ uint64_t CheckThreadsEqualOne(size_t n, const Query& query) {
   return want_result;
 }
 
+// The keys of the kinds' parallel-query cases: n keys, n probes of which the first half are keys
+// (present), and the probes as strings ("key-" and the number).
+struct QueryKeys {
+  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
+  std::vector<uint64_t> keys, probes;
+  std::vector<std::string> strings;
+  explicit QueryKeys(uint64_t seed)
+      : keys(test::RandomKeys(n, seed)), probes(test::RandomKeys(n, seed + 1)) {
+    std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
+    for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  }
+};
+
 // The other kinds' parallel queries (CountingFilter::contains/count, SpatialFilter::classify):
 // the outputs and results of one thread, for integer and string keys.
 TEST_CASE("concurrency: counting and spatial queries on threads equal one thread") {
-  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
-  const std::vector<uint64_t> keys = test::RandomKeys(n, 21);
-  std::vector<uint64_t> probes = test::RandomKeys(n, 22);
-  std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
-  std::vector<std::string> strings;
-  for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  const QueryKeys q(21);  // (no structured bindings: C++17 lambdas cannot capture them)
+  const size_t n = q.n;
+  const auto &keys = q.keys, &probes = q.probes;
+  const auto& strings = q.strings;
   test::ForEachApiTarget([&](const std::string&) {
     for (CountingLayout layout : {CountingLayout::kBlocked, CountingLayout::kClassic}) {
       CAPTURE(static_cast<int>(layout));
@@ -331,12 +342,10 @@ TEST_CASE("concurrency: counting and spatial queries on threads equal one thread
 // The shifting set filters' parallel queries (issue 41: one line over the bulk driver each):
 // the outputs of one thread, for integer and string keys; the lambdas return the outputs' sum.
 TEST_CASE("concurrency: shifting set queries on threads equal one thread") {
-  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
-  const std::vector<uint64_t> keys = test::RandomKeys(n, 31);
-  std::vector<uint64_t> probes = test::RandomKeys(n, 32);
-  std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
-  std::vector<std::string> strings;
-  for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  const QueryKeys q(31);  // (no structured bindings: C++17 lambdas cannot capture them)
+  const size_t n = q.n;
+  const auto &keys = q.keys, &probes = q.probes;
+  const auto& strings = q.strings;
   test::ForEachApiTarget([&](const std::string&) {
     ShiftingAssociation a = ShiftingAssociation::create(n, 0.02, 5);
     a.insert(Keys(keys.data(), n / 4), ShiftingAssociation::kOnlyFirst);
@@ -373,12 +382,10 @@ TEST_CASE("concurrency: shifting set queries on threads equal one thread") {
 // bytes, bitmap and selection of one thread, for integer and string keys, and for an int32 chain
 // asked about int64 values out of its range (cleared after the parts).
 TEST_CASE("concurrency: scalable chain queries on threads equal one thread") {
-  const size_t n = 200003 / kScale;  // several parts of >= 32768 keys; odd
-  const std::vector<uint64_t> keys = test::RandomKeys(n, 41);
-  std::vector<uint64_t> probes = test::RandomKeys(n, 42);
-  std::copy(keys.begin(), keys.begin() + n / 2, probes.begin());  // half present
-  std::vector<std::string> strings;
-  for (size_t i = 0; i < n; ++i) strings.push_back("key-" + std::to_string(probes[i]));
+  const QueryKeys q(41);  // (no structured bindings: C++17 lambdas cannot capture them)
+  const size_t n = q.n;
+  const auto &keys = q.keys, &probes = q.probes;
+  const auto& strings = q.strings;
   std::vector<int64_t> wide(n);  // int32 values, and every third one out of int32's range
   for (size_t i = 0; i < n; ++i) {
     wide[i] = i % 3 == 0 ? int64_t{1} << 40 | int64_t(i) : int64_t(int32_t(probes[i]));
