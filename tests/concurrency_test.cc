@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "lib/core/bulk.h"
 #include "simdbloom/counting.hpp"
 #include "simdbloom/scalable.hpp"
 #include "simdbloom/shifting.hpp"
@@ -585,6 +586,73 @@ TEST_CASE("concurrency: string batches across threads, each part several hashing
     std::vector<uint32_t> sel(n);
     REQUIRE(one.select(p, sel.data(), Threads{3}) == want_sel.size());
     REQUIRE(std::equal(want_sel.begin(), want_sel.end(), sel.begin()));
+  }
+}
+
+// Sets detail::PartitionMinBytes for a scope (lib/core/bulk.cc), restoring the default after.
+struct PartitionMinBytes {
+  explicit PartitionMinBytes(uint64_t bytes) { detail::SetPartitionMinBytes(bytes); }
+  ~PartitionMinBytes() { detail::SetPartitionMinBytes(detail::kDefaultPartitionMinBytes); }
+};
+
+TEST_CASE("concurrency: inserts partitioned by block range equal one thread, count too") {
+  // Blocked layouts split a parallel insert's keys by the thread that owns their block
+  // (lib/core/bulk.cc, PartitionedInsert): same bytes, and the same count of new keys as one
+  // thread, since a block's keys reach it in order. 8 x 32768 keys and a tail, so that 8 threads
+  // each get a part, over 5 chunks of 64K keys; 1 key in 5 repeats an earlier one (in its own
+  // share or another's), so the count is below n. Two filters a layout: one small against the
+  // batch (partitioned only with the size threshold lowered; else copies) and one of 2 x 8 bytes
+  // a key, which the default rule partitions (copies are not used for such a batch); and a
+  // 16-word register64 filter in which most of 8 threads own no block.
+  const size_t n = 8 * 32768 + 77;
+  std::vector<uint64_t> keys = test::RandomKeys(n, 4444);
+  for (size_t i = 5; i < n; i += 5) keys[i] = keys[(i * 2654435761u) % i];
+  std::vector<uint32_t> keys32(n);
+  for (size_t i = 0; i < n; ++i) keys32[i] = static_cast<uint32_t>(keys[i] >> 7);
+  std::vector<std::string> strings;
+  for (uint64_t k : keys) strings.push_back("key/" + std::to_string(k));
+  const Strings column(strings);
+  const size_t layouts_run = kScale > 1 ? 2 : layouts().size();
+  for (size_t li = 0; li < layouts_run + 1; ++li) {
+    const bool tiny = li == layouts_run;
+    const Layout layout = tiny ? Layout::kRegister64 : layouts()[li];
+    for (int big = 0; big < (tiny ? 1 : 2); ++big) {
+      auto make = [&] {
+        return tiny  ? Filter::with_bits(1024, 4, layout, 9)
+               : big ? Filter::with_bits(n * 8 * 8 * 2, layout == Layout::kSplitBlock256 ? 8 : 6,
+                                         layout, 9)
+                     : Filter::create(n, 0.01, layout, 9);
+      };
+      const Filter probe = make();
+      std::vector<uint64_t> hashes(n);
+      probe.hash(keys, hashes.data());
+      const bool guava = layout == Layout::kGuava;  // needs both halves: no pre-hashed keys
+      const Keys shapes[] = {Keys(keys), Keys(keys32), Keys(column.views),
+                             Keys(Prehashed{hashes.data(), n})};
+      const char* names[] = {"u64", "u32", "strings", "prehashed"};
+      for (size_t si = 0; si < (guava ? 3 : 4); ++si) {
+        const std::string what =
+            std::string(layout_name(layout)) + (big ? " large " : " small ") + names[si];
+        CAPTURE(what);
+        Filter one = make();
+        const uint64_t want = one.insert(shapes[si]);
+        REQUIRE(want > 0);
+        REQUIRE(want < n);  // the repeats are not new
+        const bool blocked = layout == Layout::kBlock512 || layout == Layout::kRegister64 ||
+                             layout == Layout::kSplitBlock256 || layout == Layout::kShifting;
+        for (unsigned t : {2u, 3u, 8u}) {
+          CAPTURE(t);
+          const PartitionMinBytes forced(big ? detail::kDefaultPartitionMinBytes : 0);
+          Filter f = make();
+          const uint64_t got = f.insert(shapes[si], Threads{t});
+          REQUIRE(std::memcmp(f.data(), one.data(), f.size_bytes()) == 0);
+          REQUIRE(f.inserted_count() == n);
+          if (blocked) REQUIRE(got == want);
+          // A second batch into the filter: nothing new.
+          if (blocked) REQUIRE(f.insert(shapes[si], Threads{t}) == 0);
+        }
+      }
+    }
   }
 }
 

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -94,6 +96,213 @@ void RunParallelWords(size_t parts, size_t n_words, const Fn& fn) {
   for (std::thread& th : pool) th.join();
 }
 
+// ---- Parallel insert by block ranges (blocked layouts) ----
+// Keys are taken kPartitionChunk at a time. Each of the T threads hashes a 1/T share of the chunk
+// and sorts the hashes (stably) by the thread that owns the key's block: thread t owns a
+// contiguous range of blocks, ceil(num_blocks / T) rounded up to whole cache lines. Then each
+// thread inserts, with the ordinary single-threaded kernel, the hashes of its own blocks, the
+// shares in key order. No word is written by two threads, so no atomics, copies or merge; a
+// block's keys reach it in their order, so each key's "was new" and the returned count are the
+// single-threaded call's. Two buffers: a thread hashes chunk c + 1 while others still insert chunk
+// c, one barrier per chunk. Scratch, whatever the batch or filter size: per key of a chunk (64K),
+// 8 bytes of hashes (none for pre-hashed keys) and 2 x 8 bytes of sorted hashes (2 x 2 x 8 on 2
+// threads, 1 byte of owner on more): 2.5 MiB on 2 threads, 1.6 MiB on more, plus T x T ranges.
+constexpr size_t kPartitionChunk = size_t{1} << 16;
+
+// Filters of at least this many bytes take the partitioned path (SetPartitionMinBytes; see
+// InsertBulk).
+std::atomic<uint64_t> g_partition_min_bytes{kDefaultPartitionMinBytes};
+
+// Whether every probe of a key lies in its block, BlockOf(hash, num_blocks), and how many blocks
+// make a 64-byte line (thread ranges start on a line: no line is written by two threads).
+uint32_t BlocksPerLine(LayoutId id) {
+  switch (id) {
+    case LayoutId::kBlock512:
+    case LayoutId::kShifting:
+      return 1;
+    case LayoutId::kSplitBlock256:
+      return 2;
+    case LayoutId::kRegister64:
+      return 8;
+    default:
+      return 0;  // classic, guava, guava32: probes anywhere in the array
+  }
+}
+
+// A reusable barrier for `n` threads: a short spin (yielding), then a wait on a condition
+// variable, so that more threads than cores (Threads{8} on 2 vCPUs) do not spin against the
+// threads they wait for.
+class Barrier {
+ public:
+  explicit Barrier(size_t n) : n_(n) {}
+  void Wait() {
+    // gen_ cannot move on before this thread arrives: read it first.
+    const uint64_t gen = gen_.load(std::memory_order_acquire);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (++waiting_ == n_) {
+        waiting_ = 0;
+        gen_.store(gen + 1, std::memory_order_release);
+        cv_.notify_all();
+        return;
+      }
+    }
+    for (int i = 0; i < 64; ++i) {
+      if (gen_.load(std::memory_order_acquire) != gen) return;
+      std::this_thread::yield();
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [&] { return gen_.load(std::memory_order_acquire) != gen; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  const size_t n_;
+  size_t waiting_ = 0;
+  std::atomic<uint64_t> gen_{0};
+};
+
+// Inserts `keys` (validated and planned, n > 0) into `words` (layout `id`, BlocksPerLine(id) > 0)
+// on up to `parts` threads (this one among them), as described above; returns the count of keys
+// that set a clear bit, exactly the single-threaded insert's, to *count. Returns false, having
+// written nothing, if a thread could not be started.
+bool PartitionedInsert(uint64_t* words, LayoutId id, const Params& p, const Keys& keys,
+                       const KeyPlan& plan, uint64_t seed, size_t parts, uint64_t* count) {
+  const LayoutKernels& kernels = Active().For(id);
+  const bool xxh64 = InfoOf(id).xxh64;
+  const size_t n = keys.size();
+  const size_t T = parts;
+  const size_t chunk = std::min(n, kPartitionChunk);
+  const size_t chunks = (n + chunk - 1) / chunk;
+  const uint64_t line = BlocksPerLine(id);
+  // Blocks per thread: whole lines, so the owner of block b is b / per.
+  const uint64_t per = ((p.num_blocks + T - 1) / T + line - 1) / line * line;
+  const bool prehashed = keys.kind() == Keys::Kind::kPrehashed;
+  const uint64_t* key_hashes = prehashed ? static_cast<const uint64_t*>(keys.keys()) : nullptr;
+
+  // Scratch: the producers' hashes (none for pre-hashed keys: read in place), each key's owner,
+  // and two chunks of hashes sorted by owner, which the owners read in place (on 2 threads each
+  // owner has a chunk-sized region: one pass, no counting).
+  const size_t regions = T == 2 ? 2 : 1;
+  std::vector<uint64_t> hash_buf(prehashed ? 0 : chunk);
+  std::vector<uint8_t> owner_buf(T == 2 ? 0 : chunk);  // T <= kMaxThreads = 256
+  std::vector<uint64_t> sorted_buf(2 * regions * chunk);
+  // ranges[(c & 1)][s][t]: [begin, end) of producer s's hashes for owner t in chunk c's half of
+  // sorted_buf.
+  std::vector<std::pair<size_t, size_t>> ranges(2 * T * T);
+  struct alignas(64) Count {
+    uint64_t changed = 0;
+  };
+  std::vector<Count> changed(T);
+  Barrier barrier(T);
+
+  // Producer s: hashes its share of chunk c and sorts the hashes by owner (stably).
+  auto produce = [&](size_t c, size_t s) {
+    const size_t cb = c * chunk, m = std::min(chunk, n - cb);
+    const size_t share = (m + T - 1) / T;
+    const size_t b = std::min(m, s * share), e = std::min(m, b + share);
+    std::pair<size_t, size_t>* r = ranges.data() + (c & 1) * T * T + s * T;
+    uint64_t* sorted = sorted_buf.data() + (c & 1) * regions * chunk;
+    const uint64_t* h = prehashed ? key_hashes + cb : hash_buf.data();
+    if (!prehashed && b < e) {
+      const Keys part = SliceKeys(keys, cb + b, e - b);
+      HashKeysAs(part, plan, xxh64, seed, hash_buf.data() + b);
+    }
+    // Locals, not the captures: the owner bytes' stores may alias anything reached by reference.
+    const uint64_t num_blocks = p.num_blocks, per_thread = per;
+    const size_t threads = T;
+    if (threads == 2) {
+      uint64_t* at[2] = {sorted + b, sorted + chunk + b};
+      for (size_t i = b; i < e; ++i) {
+        const uint64_t hi = h[i];
+        const size_t o = BlockOf(hi, num_blocks) >= per_thread;
+        *at[o]++ = hi;
+      }
+      r[0] = {b, static_cast<size_t>(at[0] - sorted)};
+      r[1] = {chunk + b, static_cast<size_t>(at[1] - sorted)};
+      return;
+    }
+    // Owner of block blk: the largest t with blk >= t * per_thread. (hi32(h) * T) >> 32 is never
+    // below it (per_thread >= num_blocks / T), so it is found counting down from there.
+    uint8_t* owner = owner_buf.data();
+    size_t count[kMaxThreads] = {};
+    for (size_t i = b; i < e; ++i) {
+      const uint64_t blk = BlockOf(h[i], num_blocks);
+      uint64_t o = ((h[i] >> 32) * threads) >> 32;
+      while (blk < o * per_thread) --o;
+      owner[i] = static_cast<uint8_t>(o);
+      ++count[o];
+    }
+    size_t at = b;
+    for (size_t t = 0; t < threads; ++t) {
+      r[t] = {at, at + count[t]};
+      at += count[t];
+      count[t] = r[t].first;  // now the next free slot of owner t
+    }
+    for (size_t i = b; i < e; ++i) sorted[count[owner[i]]++] = h[i];
+  };
+  // Owner t: inserts chunk c's hashes of its blocks, producer by producer (key order).
+  auto consume = [&](size_t c, size_t t) {
+    const std::pair<size_t, size_t>* r = ranges.data() + (c & 1) * T * T;
+    const uint64_t* sorted = sorted_buf.data() + (c & 1) * regions * chunk;
+    KeySource src;
+    src.kind = KeyKind::kHashes;
+    for (size_t s = 0; s < T; ++s) {
+      const size_t b = r[s * T + t].first, e = r[s * T + t].second;
+      if (b == e) continue;
+      src.keys = sorted + b;
+      changed[t].changed += kernels.insert(words, p, src, e - b, nullptr);
+    }
+  };
+  auto work = [&](size_t t) {
+    produce(0, t);
+    barrier.Wait();
+    for (size_t c = 0; c < chunks; ++c) {
+      consume(c, t);
+      if (c + 1 == chunks) break;
+      produce(c + 1, t);
+      barrier.Wait();
+    }
+  };
+
+  // Threads wait at a gate until all are started: one that cannot be started sends them home,
+  // and this thread inserts the batch alone.
+  std::mutex gate_mutex;
+  std::condition_variable gate_cv;
+  int gate = 0;  // 0 waiting, 1 go, -1 abort
+  auto worker = [&](size_t t) {
+    {
+      std::unique_lock<std::mutex> lock(gate_mutex);
+      gate_cv.wait(lock, [&] { return gate != 0; });
+      if (gate < 0) return;
+    }
+    work(t);
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(T - 1);
+  bool started = true;
+  for (size_t t = 1; t < T && started; ++t) {
+    try {
+      pool.emplace_back(worker, t);
+    } catch (const std::system_error&) {
+      started = false;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(gate_mutex);
+    gate = started ? 1 : -1;
+  }
+  gate_cv.notify_all();
+  if (started) work(0);
+  for (std::thread& th : pool) th.join();
+  if (!started) return false;
+  uint64_t total = 0;
+  for (const Count& c : changed) total += c.changed;
+  *count = total;
+  return true;
+}
+
 }  // namespace
 
 uint64_t QueryHashes(const Filter& f, const uint64_t* hashes, size_t n, ResultKind result,
@@ -106,6 +315,11 @@ uint64_t QueryHashes(const Filter& f, const uint64_t* hashes, size_t n, ResultKi
                                               : Form::kBytes;
   c.out = out;
   return RunBulk<FilterBulk>(f, keys, c, nullptr, &plan);
+}
+
+uint64_t PartitionMinBytes() { return g_partition_min_bytes.load(std::memory_order_relaxed); }
+void SetPartitionMinBytes(uint64_t bytes) {
+  g_partition_min_bytes.store(bytes, std::memory_order_relaxed);
 }
 
 uint32_t PrefetchDistance(const Filter& f) {
@@ -160,6 +374,22 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     changed.fetch_add(detail::OverPieces(src, end - begin, tuner, run), std::memory_order_relaxed);
   };
   size_t parts = detail::PartsFor(threads, keys.size());
+  // Blocked layouts: each thread inserts the keys of its own blocks (PartitionedInsert) where the
+  // private copies below would not be used (a batch small against the filter, or copies over
+  // kMaxPrivateCopyBytes: else one thread or atomic ORs), and for filters of PartitionMinBytes()
+  // or more, where the copies' streaming passes and twice the memory cost more than the
+  // partitioning's sorting of the hashes; below it copies cost less CPU (perf/threads.cc).
+  const bool copies = keys.size() * detail::kMinKeysPerCopyByte >= size_bytes() &&
+                      (parts - 1) * size_bytes() <= detail::kMaxPrivateCopyBytes;
+  if (parts > 1 && !atomic && fresh == nullptr && detail::BlocksPerLine(id) != 0 &&
+      (!copies || size_bytes() >= detail::PartitionMinBytes())) {
+    uint64_t count = 0;
+    if (detail::PartitionedInsert(words_, id, p, keys, plan, seed_, parts, &count)) {
+      __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
+      return count;
+    }
+    parts = 1;  // a thread could not be started: this thread alone
+  }
   // A batch small against the filter: zeroing and ORing a copy costs more than the share of keys
   // it takes off this thread (and atomic ORs cost more per word than a plain insert per key), so
   // it runs on this thread. A copy costs about 3 streaming passes of size_bytes(): below one key

@@ -72,6 +72,15 @@ void RunParallel(unsigned threads, size_t n, size_t align, const Fn& fn,
   }
 }
 
+// Filter::insert(keys, Threads{T}) on a blocked layout (block512, register64, split_block256,
+// shifting) partitions the keys by block range among the threads when the filter has at least
+// PartitionMinBytes() bytes, or when private copies would not be used (lib/core/bulk.cc);
+// otherwise it ORs private copies. Tests lower it with SetPartitionMinBytes (a relaxed atomic: set
+// it between calls).
+constexpr uint64_t kDefaultPartitionMinBytes = uint64_t{64} << 20;
+uint64_t PartitionMinBytes();
+void SetPartitionMinBytes(uint64_t bytes);
+
 // Tests n pre-hashed keys (values of f.hash()) against f, which must not be moved from, and
 // writes `result` to `out` (n > 0, out valid: the caller checked both). The bulk calls' kernels,
 // prefetch and tuner, without their argument checks.

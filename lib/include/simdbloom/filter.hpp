@@ -330,12 +330,18 @@ class Filter {
   // sequential insert's, contains and contains_bitmap write the same bytes, select the same
   // indices in the same order. Errors are detected before any thread starts. Needs exclusive
   // access like the single-threaded form (insert), or shared access (queries).
-  // insert(keys, Threads): each thread but the first inserts its share into a private zeroed copy
-  // of the filter, then the copies are ORed in (split among the threads), so no word needs an
-  // atomic; this allocates (T - 1) x size_bytes() for the call, and while that would exceed 1 GiB
-  // (or cannot be allocated) the threads insert with atomic ORs instead, as insert_concurrent. A
-  // batch of fewer keys than size_bytes() / 8 runs on the calling thread alone (zeroing and ORing
-  // a copy would cost more than the keys it takes off). The count returned is the sum of each
+  // insert(keys, Threads): on block512, register64, split_block256 and shifting, when the filter
+  // is large (64 MiB or more) or copies would not be used (below), the keys are split by block:
+  // each thread owns a contiguous range of blocks, the threads hash the keys a chunk (64K keys) at
+  // a time, sort the hashes by owner, and each inserts those of its own blocks, in key order, with
+  // no atomics, copies or merge (about 2.5 MiB of scratch for the call). The count returned is
+  // then exactly the single-threaded call's. Otherwise (other layouts, smaller filters) each
+  // thread but the first inserts its share into a private zeroed copy of the filter, then the
+  // copies are ORed in (split among the threads); this allocates (T - 1) x size_bytes() for the
+  // call, and while that would exceed 1 GiB (or cannot be allocated) the threads insert with
+  // atomic ORs instead, as insert_concurrent. A batch of fewer keys than size_bytes() / 8 does not
+  // use copies: it runs on the calling thread alone (zeroing and ORing a copy would cost more than
+  // the keys it takes off). With copies or atomic ORs the count returned is the sum of each
   // share's count (a key is new within its own share).
   // insert(keys, fresh, Threads) always uses atomic ORs: fresh[i] follows insert_concurrent (a key
   // repeated within the batch may be reported new by more than one thread).
