@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -104,10 +105,13 @@ void RunParallelWords(size_t parts, size_t n_words, const Fn& fn) {
 // shares in key order. No word is written by two threads, so no atomics, copies or merge; a
 // block's keys reach it in their order, so each key's "was new" and the returned count are the
 // single-threaded call's. Two buffers: a thread hashes chunk c + 1 while others still insert chunk
-// c, one barrier per chunk. Scratch, whatever the batch or filter size: per key of a chunk (64K),
-// 8 bytes of hashes (none for pre-hashed keys) and 2 x 8 bytes of sorted hashes (2 x 2 x 8 on 2
-// threads, 1 byte of owner on more): 2.5 MiB on 2 threads, 1.6 MiB on more, plus T x T ranges.
+// c, one barrier per chunk. Scratch, whatever the batch or filter size, per key of a chunk (64K):
+// on 2 threads 2 x 2 x 8 bytes of sorted hashes (each owner a chunk-sized region: one pass, keys
+// hashed 512 at a time on the stack), 2 MiB; on more, 8 bytes of hashes (none for pre-hashed
+// keys), 2 x 8 of sorted hashes and an owner byte, 1.6 MiB; plus T x T ranges.
 constexpr size_t kPartitionChunk = size_t{1} << 16;
+// On 2 threads keys are hashed this many at a time and sorted from L1.
+constexpr size_t kPartitionStep = 512;
 
 // Filters of at least this many bytes take the partitioned path (SetPartitionMinBytes; see
 // InsertBulk).
@@ -129,9 +133,10 @@ uint32_t BlocksPerLine(LayoutId id) {
   }
 }
 
-// A reusable barrier for `n` threads: a short spin (yielding), then a wait on a condition
-// variable, so that more threads than cores (Threads{8} on 2 vCPUs) do not spin against the
-// threads they wait for.
+// A reusable barrier for `n` threads: spins (with the CPU's pause hint) for up to kSpinNs, as a
+// chunk's work on the other threads takes tens of microseconds and waking a thread blocked on a
+// condition variable about as long; then waits on a condition variable, so that more threads than
+// cores (Threads{8} on 2 vCPUs) do not spin against the threads they wait for.
 class Barrier {
  public:
   explicit Barrier(size_t n) : n_(n) {}
@@ -143,23 +148,36 @@ class Barrier {
       if (++waiting_ == n_) {
         waiting_ = 0;
         gen_.store(gen + 1, std::memory_order_release);
-        cv_.notify_all();
+        if (sleepers_ != 0) cv_.notify_all();
         return;
       }
     }
-    for (int i = 0; i < 64; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    for (uint32_t i = 1;; ++i) {
       if (gen_.load(std::memory_order_acquire) != gen) return;
-      std::this_thread::yield();
+      Pause();
+      if (i % 256 == 0 && std::chrono::steady_clock::now() - start > kSpin) break;
     }
     std::unique_lock<std::mutex> lock(mutex_);
+    ++sleepers_;
     cv_.wait(lock, [&] { return gen_.load(std::memory_order_acquire) != gen; });
+    --sleepers_;
   }
 
  private:
+  static constexpr std::chrono::microseconds kSpin{200};
+  static void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
   std::mutex mutex_;
   std::condition_variable cv_;
   const size_t n_;
   size_t waiting_ = 0;
+  size_t sleepers_ = 0;  // threads waiting on cv_ (under mutex_)
   std::atomic<uint64_t> gen_{0};
 };
 
@@ -181,11 +199,10 @@ bool PartitionedInsert(uint64_t* words, LayoutId id, const Params& p, const Keys
   const bool prehashed = keys.kind() == Keys::Kind::kPrehashed;
   const uint64_t* key_hashes = prehashed ? static_cast<const uint64_t*>(keys.keys()) : nullptr;
 
-  // Scratch: the producers' hashes (none for pre-hashed keys: read in place), each key's owner,
-  // and two chunks of hashes sorted by owner, which the owners read in place (on 2 threads each
-  // owner has a chunk-sized region: one pass, no counting).
+  // Scratch (above): the producers' hashes and each key's owner (more than 2 threads), and two
+  // chunks of hashes sorted by owner, which the owners read in place.
   const size_t regions = T == 2 ? 2 : 1;
-  std::vector<uint64_t> hash_buf(prehashed ? 0 : chunk);
+  std::vector<uint64_t> hash_buf(prehashed || T == 2 ? 0 : chunk);
   std::vector<uint8_t> owner_buf(T == 2 ? 0 : chunk);  // T <= kMaxThreads = 256
   std::vector<uint64_t> sorted_buf(2 * regions * chunk);
   // ranges[(c & 1)][s][t]: [begin, end) of producer s's hashes for owner t in chunk c's half of
@@ -204,24 +221,45 @@ bool PartitionedInsert(uint64_t* words, LayoutId id, const Params& p, const Keys
     const size_t b = std::min(m, s * share), e = std::min(m, b + share);
     std::pair<size_t, size_t>* r = ranges.data() + (c & 1) * T * T + s * T;
     uint64_t* sorted = sorted_buf.data() + (c & 1) * regions * chunk;
+    // Locals, not the captures: the owner bytes' stores may alias anything reached by reference.
+    const uint64_t num_blocks = p.num_blocks, per_thread = per;
+    const size_t threads = T;
+    if (threads == 2) {            // one pass, hashing a step at a time into L1
+      uint64_t* at0 = sorted + b;  // owner 0's next slot; owner 1's in its own region
+      uint64_t* at1 = sorted + chunk + b;
+      auto scatter = [&](const uint64_t* h, size_t count) {
+        uint64_t *p0 = at0, *p1 = at1;  // in registers: no store-to-load chain
+        for (size_t i = 0; i < count; ++i) {
+          const uint64_t hi = h[i];
+          const size_t o = BlockOf(hi, num_blocks) >= per_thread;
+          // The slot chosen by a mask, not a branch (the owners of random keys mispredict).
+          const uintptr_t mask = uintptr_t{0} - o;
+          *reinterpret_cast<uint64_t*>((reinterpret_cast<uintptr_t>(p1) & mask) |
+                                       (reinterpret_cast<uintptr_t>(p0) & ~mask)) = hi;
+          p1 += o;
+          p0 += 1 - o;
+        }
+        at0 = p0;
+        at1 = p1;
+      };
+      if (prehashed) {
+        scatter(key_hashes + cb + b, e - b);
+      } else {
+        alignas(64) uint64_t step[kPartitionStep];
+        for (size_t i = b; i < e; i += kPartitionStep) {
+          const size_t count = std::min(kPartitionStep, e - i);
+          HashKeysAs(SliceKeys(keys, cb + i, count), plan, xxh64, seed, step);
+          scatter(step, count);
+        }
+      }
+      r[0] = {b, static_cast<size_t>(at0 - sorted)};
+      r[1] = {chunk + b, static_cast<size_t>(at1 - sorted)};
+      return;
+    }
     const uint64_t* h = prehashed ? key_hashes + cb : hash_buf.data();
     if (!prehashed && b < e) {
       const Keys part = SliceKeys(keys, cb + b, e - b);
       HashKeysAs(part, plan, xxh64, seed, hash_buf.data() + b);
-    }
-    // Locals, not the captures: the owner bytes' stores may alias anything reached by reference.
-    const uint64_t num_blocks = p.num_blocks, per_thread = per;
-    const size_t threads = T;
-    if (threads == 2) {
-      uint64_t* at[2] = {sorted + b, sorted + chunk + b};
-      for (size_t i = b; i < e; ++i) {
-        const uint64_t hi = h[i];
-        const size_t o = BlockOf(hi, num_blocks) >= per_thread;
-        *at[o]++ = hi;
-      }
-      r[0] = {b, static_cast<size_t>(at[0] - sorted)};
-      r[1] = {chunk + b, static_cast<size_t>(at[1] - sorted)};
-      return;
     }
     // Owner of block blk: the largest t with blk >= t * per_thread. (hi32(h) * T) >> 32 is never
     // below it (per_thread >= num_blocks / T), so it is found counting down from there.

@@ -334,7 +334,7 @@ class Filter {
   // is large (64 MiB or more) or copies would not be used (below), the keys are split by block:
   // each thread owns a contiguous range of blocks, the threads hash the keys a chunk (64K keys) at
   // a time, sort the hashes by owner, and each inserts those of its own blocks, in key order, with
-  // no atomics, copies or merge (about 2.5 MiB of scratch for the call). The count returned is
+  // no atomics, copies or merge (at most 2 MiB of scratch for the call). The count returned is
   // then exactly the single-threaded call's. Otherwise (other layouts, smaller filters) each
   // thread but the first inserts its share into a private zeroed copy of the filter, then the
   // copies are ORed in (split among the threads); this allocates (T - 1) x size_bytes() for the
