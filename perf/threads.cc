@@ -4,7 +4,9 @@
 // the hardware threads, and of insert_concurrent from T threads (single keys and 4096-key bulk
 // calls), against a parallel streaming read of the same number of bytes as the filter (the memory
 // bandwidth ceiling) and T threads of independent random 64-byte reads (the latency-bound
-// ceiling), all measured in this run. Each figure is the best of 3 passes.
+// ceiling), all measured in this run. Each figure is the best of 3 passes. Bulk insert is also
+// timed with the insert path it takes by default (block512 filters of 64 MiB or more: keys
+// partitioned by block range, lib/core/bulk.cc) against private copies ORed in, rounds alternated.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>

@@ -133,7 +133,7 @@ uint32_t BlocksPerLine(LayoutId id) {
   }
 }
 
-// A reusable barrier for `n` threads: spins (with the CPU's pause hint) for up to kSpinNs, as a
+// A reusable barrier for `n` threads: spins (with the CPU's pause hint) for up to kSpin, as a
 // chunk's work on the other threads takes tens of microseconds and waking a thread blocked on a
 // condition variable about as long; then waits on a condition variable, so that more threads than
 // cores (Threads{8} on 2 vCPUs) do not spin against the threads they wait for.
