@@ -335,8 +335,9 @@ class Filter {
   // each thread owns a contiguous range of blocks, the threads hash the keys a chunk (64K keys) at
   // a time, sort the hashes by owner, and each inserts those of its own blocks, in key order, with
   // no atomics, copies or merge (at most 2 MiB of scratch for the call). The count returned is
-  // then exactly the single-threaded call's. Otherwise (other layouts, smaller filters) each
-  // thread but the first inserts its share into a private zeroed copy of the filter, then the
+  // then exactly the single-threaded call's. The threads meet once per chunk: on cores busy with
+  // other work a descheduled thread stalls them all. Otherwise (other layouts, smaller filters)
+  // each thread but the first inserts its share into a private zeroed copy of the filter, then the
   // copies are ORed in (split among the threads); this allocates (T - 1) x size_bytes() for the
   // call, and while that would exceed 1 GiB (or cannot be allocated) the threads insert with
   // atomic ORs instead, as insert_concurrent. A batch of fewer keys than size_bytes() / 8 does not
