@@ -59,9 +59,11 @@ bool ReadRanges(const std::vector<std::string>& files, const Input& in, Progress
 // into `f` at the end: the bytes equal a single-threaded build's. Memory: T filters and T windows.
 // Why not Filter::insert(keys, Threads{T}) on the batches one thread cuts (the path of a pipe):
 // that shares the hashing and the inserts but not the reading and cutting of the lines
-// (perf/README.md, "The command line"), and it makes its private copies per call, so a batch of
-// fewer keys than size_bytes() / 8 runs on one thread and a larger one zeroes and ORs T - 1
-// copies per batch. Here each thread reads and cuts its own range and the copies are made once.
+// (perf/README.md, "The command line"), and per call it either makes private copies (small
+// filters: a batch of fewer keys than size_bytes() / 8 on one thread, a larger one zeroing and
+// ORing T - 1 copies per batch) or splits the keys by block (blocked layouts, large filters:
+// threads that meet once per 64K keys). Here each thread reads and cuts its own range and the
+// copies are made once.
 // Returns false (nothing done) as ReadRanges.
 bool InsertRanges(const std::vector<std::string>& files, const Input& in, Progress& progress,
                   Filter& f, Pass& pass);
