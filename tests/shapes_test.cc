@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/core/key_source.h"
 #include "simdbloom/simdbloom.hpp"
 #include "tests/test_util.h"
 
@@ -365,6 +366,104 @@ TEST_CASE("shapes: bulk insert counts the keys that changed the filter") {
       REQUIRE(changed == single);
       REQUIRE(f.insert(Keys(keys)) == 0);
       REQUIRE(f.inserted_count() == 3000);
+    });
+  }
+}
+
+// Short calls (a packet burst) take inline checks, key plans and sources (lib/core/driver.h,
+// key_source.h, key_types.h) where long ones may not: calls of 1 to 40 keys, one after another,
+// must write the bytes, the per-key flags and the results of one call over the same keys, for
+// every layout, target, result form and key shape with an inline path (u64 and i64 on a filter of
+// int64 keys or none yet, u32 on int32, pre-hashed, i64 out of an int32 filter's range).
+TEST_CASE("shapes: calls of 1 to 40 keys equal one call over the same keys") {
+  const std::vector<uint64_t> keys = test::RandomKeys(600, 44);
+  std::vector<int64_t> signed_keys(keys.begin(), keys.end());
+  std::vector<uint32_t> narrow(keys.begin(), keys.end());
+  std::vector<int64_t> wide_int32(keys.size());  // every third out of int32's range
+  for (size_t i = 0; i < keys.size(); ++i) {
+    wide_int32[i] = i % 3 == 0 ? int64_t{1} << 40 : static_cast<int64_t>(keys[i] >> 33);
+  }
+  struct Case {
+    const char* name;
+    KeyType type;
+    Keys keys;
+    bool insert_all;  // else only the keys an int32 filter takes are inserted
+  };
+  for (Layout layout : kAllLayouts) {
+    CAPTURE(layout_name(layout));
+    const Filter made = Filter::create(400, 0.01, layout);  // one create per layout (qemu)
+    std::vector<Case> cases = {
+        {"u64, none yet", KeyType::kNone, Keys(keys), true},
+        {"i64, int64", KeyType::kInt64, Keys(signed_keys), true},
+        {"u32, int32", KeyType::kInt32, Keys(narrow), true},
+        {"i64, int32, some out of range", KeyType::kInt32, Keys(wide_int32), false},
+    };
+    if (layout != Layout::kGuava) {  // (guava refuses pre-hashed keys)
+      cases.push_back(
+          {"pre-hashed", KeyType::kNone, Keys(Prehashed{keys.data(), keys.size()}), true});
+    }
+    test::ForEachApiTarget([&](const std::string&) {
+      for (const Case& c : cases) {
+        CAPTURE(c.name);
+        const size_t n = c.keys.size(), half = n / 2;
+        // The first half inserted, in one call and in bursts (fresh flags and counts too).
+        Filter one = test::WithKeyType(made, c.type), bursts = test::WithKeyType(made, c.type);
+        std::vector<uint8_t> fresh_one(n, 7), fresh_bursts(n, 7);
+        std::vector<size_t> starts;  // burst b covers keys [starts[b], starts[b + 1])
+        for (size_t at = 0, len = 1; at < n; at += len, len = len % 40 + 1) starts.push_back(at);
+        starts.push_back(n);
+        if (c.insert_all) {
+          const uint64_t changed = one.insert(detail::SliceKeys(c.keys, 0, half), fresh_one.data());
+          uint64_t changed_bursts = 0;
+          for (size_t b = 0; starts[b] < half; ++b) {
+            const size_t e = std::min(starts[b + 1], half);
+            changed_bursts += bursts.insert(detail::SliceKeys(c.keys, starts[b], e - starts[b]),
+                                            fresh_bursts.data() + starts[b]);
+          }
+          CHECK(changed_bursts == changed);
+          CHECK(fresh_bursts == fresh_one);
+        } else {
+          for (size_t i = 1; i < n; i += 3) {
+            one.insert(wide_int32[i]);
+            bursts.insert(detail::SliceKeys(c.keys, i, 1));
+          }
+        }
+        CHECK(bursts.key_type() == one.key_type());
+        CHECK(bursts.inserted_count() == one.inserted_count());
+        test::CheckSameBits(one, bursts);
+        // Every key queried, in one call and in bursts, in each result form.
+        std::vector<uint8_t> want(n), got(n, 9);
+        const uint64_t hits = one.contains(c.keys, want.data());
+        std::vector<uint8_t> want_bitmap((n + 7) / 8);
+        CHECK(one.contains_bitmap(c.keys, want_bitmap.data()) == hits);
+        std::vector<uint32_t> want_sel(n);
+        want_sel.resize(one.select(c.keys, want_sel.data()));
+        CHECK(want_sel.size() == hits);
+        uint64_t got_hits = 0, got_bitmap_hits = 0;
+        std::vector<uint32_t> got_sel;
+        for (size_t b = 0; b + 1 < starts.size(); ++b) {
+          const size_t at = starts[b], m = starts[b + 1] - at;
+          const Keys part = detail::SliceKeys(c.keys, at, m);
+          got_hits += one.contains(part, got.data() + at);
+          uint8_t bitmap[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+          got_bitmap_hits += one.contains_bitmap(part, bitmap);
+          for (size_t j = 0; j < m; ++j) {
+            CHECK(((bitmap[j / 8] >> (j % 8)) & 1) == want[at + j]);
+          }
+          uint32_t sel[40];
+          const uint64_t selected = one.select(part, sel);
+          for (uint64_t j = 0; j < selected; ++j) got_sel.push_back(uint32_t(at) + sel[j]);
+        }
+        CHECK(got == want);
+        CHECK(got_hits == hits);
+        CHECK(got_bitmap_hits == hits);
+        CHECK(got_sel == want_sel);
+        if (c.insert_all) {
+          for (size_t i = 0; i < half; ++i) REQUIRE(want[i] == 1);  // no false negatives
+        } else {
+          for (size_t i = 0; i < n; i += 3) REQUIRE(want[i] == 0);  // out of range: absent
+        }
+      }
     });
   }
 }

@@ -373,12 +373,12 @@ using detail::Invalid;
 using detail::ResultKind;
 
 uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsigned threads) {
-  CheckWritable(atomic && threads <= 1 ? "insert_concurrent" : "insert");
+  const char* who = atomic && threads <= 1 ? "insert_concurrent" : "insert";
+  if (words_ == nullptr || !owned_) CheckWritable(who);  // throws
   if (keys.size() == 0) return 0;
   const detail::LayoutId id = detail::IdOf(layout_);
   // every argument error before anything is written or any thread starts
-  const char* who = atomic && threads <= 1 ? "insert_concurrent" : "insert";
-  detail::ValidateKeys(who, keys);
+  if (!detail::InPlaceKeysValid(keys)) detail::ValidateKeys(who, keys);
   detail::CheckPrehashed(who, layout_, keys);
   if (fresh != nullptr) detail::CheckExtent(who, "fresh bytes", fresh, keys.size(), 1);
   const detail::KeyPlan plan = detail::PlanKeys(who, key_type(), keys, true);
@@ -392,9 +392,10 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   }
   const detail::LayoutKernels& kernels = detail::Active().For(id);
   const detail::Params p = detail::BulkParams(*this);
-  std::atomic<uint64_t> changed{0};
-  bool tune = false;  // set below: true when the call runs as one part
-  auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
+  // Inserts keys [begin, end) into `words`; returns how many changed it. Only a sequential,
+  // non-atomic call (`tune`) may tune the prefetch distance on its keys.
+  auto insert_part = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end,
+                         bool tune) -> uint64_t {
     // The whole call's keys are used as they are: a copy of Keys stalls on the caller's stores
     // (perf/README.md, design note M15).
     const bool whole = begin == 0 && end == keys.size();
@@ -404,7 +405,6 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     detail::StringHasher hasher;
     const detail::KeySource src = detail::SourceFor(id, part, plan, seed_, &hasher);
     uint8_t* out = fresh != nullptr ? fresh + begin : nullptr;
-    // A sequential, non-atomic call may tune the prefetch distance on its keys.
     detail::Params lp = p;
     detail::DistanceTuner tuner(*this, tune && !use_atomic ? end - begin : 0, false, &lp);
     auto run = [&](const detail::KeySource& s, size_t at, size_t m) {
@@ -412,7 +412,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
       return use_atomic ? kernels.insert_atomic(words, lp, s, m, o)
                         : kernels.insert(words, lp, s, m, o);
     };
-    changed.fetch_add(detail::OverPieces(src, end - begin, tuner, run), std::memory_order_relaxed);
+    return detail::OverPieces(src, end - begin, tuner, run);
   };
   size_t parts = detail::PartsFor(threads, keys.size());
   // Blocked layouts: each thread inserts the keys of its own blocks (PartitionedInsert) where the
@@ -439,6 +439,15 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
       keys.size() * detail::kMinKeysPerCopyByte < size_bytes()) {
     parts = 1;
   }
+  if (parts == 1) {  // every short call (a packet burst): no thread pool, no shared counter
+    const uint64_t changed = insert_part(words_, atomic, 0, keys.size(), true);
+    __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
+    return changed;
+  }
+  std::atomic<uint64_t> changed{0};
+  auto insert_shared = [&](uint64_t* words, bool use_atomic, size_t begin, size_t end) {
+    changed.fetch_add(insert_part(words, use_atomic, begin, end, false), std::memory_order_relaxed);
+  };
   if (parts > 1 && !atomic && fresh == nullptr &&
       (parts - 1) * size_bytes() <= detail::kMaxPrivateCopyBytes) {
     // Parallel insert without atomics: part 0 into this filter, part t into a private zeroed copy
@@ -451,7 +460,7 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     detail::RunParallel(static_cast<unsigned>(parts), keys.size(), 1,
                         [&](size_t part, size_t begin, size_t end) {
                           if (part == 0) {
-                            insert_part(words_, false, begin, end);
+                            insert_shared(words_, false, begin, end);
                             return;
                           }
                           try {
@@ -461,10 +470,10 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
                             deferred[part] = {begin, end};
                             return;
                           }
-                          insert_part(FilterAccess::Words(*copies[part]), false, begin, end);
+                          insert_shared(FilterAccess::Words(*copies[part]), false, begin, end);
                         });
     for (const auto& d : deferred) {
-      if (d.first < d.second) insert_part(words_, false, d.first, d.second);
+      if (d.first < d.second) insert_shared(words_, false, d.first, d.second);
     }
     const size_t n_words = size_bytes() / 8;
     const detail::Kernels& k = detail::Active();
@@ -477,11 +486,9 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
     return changed.load(std::memory_order_relaxed);
   }
   // Several threads with per-key results, or other writers (insert_concurrent): atomic ORs.
-  const bool use_atomic = atomic || parts > 1;
-  tune = parts == 1;
   detail::RunParallel(
       static_cast<unsigned>(parts), keys.size(), 1,
-      [&](size_t, size_t begin, size_t end) { insert_part(words_, use_atomic, begin, end); });
+      [&](size_t, size_t begin, size_t end) { insert_shared(words_, true, begin, end); });
   __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
   return changed.load(std::memory_order_relaxed);
 }

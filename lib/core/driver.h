@@ -112,6 +112,34 @@ struct BulkCall {
   size_t n = 0;                   // with sel
 };
 
+// Whether CheckOutput passes c's output of n > 0 keys, inline (RunBulk calls CheckOutput only when
+// it does not: a short call, such as a packet burst, paid its call and switches).
+inline bool OutputFits(const BulkCall& c, size_t n) {
+  size_t size = 1;  // bytes per key
+  switch (c.form) {
+    case Form::kBitmap:
+      return c.out != nullptr && FitsAddressSpace(c.out, uint64_t{n / 8 + (n % 8 != 0)});
+    case Form::kSelection:
+      if (c.sel == nullptr && n > kMaxSelectKeys) return false;
+      size = 4;
+      break;
+    case Form::kLabels:
+      size = 2;
+      break;
+    case Form::kCounts32:
+      size = 4;
+      break;
+    case Form::kFlags:
+      if (c.out == nullptr) return true;
+      break;
+    case Form::kBytes:
+    case Form::kCounts:
+      break;
+  }
+  return c.out != nullptr && n <= kMaxExtentBytes / size &&
+         FitsAddressSpace(c.out, uint64_t{n} * size);
+}
+
 // A kind, for the driver: a struct with
 //   using Filter, Table (its kernels), P (their parameters: num_blocks, prefetch_distance, ...);
 //   static bool Usable(const Filter&);            not moved from
@@ -145,10 +173,10 @@ struct KindBulk {
 
 // The keys f's bulk calls prefetch ahead: measured on first use of f's size class with K::Run's
 // query on kCalibKeys keys (MeasureDistance: the fastest candidate), cached after.
+// (The measurement is out of line: its vector and std::function gave every call a stack frame.)
 template <class K>
-uint32_t DistanceOf(const typename K::Filter& f, const typename K::P& p) {
-  const int64_t d = CachedDistance(K::Tune(f));
-  if (d >= 0) return static_cast<uint32_t>(d);
+__attribute__((noinline)) uint32_t MeasureDistanceOf(const typename K::Filter& f,
+                                                     const typename K::P& p) {
   std::vector<uint64_t> out(kCalibKeys);  // the measurement only: one buffer for every run
   const BulkCall calib{"calibration"};
   return MeasureDistance(K::Tune(f), [&](uint32_t distance, const uint64_t* keys) {
@@ -159,6 +187,12 @@ uint32_t DistanceOf(const typename K::Filter& f, const typename K::P& p) {
     src.keys = keys;
     K::Run(K::Kernels(f), f, calib, q, src, kCalibKeys, out.data());
   });
+}
+template <class K>
+uint32_t DistanceOf(const typename K::Filter& f, const typename K::P& p) {
+  const int64_t d = CachedDistance(K::Tune(f));
+  if (__builtin_expect(d >= 0, 1)) return static_cast<uint32_t>(d);
+  return MeasureDistanceOf<K>(f, p);
 }
 
 // Where the results of keys [begin, begin + m) go: their place in c.out in c.form; a selection's
@@ -325,8 +359,8 @@ uint64_t RunBulk(const typename K::Filter& f, const Keys& keys, const BulkCall& 
     if (!K::Usable(f)) RefuseMovedFrom(c.who);
     if (planned != nullptr) planned->type = K::KeyTypeOf(f);  // no keys: the type stays
     if (n == 0) return 0;
-    CheckOutput(c, n);
-    ValidateKeys(c.who, keys);
+    if (!OutputFits(c, n)) CheckOutput(c, n);
+    if (!InPlaceKeysValid(keys)) ValidateKeys(c.who, keys);
     K::CheckKeys(c.who, f, keys);
     plan = PlanKeys(c.who, K::KeyTypeOf(f), keys, writes);
     if (planned != nullptr) *planned = plan;

@@ -348,15 +348,15 @@ KeySource MurmurSourceOf(const Keys& keys, const KeyPlan& plan, uint64_t seed,
   return SourceWith(keys, plan, seed, hasher, MurmurFamily{});
 }
 
-KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
-                    StringHasher* hasher) {
+KeySource SourceForAny(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                       StringHasher* hasher) {
   const LayoutInfo& info = InfoOf(id);
   if (info.murmur128) return MurmurSourceOf(keys, plan, seed, hasher);
   return SourceOf(keys, plan, info.xxh64, seed, hasher);
 }
 
-KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
-                   StringHasher* hasher) {
+KeySource SourceOfAny(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                      StringHasher* hasher) {
   return SourceWith(keys, plan, seed, hasher, XxFamily{xxh64});
 }
 

@@ -43,6 +43,31 @@ inline bool FitsAddressSpace(const void* p, uint64_t bytes) {
 // starts the message. O(n) for Arrow arrays, else O(1). No keys (size 0) are always valid.
 void ValidateKeys(const char* who, const Keys& keys);
 
+// Whether ValidateKeys passes `keys` of a shape the kernels read in place (8- and 4-byte integers,
+// pre-hashed): not null, within the address space. False for every other shape and for keys it
+// refuses, which then go through ValidateKeys: callers write
+// `if (!InPlaceKeysValid(keys)) ValidateKeys(who, keys);` so that a short call (a packet burst)
+// does not pay ValidateKeys' call and switches. Inline, O(1).
+inline bool InPlaceKeysValid(const Keys& keys) {
+  size_t width;
+  switch (keys.kind()) {
+    case Keys::Kind::kU64:
+    case Keys::Kind::kI64:
+    case Keys::Kind::kPrehashed:
+      width = 8;
+      break;
+    case Keys::Kind::kU32:
+    case Keys::Kind::kI32:
+      width = 4;
+      break;
+    default:
+      return false;
+  }
+  const size_t n = keys.size();
+  return keys.keys() != nullptr && n <= kMaxExtentBytes / width &&
+         FitsAddressSpace(keys.keys(), uint64_t{n} * width);
+}
+
 // Throws Error(kInvalidArgument), naming `who` and `what`, unless `count` entries of `size` bytes
 // from `p` fit the address space (as ValidateKeys checks the keys' arrays): for outputs and byte
 // buffers.
@@ -52,8 +77,38 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
 // (the kind's spec says kXxh64), else XXH3, and `seed`; integer keys converted as `plan` says (a
 // kHashFn source that converts a run on the stack, then hashes it with the vectorized kernel).
 // `hasher` and `keys` must outlive the source (a temporary Keys is refused at compile time).
-KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
-                   StringHasher* hasher);
+// Keys read in place (u64/i64, u32/i32 as they are, pre-hashed) get their source inline: the one
+// SourceWith makes for them, without the call (a packet burst's fixed cost).
+KeySource SourceOfAny(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                      StringHasher* hasher);
+// The source of keys the kernels read in place, as every hash family reads them (the kernels hash
+// u64 and u32 keys themselves); false for any other shape or a plan that converts them.
+inline bool InPlaceSource(const Keys& keys, const KeyPlan& plan, KeySource* src) {
+  if (plan.to_width != 0 || plan.legacy16) return false;
+  switch (keys.kind()) {
+    case Keys::Kind::kU64:
+    case Keys::Kind::kI64:
+      src->kind = KeyKind::kU64;
+      break;
+    case Keys::Kind::kU32:
+    case Keys::Kind::kI32:
+      src->kind = KeyKind::kU32;
+      break;
+    case Keys::Kind::kPrehashed:
+      src->kind = KeyKind::kHashes;
+      break;
+    default:
+      return false;
+  }
+  src->keys = keys.keys();
+  return true;
+}
+inline KeySource SourceOf(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
+                          StringHasher* hasher) {
+  KeySource src;
+  if (InPlaceSource(keys, plan, &src)) return src;
+  return SourceOfAny(keys, plan, xxh64, seed, hasher);
+}
 KeySource SourceOf(Keys&& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
                    StringHasher* hasher) = delete;
 
@@ -64,9 +119,16 @@ KeySource MurmurSourceOf(const Keys& keys, const KeyPlan& plan, uint64_t seed,
                          StringHasher* hasher);
 KeySource MurmurSourceOf(Keys&& keys, const KeyPlan& plan, uint64_t seed,
                          StringHasher* hasher) = delete;
-// The source of layout `id`'s hash family: MurmurSourceOf or SourceOf.
-KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
-                    StringHasher* hasher);
+// The source of layout `id`'s hash family: MurmurSourceOf or SourceOf (keys read in place:
+// inline, InPlaceSource).
+KeySource SourceForAny(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                       StringHasher* hasher);
+inline KeySource SourceFor(LayoutId id, const Keys& keys, const KeyPlan& plan, uint64_t seed,
+                           StringHasher* hasher) {
+  KeySource src;
+  if (InPlaceSource(keys, plan, &src)) return src;
+  return SourceForAny(id, keys, plan, seed, hasher);
+}
 KeySource SourceFor(LayoutId id, Keys&& keys, const KeyPlan& plan, uint64_t seed,
                     StringHasher* hasher) = delete;
 // out[i] = h1 of key i's Murmur3 x64 128 (`seed`) as `plan` says (Filter::hash of the Guava

@@ -103,7 +103,7 @@ bool OutOfInt32(const Keys& keys, size_t i) {
   return false;
 }
 
-KeyPlan PlanKeys(const char* who, KeyType type, const Keys& keys, bool insert) {
+KeyPlan PlanAnyKeys(const char* who, KeyType type, const Keys& keys, bool insert) {
   KeyPlan plan;
   plan.type = type;
   const Keys::Kind kind = keys.kind();

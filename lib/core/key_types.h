@@ -37,8 +37,29 @@ struct KeyPlan {
 // byte strings or records on a kInt64/kInt32 one throw KeyTypeError naming `who`. For an insert,
 // fixes kNone (integers: kInt64, bytes: kBytes) and refuses values out of a kInt32 filter's range,
 // naming the first (Error(kInvalidArgument)), before anything is written. O(1), or one O(n) pass
-// for 8-byte keys into a kInt32 filter.
-KeyPlan PlanKeys(const char* who, KeyType type, const Keys& keys, bool insert);
+// for 8-byte keys into a kInt32 filter. The keys most calls pass (pre-hashed; 8-byte integers on a
+// filter of int64 keys, legacy keys or none yet; 4-byte ones on int32 or legacy) are planned
+// inline: a short call (a packet burst) paid PlanAnyKeys' call and switches in full.
+KeyPlan PlanAnyKeys(const char* who, KeyType type, const Keys& keys, bool insert);
+inline KeyPlan PlanKeys(const char* who, KeyType type, const Keys& keys, bool insert) {
+  KeyPlan plan;
+  plan.type = type;
+  const Keys::Kind kind = keys.kind();
+  if (kind == Keys::Kind::kPrehashed) return plan;
+  if (keys.size() != 0) {
+    if (kind == Keys::Kind::kU64 || kind == Keys::Kind::kI64) {
+      if (type == KeyType::kInt64 || type == KeyType::kLegacy) return plan;
+      if (type == KeyType::kNone) {
+        if (insert) plan.type = KeyType::kInt64;
+        return plan;
+      }
+    } else if ((kind == Keys::Kind::kU32 || kind == Keys::Kind::kI32) &&
+               (type == KeyType::kInt32 || type == KeyType::kLegacy)) {
+      return plan;
+    }
+  }
+  return PlanAnyKeys(who, type, keys, insert);
+}
 // Whether key i of 8-byte integer keys lies outside a kInt32 filter's range.
 bool OutOfInt32(const Keys& keys, size_t i);
 // After a query of n keys (key j = keys[sel[j]] when sel is set) whose plan has out_of_range:

@@ -32,19 +32,16 @@
 
 namespace simdbloom {
 namespace detail {
-namespace {
 
-// Filters smaller than this stay in L2/L3 across a batch; prefetching them costs instructions and
-// saves little (bench: --only memory, 1e5 keys).
-constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
+std::atomic<int> g_prefetch_override{-1};
+
+namespace {
 
 // Candidates (keys ahead; the tile pipeline clamps to its tile of 256 keys). 0 is a candidate: a
 // filter that fits the last-level cache may run faster without the prefetch instructions.
 constexpr uint32_t kCandidates[] = {0, 16, 32, 64, 128, 256};
 constexpr int kNumCandidates = sizeof(kCandidates) / sizeof(kCandidates[0]);
 constexpr int kCalibRounds = 2;
-
-std::atomic<int> g_prefetch_override{-1};
 
 // [row][variant][log2(bytes)] (TuneTarget): 0 = not measured, else (target index << 16) | kTuned
 // (when a large call tuned it, DistanceTuner) | (distance + 1). A target change (set_target)
@@ -73,10 +70,6 @@ uint64_t SplitMix(uint64_t& s) {
 
 }  // namespace
 
-TuneTarget TuneTarget::Of(const Filter& f) {
-  return {static_cast<int>(IdOf(f.layout())), 0, f.size_bytes(), f.data() != nullptr, f.is_view()};
-}
-
 uint32_t FastestDistance(size_t num_keys, uint64_t seed,
                          const std::function<void(uint32_t, const uint64_t*)>& run) {
   std::vector<uint64_t> keys(num_keys);
@@ -100,10 +93,7 @@ uint32_t FastestDistance(size_t num_keys, uint64_t seed,
   return kCandidates[kNumCandidates - 1];
 }
 
-int64_t CachedDistance(const TuneTarget& t) {
-  const int forced = g_prefetch_override.load(std::memory_order_relaxed);
-  if (forced >= 0) return forced;
-  if (t.bytes < kPrefetchMinBytes || !t.usable) return 0;
+int64_t MeasuredDistance(const TuneTarget& t) {
   const uint32_t v = SlotOf(t).load(std::memory_order_relaxed);
   if (v != 0 && (v >> 16) == TargetIndex(Active())) return (v & kDistanceBits) - 1;
   // A view's pages may not be resident yet (an mmapped file): timing page faults would choose
@@ -222,22 +212,9 @@ void DistanceTuner::Finish() {
   g_tuning.store(false, std::memory_order_release);
 }
 
-uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {
-  // classic queries: prefetching only the first 2 probe lines (absent keys mostly stop there) is
-  // faster while the filter fits the caches; from 8 MB on, where most lines come from DRAM,
-  // prefetching all k is faster, and absent keys are no slower (perf/README.md, design note M5).
-  constexpr uint64_t kAllProbesMinBytes = uint64_t{8} << 20;
-  // (The Guava layouts place their probes as classic does: the same rule.)
-  const bool anywhere =
-      layout == Layout::kClassic || layout == Layout::kGuava || layout == Layout::kGuava32;
-  return anywhere && bytes >= kAllProbesMinBytes ? 32 : 2;
-}
-
 void SetPrefetchOverride(int distance) {
   g_prefetch_override.store(distance < 0 ? -1 : distance, std::memory_order_relaxed);
 }
-
-int PrefetchOverride() { return g_prefetch_override.load(std::memory_order_relaxed); }
 
 void ResetPrefetchCalibration() {
   std::lock_guard<std::mutex> lock(g_calibrating);

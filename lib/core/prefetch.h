@@ -4,6 +4,7 @@
 #ifndef SIMDBLOOM_LIB_CORE_PREFETCH_H_
 #define SIMDBLOOM_LIB_CORE_PREFETCH_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -34,7 +35,10 @@ struct TuneTarget {
   bool usable = false;   // an array is there (not moved from)
   bool is_view = false;  // caller-owned bytes (maybe an mmapped file not yet resident)
 
-  static TuneTarget Of(const Filter& f);
+  static TuneTarget Of(const Filter& f) {
+    // (A layout's row is its LayoutId, which is its Layout's value: lib/core/layout.h, IdOf.)
+    return {static_cast<int>(f.layout()), 0, f.size_bytes(), f.data() != nullptr, f.is_view()};
+  }
   static TuneTarget Of(TunedKind kind, uint64_t bytes, bool usable, bool is_view, int variant = 0) {
     return {kNumLayoutSlots + static_cast<int>(kind), variant, bytes, usable, is_view};
   }
@@ -62,9 +66,25 @@ uint32_t FastestDistance(size_t num_keys, uint64_t seed,
 bool PrefetchTuned(const TuneTarget& t);
 inline bool PrefetchTuned(const Filter& f) { return PrefetchTuned(TuneTarget::Of(f)); }
 
+// Filters smaller than this stay in L2/L3 across a batch; prefetching them costs instructions and
+// saves little (bench: --only memory, 1e5 keys).
+constexpr uint64_t kPrefetchMinBytes = uint64_t{1} << 20;
+// The benchmarks' override (SetPrefetchOverride): -1, or the distance every call uses.
+extern std::atomic<int> g_prefetch_override;
+// The value SetPrefetchOverride set (-1: automatic); counting filters honour it too.
+inline int PrefetchOverride() { return g_prefetch_override.load(std::memory_order_relaxed); }
+
 // The first use's two halves: the cached distance (or -1 when t's class must be measured),
-// and the measurement (serialized process-wide; stores and returns the result).
-int64_t CachedDistance(const TuneTarget& t);
+// and the measurement (serialized process-wide; stores and returns the result). The override and
+// the small filters (no prefetching) are answered inline: a short call (a packet burst) on a
+// filter in cache pays no call; MeasuredDistance reads the table of measured classes.
+int64_t MeasuredDistance(const TuneTarget& t);
+inline int64_t CachedDistance(const TuneTarget& t) {
+  const int forced = PrefetchOverride();
+  if (forced >= 0) return forced;
+  if (t.bytes < kPrefetchMinBytes || !t.usable) return 0;
+  return MeasuredDistance(t);
+}
 uint32_t MeasureDistance(const TuneTarget& t,
                          const std::function<void(uint32_t, const uint64_t*)>& measure);
 // The keys a first-use measurement runs (each candidate's run: measure(distance, keys)).
@@ -131,13 +151,20 @@ class DistanceTuner {
   double best_[16];
   double start_ = 0;
 };
-// Probe lines a classic query prefetches per key, chosen by filter size (bulk.cc).
-uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes);
+// Probe lines a classic query prefetches per key, chosen by filter size: prefetching only the first
+// 2 probe lines (absent keys mostly stop there) is faster while the filter fits the caches; from
+// 8 MB on, where most lines come from DRAM, prefetching all k is faster, and absent keys are no
+// slower (perf/README.md, design note M5). The Guava layouts place their probes as classic does:
+// the same rule. Inline: every bulk call's parameters ask.
+inline uint32_t QueryPrefetchProbes(Layout layout, uint64_t bytes) {
+  constexpr uint64_t kAllProbesMinBytes = uint64_t{8} << 20;
+  const bool anywhere =
+      layout == Layout::kClassic || layout == Layout::kGuava || layout == Layout::kGuava32;
+  return anywhere && bytes >= kAllProbesMinBytes ? 32 : 2;
+}
 // Benchmarks only (process-wide, not synchronized with running calls): -1 restores the automatic
 // choice, 0 turns prefetching off, d > 0 prefetches d keys ahead whatever the filter's size.
 void SetPrefetchOverride(int distance);
-// The value SetPrefetchOverride set (-1: automatic); counting filters honour it too.
-int PrefetchOverride();
 
 }  // namespace detail
 }  // namespace simdbloom
