@@ -202,6 +202,26 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
   L::Locate(p, tile_hashes[0], 0, m, tiles[0]);
   for (size_t q = 0; q < HWY_MIN(D, m); ++q) L::template Prefetch<kOp>(words, p, tiles[0], q);
 
+  if (n <= T) {
+    // A call of one tile (a packet burst) has no next tile to hash between its steps: applied in
+    // one go, without the tile loop's bookkeeping (perf/README.md, section bursts). Its keys'
+    // lines were all prefetched above when D >= n; the others are prefetched D keys ahead, as in
+    // the loop.
+    if (direct) hits = reinterpret_cast<Out*>(out);
+    const Ahead<L, kOp, kPrefetch> ahead{words, p, tiles[0], tiles[1], n, 0, D};
+    const detail::ReadRaceScopeIf<kOp == detail::Op::kQuery> benign;
+    const uint64_t applied =
+        L::template Apply<kOp>(words, p, state, tile_hashes[0], tiles[0], 0, n, hits, ahead);
+    if constexpr (!detail::Mutates(kOp) && std::is_same<Out, uint8_t>::value) {
+      if (direct) return applied;
+      std::memset(hits + n, 0, 8);
+      return EmitTile(hits, 0, n, src.sel, result, out, &selected);
+    } else {
+      if (out != nullptr) std::memcpy(out, hits, n * sizeof(Out));
+      return applied;
+    }
+  }
+
   for (size_t begin = 0; begin < n; begin += T, cur ^= 1) {
     m = HWY_MIN(T, n - begin);
     const size_t next_begin = begin + T;
