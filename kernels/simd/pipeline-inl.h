@@ -204,7 +204,7 @@ uint64_t Pipeline(WordsPtr<kOp> words, const detail::Params& p, const detail::Ke
 
   if (n <= T) {
     // A call of one tile (a packet burst) has no next tile to hash between its steps: applied in
-    // one go, without the tile loop's bookkeeping (perf/README.md, section bursts). Its keys'
+    // one go, without the tile loop's bookkeeping (perf/README.md, design note M28). Its keys'
     // lines were all prefetched above when D >= n; the others are prefetched D keys ahead, as in
     // the loop.
     if (direct) hits = reinterpret_cast<Out*>(out);
