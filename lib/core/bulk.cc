@@ -441,7 +441,13 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   }
   if (parts == 1) {  // every short call (a packet burst): no thread pool, no shared counter
     const uint64_t changed = insert_part(words_, atomic, 0, keys.size(), true);
-    __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
+    // A plain insert has the filter to itself (as the single-key insert's ++inserted_): no locked
+    // add; insert_concurrent's count is shared with other writers.
+    if (atomic) {
+      __atomic_fetch_add(&inserted_, keys.size(), __ATOMIC_RELAXED);
+    } else {
+      inserted_ += keys.size();
+    }
     return changed;
   }
   std::atomic<uint64_t> changed{0};
