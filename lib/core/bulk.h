@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "kernels/interface.h"
+#include "kernels/registry.h"
+#include "lib/core/key_types.h"
 #include "simdbloom/simdbloom.hpp"
 
 namespace simdbloom {
@@ -76,10 +78,19 @@ void RunParallel(unsigned threads, size_t n, size_t align, const Fn& fn,
 // shifting) partitions the keys by block range among the threads when the filter has at least
 // PartitionMinBytes() bytes, or when private copies would not be used (lib/core/bulk.cc);
 // otherwise it ORs private copies. Tests lower it with SetPartitionMinBytes (a relaxed atomic: set
-// it between calls).
+// it between calls). The partitioned insert: lib/core/partitioned_insert.cc.
 constexpr uint64_t kDefaultPartitionMinBytes = uint64_t{64} << 20;
 uint64_t PartitionMinBytes();
 void SetPartitionMinBytes(uint64_t bytes);
+// Whether every probe of a key lies in its block, BlockOf(hash, num_blocks) (else 0), and how many
+// blocks make a 64-byte line (thread ranges start on a line: no line is written by two threads).
+uint32_t BlocksPerLine(LayoutId id);
+// Inserts `keys` (validated and planned, n > 0) into `words` (layout `id`, BlocksPerLine(id) > 0)
+// on up to `parts` threads (this one among them), each owning a range of blocks; the count of
+// keys that set a clear bit, exactly the single-threaded insert's, goes to *count. Returns false,
+// having written nothing, if a thread could not be started.
+bool PartitionedInsert(uint64_t* words, LayoutId id, const Params& p, const Keys& keys,
+                       const KeyPlan& plan, uint64_t seed, size_t parts, uint64_t* count);
 
 // Tests n pre-hashed keys (values of f.hash()) against f, which must not be moved from, and
 // writes `result` to `out` (n > 0, out valid: the caller checked both). The bulk calls' kernels,
