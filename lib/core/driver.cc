@@ -22,34 +22,26 @@ void CheckSelectKeys(const char* who, uint64_t n) {
   }
 }
 
+namespace {
+// Per Form, in its order: what CheckExtent calls the output's elements, and their size.
+struct OutputElements {
+  const char* what;
+  size_t size;
+};
+constexpr OutputElements kOutputElements[] = {
+    {"result bytes", 1}, {"bitmap bytes", 1}, {"selection entries", 4}, {"count bytes", 1},
+    {"labels", 2},       {"counts", 4},       {"fresh bytes", 1}};
+static_assert(static_cast<int>(Form::kFlags) == 6, "kOutputElements follows Form");
+}  // namespace
+
 void CheckOutput(const BulkCall& c, size_t n) {
   if (c.out == nullptr && c.form != Form::kFlags) RefuseNullOutput(c.who);
   if (c.form == Form::kSelection && c.sel == nullptr) CheckSelectKeys(c.who, n);
-  switch (c.form) {
-    case Form::kBytes:
-      CheckExtent(c.who, "result bytes", c.out, n, 1);
-      break;
-    case Form::kBitmap:
-      CheckExtent(c.who, "bitmap bytes", c.out, n / 8 + (n % 8 != 0), 1);
-      break;
-    case Form::kSelection:
-      CheckExtent(c.who, "selection entries", c.out, n, 4);
-      break;
-    case Form::kCounts:
-      CheckExtent(c.who, "count bytes", c.out, n, 1);
-      break;
-    case Form::kLabels:
-      CheckExtent(c.who, "labels", c.out, n, 2);
-      break;
-    case Form::kCounts32:
-      CheckExtent(c.who, "counts", c.out, n, 4);
-      break;
-    case Form::kFlags:
-      if (c.out != nullptr) {
-        CheckExtent(c.who, c.op == BulkOp::kRemove ? "removed bytes" : "fresh bytes", c.out, n, 1);
-      }
-      break;
-  }
+  if (c.out == nullptr) return;  // per-key flags not asked for
+  const OutputElements& e = kOutputElements[static_cast<int>(c.form)];
+  const bool removed = c.form == Form::kFlags && c.op == BulkOp::kRemove;
+  CheckExtent(c.who, removed ? "removed bytes" : e.what, c.out,
+              c.form == Form::kBitmap ? n / 8 + (n % 8 != 0) : n, e.size);
 }
 
 uint64_t WriteHits(const BulkCall& c, size_t base, size_t m, const uint8_t* hit,
@@ -90,6 +82,21 @@ uint64_t WriteHits(const BulkCall& c, size_t base, size_t m, const uint8_t* hit,
   }
 }
 
+namespace {
+// Clears the per-key values o[0 .. n) of keys out of a kInt32 filter's range; returns `total`
+// less their sum (kCounts, kCounts32) or less one per non-zero value (kLabels).
+template <class T>
+uint64_t ClearValues(const Keys& keys, size_t n, T* o, bool by_value, uint64_t total) {
+  for (size_t i = 0; i < n; ++i) {
+    if (o[i] != 0 && OutOfInt32(keys, i)) {
+      total -= by_value ? o[i] : 1;
+      o[i] = 0;
+    }
+  }
+  return total;
+}
+}  // namespace
+
 uint64_t ClearOutput(const Keys& keys, const uint32_t* sel, size_t n, Form form, void* out,
                      uint64_t total) {
   switch (form) {
@@ -97,36 +104,12 @@ uint64_t ClearOutput(const Keys& keys, const uint32_t* sel, size_t n, Form form,
     case Form::kBitmap:
     case Form::kSelection:
       return ClearOutOfRange(keys, sel, n, ResultOf(form), out, total);
-    case Form::kCounts: {
-      uint8_t* o = static_cast<uint8_t*>(out);
-      for (size_t i = 0; i < n; ++i) {
-        if (o[i] != 0 && OutOfInt32(keys, i)) {
-          total -= o[i];
-          o[i] = 0;
-        }
-      }
-      return total;
-    }
-    case Form::kLabels: {
-      uint16_t* o = static_cast<uint16_t*>(out);
-      for (size_t i = 0; i < n; ++i) {
-        if (o[i] != 0 && OutOfInt32(keys, i)) {
-          o[i] = 0;
-          --total;
-        }
-      }
-      return total;
-    }
-    case Form::kCounts32: {
-      uint32_t* o = static_cast<uint32_t*>(out);
-      for (size_t i = 0; i < n; ++i) {
-        if (o[i] != 0 && OutOfInt32(keys, i)) {
-          total -= o[i];
-          o[i] = 0;
-        }
-      }
-      return total;
-    }
+    case Form::kCounts:
+      return ClearValues(keys, n, static_cast<uint8_t*>(out), true, total);
+    case Form::kLabels:
+      return ClearValues(keys, n, static_cast<uint16_t*>(out), false, total);
+    case Form::kCounts32:
+      return ClearValues(keys, n, static_cast<uint32_t*>(out), true, total);
     case Form::kFlags:
       break;
   }
