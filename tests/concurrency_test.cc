@@ -343,39 +343,36 @@ TEST_CASE("concurrency: counting and spatial queries on threads equal one thread
 // The shifting set filters' parallel queries (issue 41: one line over the bulk driver each):
 // the outputs of one thread, for integer and string keys; the lambdas return the outputs' sum.
 TEST_CASE("concurrency: shifting set queries on threads equal one thread") {
-  const QueryKeys q(31);  // (no structured bindings: C++17 lambdas cannot capture them)
-  const size_t n = q.n;
-  const auto &keys = q.keys, &probes = q.probes;
-  const auto& strings = q.strings;
+  const QueryKeys q(31);
   test::ForEachApiTarget([&](const std::string&) {
-    ShiftingAssociation a = ShiftingAssociation::create(n, 0.02, 5);
-    a.insert(Keys(keys.data(), n / 4), ShiftingAssociation::kOnlyFirst);
-    a.insert(Keys(keys.data() + n / 4, n / 4), ShiftingAssociation::kOnlySecond);
-    ShiftingAssociation b = ShiftingAssociation::create(n, 0.02, 5);
-    b.insert(Keys(strings.data(), n / 4), ShiftingAssociation::kBoth);
-    auto answers = [n](const uint8_t* out) {
+    ShiftingAssociation a = ShiftingAssociation::create(q.n, 0.02, 5);
+    a.insert(Keys(q.keys.data(), q.n / 4), ShiftingAssociation::kOnlyFirst);
+    a.insert(Keys(q.keys.data() + q.n / 4, q.n / 4), ShiftingAssociation::kOnlySecond);
+    ShiftingAssociation b = ShiftingAssociation::create(q.n, 0.02, 5);
+    b.insert(Keys(q.strings.data(), q.n / 4), ShiftingAssociation::kBoth);
+    auto answers = [&q](const uint8_t* out) {
       uint64_t sum = 0;
-      for (size_t i = 0; i < n; ++i) sum += out[i] != 0;
+      for (size_t i = 0; i < q.n; ++i) sum += out[i] != 0;
       return sum;
     };
-    CHECK(CheckThreadsEqualOne<uint8_t>(n, [&](uint8_t* out, Threads t) {
-            a.query(probes, out, t);
+    CHECK(CheckThreadsEqualOne<uint8_t>(q.n, [&](uint8_t* out, Threads t) {
+            a.query(q.probes, out, t);
             return answers(out);
-          }) >= n / 2);
-    CHECK(CheckThreadsEqualOne<uint8_t>(n, [&](uint8_t* out, Threads t) {
-            b.query(strings, out, t);
+          }) >= q.n / 2);
+    CHECK(CheckThreadsEqualOne<uint8_t>(q.n, [&](uint8_t* out, Threads t) {
+            b.query(q.strings, out, t);
             return answers(out);
-          }) >= n / 4);
-    ShiftingMultiplicity m = ShiftingMultiplicity::create(n, 0.02, 8, 6);
-    m.insert(Keys(keys.data(), n / 4), 3);
-    m.insert(Keys(keys.data() + n / 4, n / 4), 1);
-    const uint64_t sum = CheckThreadsEqualOne<uint32_t>(n, [&](uint32_t* out, Threads t) {
-      m.count(probes, out, t);
+          }) >= q.n / 4);
+    ShiftingMultiplicity m = ShiftingMultiplicity::create(q.n, 0.02, 8, 6);
+    m.insert(Keys(q.keys.data(), q.n / 4), 3);
+    m.insert(Keys(q.keys.data() + q.n / 4, q.n / 4), 1);
+    const uint64_t sum = CheckThreadsEqualOne<uint32_t>(q.n, [&](uint32_t* out, Threads t) {
+      m.count(q.probes, out, t);
       uint64_t s = 0;
-      for (size_t i = 0; i < n; ++i) s += out[i];
+      for (size_t i = 0; i < q.n; ++i) s += out[i];
       return s;
     });
-    CHECK(sum >= n / 2 + n / 4);  // present keys count at least 1, most of the 3s 3
+    CHECK(sum >= q.n / 2 + q.n / 4);  // present keys count at least 1, most of the 3s 3
   });
 }
 
