@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "init_checked.h"
 #include "keys.h"
 #include "locked_filter.h"
 #include "module.h"
@@ -30,6 +31,13 @@ struct PySet {
   std::vector<const G*> guards;
   simdbloom::FilterSet set;
 };
+
+}  // namespace
+}  // namespace simdbloom_py
+// A method on an object whose __init__ never ran raises TypeError (init_checked.h).
+SIMDBLOOM_PY_INIT_CHECKED(simdbloom_py::PySet);
+namespace simdbloom_py {
+namespace {
 
 // fn(set) with every filter's shared lock held and the GIL released.
 template <class Fn>

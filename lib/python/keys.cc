@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "init_checked.h"
+
 namespace simdbloom_py {
 
 py::object KeyTypeObject(KeyType t) {
@@ -254,6 +256,13 @@ struct PyBinary {
   py::array data;     // 1-D contiguous bytes (uint8/int8)
   size_t data_size = 0;
 };
+
+}  // namespace
+}  // namespace simdbloom_py
+// A method on an object whose __init__ never ran raises TypeError (init_checked.h).
+SIMDBLOOM_PY_INIT_CHECKED(simdbloom_py::PyBinary);
+namespace simdbloom_py {
+namespace {
 
 PyBinary MakeBinary(py::object offsets, py::object data) {
   py::module_ np = py::module_::import("numpy");

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "init_checked.h"
 #include "keys.h"
 
 namespace simdbloom_py {
@@ -52,6 +53,17 @@ struct LockedFilter {
   // Bits that came without an insert count (Filter.from_parquet): __bool__ looks at the bits.
   bool uncounted = false;
 };
+
+}  // namespace simdbloom_py
+
+// A method on an object whose __init__ never ran raises TypeError (init_checked.h).
+namespace pybind11::detail {
+template <class T>
+class type_caster<simdbloom_py::LockedFilter<T>>
+    : public simdbloom_py::InitCheckedCaster<simdbloom_py::LockedFilter<T>> {};
+}  // namespace pybind11::detail
+
+namespace simdbloom_py {
 
 template <class T>
 using Ptr = std::unique_ptr<LockedFilter<T>>;
