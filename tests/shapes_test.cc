@@ -301,6 +301,61 @@ TEST_CASE("shapes: strings of length 0 to 300, empty ones included, from unalign
   }
 }
 
+TEST_CASE("shapes: string batches at chunk edges equal their pre-hashed keys, long and empty") {
+  // Bulk calls hash byte strings in chunks of 4096 keys above 1024 keys (lib/core/key_source.h,
+  // ChunkStrings; perf/README.md design notes M6 and M29 say why): batch sizes at those edges and
+  // within a tile, with empty strings, UUID-like 36-byte strings and strings longer than XXH3's
+  // 240-byte short path, must build the bytes and give the answers of the same keys hashed by
+  // Filter::hash and passed pre-hashed, and of the single-key path.
+  test::Rng rng(44);
+  auto random_string = [&](size_t len) {
+    std::string s(len, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    return s;
+  };
+  for (size_t n : {size_t{1}, size_t{7}, size_t{15}, size_t{17}, size_t{1023}, size_t{1025},
+                   size_t{4095}, size_t{4097}}) {
+    CAPTURE(n);
+    std::vector<std::string> keys, probes;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t len = i % 5 == 0 ? 0 : i % 5 == 1 ? 241 + i % 60 : 36;
+      keys.push_back(len == 0 ? std::string() : random_string(len));
+    }
+    for (size_t i = 0; i < n; ++i) probes.push_back(i % 2 == 0 ? keys[i] : random_string(i % 300));
+    const StringColumn column(keys, 7);
+    const StringColumn probe_column(probes, 3);
+    for (Layout layout : kAllLayouts) {
+      if (layout == Layout::kGuava) continue;  // no pre-hashed keys (both halves of Murmur3)
+      CAPTURE(layout_name(layout));
+      Filter scalar = Filter::create(n, 0.03, layout, 5);
+      uint64_t want_changed = 0;
+      for (const auto& key : keys) want_changed += scalar.insert(std::string_view(key));
+      const std::vector<uint8_t> want = ScalarAnswers(scalar, probes);
+      test::ForEachApiTarget([&](const std::string&) {
+        std::vector<uint64_t> hashes(n), probe_hashes(n);
+        scalar.hash(Keys(column.views), hashes.data());
+        scalar.hash(Keys(probe_column.Arrow64()), probe_hashes.data());
+        Filter hashed = Filter::create(n, 0.03, layout, 5);
+        REQUIRE(hashed.insert(Prehashed{hashes.data(), n}) == want_changed);
+        REQUIRE(std::memcmp(hashed.data(), scalar.data(), scalar.size_bytes()) == 0);
+        std::vector<uint8_t> hashed_out(n);
+        hashed.contains(Prehashed{probe_hashes.data(), n}, hashed_out.data());
+        REQUIRE(hashed_out == want);
+        int shape = 0;
+        for (const Keys& s : {Keys(column.views), Keys(column.Arrow32()), Keys(column.Arrow64())}) {
+          CAPTURE(shape++);
+          Filter f = Filter::create(n, 0.03, layout, 5);
+          std::vector<uint8_t> fresh(n);
+          REQUIRE(f.insert(s, fresh.data()) == want_changed);
+          REQUIRE(std::memcmp(f.data(), hashed.data(), f.size_bytes()) == 0);
+        }
+        CheckResults(hashed, Keys(probe_column.views), want);
+        CheckResults(hashed, Keys(probe_column.Arrow32()), want);
+      });
+    }
+  }
+}
+
 TEST_CASE("shapes: selection vectors at hit rates 0, 50 and 100 percent, chained filters") {
   const size_t n = 5000;
   const std::vector<uint64_t> present = test::RandomKeys(n, 1);
