@@ -484,12 +484,12 @@ TEST_CASE("counting: bulk calls equal single-key calls over every key shape") {
 }
 
 TEST_CASE("counting: byte-string batches in hashed chunks equal single-key calls") {
-  // More than one kStringChunk (4096) of string keys, and a count that is no multiple of 8: the
+  // More than one kStringChunk (16384) of string keys, and a count that is no multiple of 8: the
   // chunked path with results (bytes, bitmap, selection, counts, fresh, removed) across chunks.
-  test::KeyShapes data(test::RandomKeys(9001, 12));
+  test::KeyShapes data(test::RandomKeys(16384 + 4097, 12));
   for (CountingLayout layout : kLayouts) {
     CAPTURE(counting_layout_name(layout));
-    CountingFilter bulk = CountingFilter::create(20000, 0.01, layout, 78);
+    CountingFilter bulk = CountingFilter::create(40000, 0.01, layout, 78);
     CountingFilter single = bulk;
     const std::vector<test::KeyShapes::Shape> shapes = data.For(bulk);
     for (size_t s = 3; s <= 6; ++s) {  // std::string, string_view, Arrow 32 and 64

@@ -173,12 +173,13 @@ TEST_CASE("shapes: u64 keys, 8-byte strings, Arrow, fixed-width and pre-hashed b
   }
 }
 
-TEST_CASE("shapes: string batches of several hashing chunks (4096 keys), every form and flag") {
-  // Byte strings are hashed a chunk at a time before the kernels run (lib/core/bulk.cc); a batch of
-  // 3 chunks and an odd tail checks every result form, the per-key new flags with repeats that
+TEST_CASE("shapes: string batches of several hashing chunks, every form and flag") {
+  // Byte strings are hashed a chunk at a time before the kernels run (lib/core/key_source.h,
+  // OverHashedChunks: 16384 keys, 4096 without the thread's buffer); a batch of more than one
+  // chunk and an odd tail checks every result form, the per-key new flags with repeats that
   // cross chunks, and insert_concurrent, against the single-key path (one thread: the parallel
   // forms are in tests/concurrency_test.cc, which does not run under qemu).
-  const size_t n = 3 * 4096 + 13;
+  const size_t n = 16384 + 4096 + 13;
   std::vector<std::string> keys;
   for (uint64_t v : test::RandomKeys(n, 4096)) keys.push_back("key-" + std::to_string(v));
   for (size_t i = 0; i < n; i += 97) keys[i] = keys[(i * 7919) % n];  // repeats across chunks
@@ -302,8 +303,9 @@ TEST_CASE("shapes: strings of length 0 to 300, empty ones included, from unalign
 }
 
 TEST_CASE("shapes: string batches at chunk edges equal their pre-hashed keys, long and empty") {
-  // Bulk calls hash byte strings in chunks of 4096 keys above 1024 keys (lib/core/key_source.h,
-  // ChunkStrings; perf/README.md design notes M6 and M29 say why): batch sizes at those edges and
+  // Bulk calls hash byte strings in chunks of 16384 keys (4096 without the thread's buffer) above
+  // 1024 keys (lib/core/key_source.h, ChunkStrings, OverHashedChunks; perf/README.md design notes
+  // M6 and M29 say why): batch sizes at those edges and
   // within a tile, with empty strings, UUID-like 36-byte strings and strings longer than XXH3's
   // 240-byte short path, must build the bytes and give the answers of the same keys hashed by
   // Filter::hash and passed pre-hashed, and of the single-key path.
@@ -314,7 +316,7 @@ TEST_CASE("shapes: string batches at chunk edges equal their pre-hashed keys, lo
     return s;
   };
   for (size_t n : {size_t{1}, size_t{7}, size_t{15}, size_t{17}, size_t{1023}, size_t{1025},
-                   size_t{4095}, size_t{4097}}) {
+                   size_t{4095}, size_t{4097}, size_t{16385}}) {
     CAPTURE(n);
     std::vector<std::string> keys, probes;
     for (size_t i = 0; i < n; ++i) {

@@ -29,8 +29,11 @@
 namespace simdbloom {
 namespace detail {
 
-static_assert(DistanceTuner::kMinTrialKeys % kStringChunk == 0, "trials end at chunk ends");
-static_assert(kStringChunk % 8 == 0 && DistanceTuner::kMinTrialKeys % 8 == 0,
+static_assert(DistanceTuner::kMinTrialKeys % kStringChunk == 0 &&
+                  DistanceTuner::kMinTrialKeys % kStringChunkSmall == 0,
+              "trials end at chunk ends");
+static_assert(kStringChunk % 8 == 0 && kStringChunkSmall % 8 == 0 &&
+                  DistanceTuner::kMinTrialKeys % 8 == 0,
               "bitmap pieces start at whole bytes");
 
 // Keys from `begin` on of a source the kernels read in place (u64, u32, pre-hashed; no sel).

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -358,6 +359,16 @@ KeySource SourceForAny(LayoutId id, const Keys& keys, const KeyPlan& plan, uint6
 KeySource SourceOfAny(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
                       StringHasher* hasher) {
   return SourceWith(keys, plan, seed, hasher, XxFamily{xxh64});
+}
+
+uint64_t* StringChunkBuffer() {
+  struct Buffer {
+    uint64_t* p = static_cast<uint64_t*>(
+        ::operator new (kStringChunk * sizeof(uint64_t), std::align_val_t{64}, std::nothrow));
+    ~Buffer() { ::operator delete (p, std::align_val_t{64}); }
+  };
+  thread_local Buffer buffer;
+  return buffer.p;
 }
 
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count) {

@@ -151,13 +151,21 @@ void HashKeyRange(const Kernels& kernels, const Keys& keys, const KeyPlan& plan,
                   size_t begin, size_t m, uint64_t* out);
 
 // Byte-string keys (kHashFn sources without a selection vector) are hashed kStringChunk keys at a
-// time into a buffer on the stack, and each chunk's hashes then go through the kernels as
-// pre-hashed keys. Hashing them inside the tiled pipeline, a step of 16 keys at a time between the
-// applies, was slower than the two passes together, and hashing whole 256-key tiles at a time did
-// not help (perf/README.md, design note M6). 4096 keys (32 KiB)
-// keeps the hashes in L1/L2 between the passes. Used by Filter's bulk calls (bulk.cc) and
-// SpatialFilter's (spatial.cc).
-constexpr size_t kStringChunk = 4096;
+// time into a buffer, and each chunk's hashes then go through the kernels as pre-hashed keys.
+// Hashing them inside the tiled pipeline, a step of 16 keys at a time between the applies, was
+// slower than the two passes together, and hashing whole 256-key tiles at a time did not help; so
+// were a ring of one key at a time (hash, prefetch, apply 16 keys behind) and mini-batches of
+// 16-64 keys, and chunks of 512-1024 keys; chunks of 16384 keys (128 KiB of hashes: L2) beat 4096
+// by 10-20% at 1e6 and 1e7 keys and do not lose at 1e5 (perf/README.md, design notes M6, M29).
+// The 128 KiB buffer is allocated once per thread (StringChunkBuffer); where it cannot be, a
+// chunk is kStringChunkSmall keys in 32 KiB on the stack. Used by Filter's bulk calls (bulk.cc)
+// and SpatialFilter's (spatial.cc).
+constexpr size_t kStringChunk = 16384;
+constexpr size_t kStringChunkSmall = 4096;
+
+// This thread's buffer of kStringChunk hashes (64-byte aligned), allocated on its first call and
+// kept until the thread exits; nullptr if it cannot be allocated. Out of line (key_source.cc).
+uint64_t* StringChunkBuffer();
 
 // (Not for Murmur3 sources: a chunk of their hashes is two words a key, which the pre-hashed path
 // cannot carry; their kernel hashes byte strings a tile at a time.)
@@ -167,19 +175,22 @@ inline bool ChunkStrings(const KeySource& src, size_t n) {
 }
 
 // Runs run(hashes, begin, m) over [0, n) in chunks of hashed keys; returns the sum of its results.
-// A chunk is at most kStringChunk keys and at most piece(begin, n) (the keys to the end of the
-// caller's current piece: DistanceTuner trials). Out of line, so that only calls that take this
-// path reserve its 32 KiB of stack.
+// A chunk is at most kStringChunk keys (kStringChunkSmall without this thread's buffer) and at
+// most piece(begin, n) (the keys to the end of the caller's current piece: DistanceTuner trials).
+// Out of line, so that only calls that take this path reserve its 32 KiB of stack.
 template <class Piece, class Run>
 __attribute__((noinline)) uint64_t OverHashedChunks(const KeySource& src, size_t n,
                                                     const Piece& piece, const Run& run) {
-  alignas(64) uint64_t hashes[kStringChunk];
+  alignas(64) uint64_t small[kStringChunkSmall];
+  uint64_t* hashes = StringChunkBuffer();
+  const size_t chunk = hashes != nullptr ? kStringChunk : kStringChunkSmall;
+  if (hashes == nullptr) hashes = small;
   KeySource h;
   h.kind = KeyKind::kHashes;
   h.keys = hashes;
   uint64_t total = 0;
   for (size_t begin = 0, m = 0; begin < n; begin += m) {
-    m = std::min(kStringChunk, piece(begin, n));
+    m = std::min(chunk, piece(begin, n));
     src.hash_fn(src.ctx, nullptr, begin, m, hashes);
     total += run(h, begin, m);
   }

@@ -271,9 +271,10 @@ class Filter {
  public:
   // ---- Bulk calls over Keys of any shape ----
   // All run on the active SIMD target in tiles of keys on the stack: hash (u64/u32 keys
-  // vectorized; byte strings scalar XXH3/XXH64, 4096 at a time into a 32 KiB buffer on the stack
-  // before their tiles run), locate, software-prefetch some keys ahead
-  // (filters of 1 MiB and more), apply. No allocation. Cost: O(n k) plus, out of cache, about
+  // vectorized; byte strings scalar XXH3/XXH64, 16384 at a time into a 128 KiB buffer that each
+  // thread allocates on its first such call and keeps until it exits (else 4096 at a time on the
+  // stack), before their tiles run), locate, software-prefetch some keys ahead (filters of 1 MiB
+  // and more), apply. No other allocation. Cost: O(n k) plus, out of cache, about
   // one cache-line miss per key (k for classic), overlapped. How far ahead is measured on this
   // machine: the first bulk call on a filter of a new power-of-two size (per layout and SIMD
   // target) times its query kernel on the filter at a few distances, 0.3-1.5 ms once per process
