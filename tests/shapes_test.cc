@@ -358,6 +358,26 @@ TEST_CASE("shapes: string batches at chunk edges equal their pre-hashed keys, lo
   }
 }
 
+TEST_CASE("shapes: the string chunk buffer has one holder at a time on a thread") {
+  // A second holder on the same thread (a nested bulk call) must not get the buffer the first is
+  // filling: it hashes its chunks on its stack instead (lib/core/key_source.h).
+  uint64_t* p = nullptr;
+  {
+    const detail::StringChunkBuffer first;
+    p = first.get();
+    REQUIRE(p != nullptr);
+    REQUIRE(reinterpret_cast<uintptr_t>(p) % 64 == 0);
+    {
+      const detail::StringChunkBuffer nested;
+      REQUIRE(nested.get() == nullptr);
+    }
+    const detail::StringChunkBuffer still_held;  // the nested one's end released nothing
+    REQUIRE(still_held.get() == nullptr);
+  }
+  const detail::StringChunkBuffer again;
+  REQUIRE(again.get() == p);  // the same buffer, kept for the thread
+}
+
 TEST_CASE("shapes: selection vectors at hit rates 0, 50 and 100 percent, chained filters") {
   const size_t n = 5000;
   const std::vector<uint64_t> present = test::RandomKeys(n, 1);

@@ -361,14 +361,26 @@ KeySource SourceOfAny(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_
   return SourceWith(keys, plan, seed, hasher, XxFamily{xxh64});
 }
 
-uint64_t* StringChunkBuffer() {
-  struct Buffer {
-    uint64_t* p = static_cast<uint64_t*>(
-        ::operator new (kStringChunk * sizeof(uint64_t), std::align_val_t{64}, std::nothrow));
-    ~Buffer() { ::operator delete (p, std::align_val_t{64}); }
-  };
-  thread_local Buffer buffer;
-  return buffer.p;
+namespace {
+struct ThreadChunkBuffer {
+  uint64_t* p = static_cast<uint64_t*>(
+      ::operator new (kStringChunk * sizeof(uint64_t), std::align_val_t{64}, std::nothrow));
+  bool held = false;
+  ~ThreadChunkBuffer() { ::operator delete (p, std::align_val_t{64}); }
+};
+thread_local ThreadChunkBuffer t_chunk_buffer;
+}  // namespace
+
+StringChunkBuffer::StringChunkBuffer() : p_(nullptr) {
+  ThreadChunkBuffer& b = t_chunk_buffer;
+  if (!b.held && b.p != nullptr) {
+    b.held = true;
+    p_ = b.p;
+  }
+}
+
+StringChunkBuffer::~StringChunkBuffer() {
+  if (p_ != nullptr) t_chunk_buffer.held = false;
 }
 
 Keys SliceKeys(const Keys& keys, size_t begin, size_t count) {

@@ -152,20 +152,30 @@ void HashKeyRange(const Kernels& kernels, const Keys& keys, const KeyPlan& plan,
 
 // Byte-string keys (kHashFn sources without a selection vector) are hashed kStringChunk keys at a
 // time into a buffer, and each chunk's hashes then go through the kernels as pre-hashed keys.
-// Hashing them inside the tiled pipeline, a step of 16 keys at a time between the applies, was
-// slower than the two passes together, and hashing whole 256-key tiles at a time did not help; so
-// were a ring of one key at a time (hash, prefetch, apply 16 keys behind) and mini-batches of
-// 16-64 keys, and chunks of 512-1024 keys; chunks of 16384 keys (128 KiB of hashes: L2) beat 4096
-// by 10-20% at 1e6 and 1e7 keys and do not lose at 1e5 (perf/README.md, design notes M6, M29).
-// The 128 KiB buffer is allocated once per thread (StringChunkBuffer); where it cannot be, a
+// Measured slower than these two passes (perf/README.md, design notes M6 and M29): hashing inside
+// the tiled pipeline, 16 keys or whole 256-key tiles at a time between the applies; one key at a
+// time through a ring (hash, prefetch, apply the key 16 behind); mini-batches of 16-64 keys; and
+// chunks of 512-4096 keys. 16384 keys (128 KiB of hashes) stay in L2. The buffer is allocated
+// once per thread (StringChunkBuffer: too large for every caller's stack); where it cannot be, a
 // chunk is kStringChunkSmall keys in 32 KiB on the stack. Used by Filter's bulk calls (bulk.cc)
 // and SpatialFilter's (spatial.cc).
 constexpr size_t kStringChunk = 16384;
 constexpr size_t kStringChunkSmall = 4096;
 
-// This thread's buffer of kStringChunk hashes (64-byte aligned), allocated on its first call and
-// kept until the thread exits; nullptr if it cannot be allocated. Out of line (key_source.cc).
-uint64_t* StringChunkBuffer();
+// This thread's buffer of kStringChunk hashes (64-byte aligned), allocated on its first use and
+// kept until the thread exits, for one holder at a time: nullptr if it cannot be allocated or is
+// held (a nested call then uses its stack). Out of line (key_source.cc).
+class StringChunkBuffer {
+ public:
+  StringChunkBuffer();
+  ~StringChunkBuffer();
+  StringChunkBuffer(const StringChunkBuffer&) = delete;
+  StringChunkBuffer& operator=(const StringChunkBuffer&) = delete;
+  uint64_t* get() const { return p_; }
+
+ private:
+  uint64_t* p_;
+};
 
 // (Not for Murmur3 sources: a chunk of their hashes is two words a key, which the pre-hashed path
 // cannot carry; their kernel hashes byte strings a tile at a time.)
@@ -182,7 +192,8 @@ template <class Piece, class Run>
 __attribute__((noinline)) uint64_t OverHashedChunks(const KeySource& src, size_t n,
                                                     const Piece& piece, const Run& run) {
   alignas(64) uint64_t small[kStringChunkSmall];
-  uint64_t* hashes = StringChunkBuffer();
+  const StringChunkBuffer buffer;
+  uint64_t* hashes = buffer.get();
   const size_t chunk = hashes != nullptr ? kStringChunk : kStringChunkSmall;
   if (hashes == nullptr) hashes = small;
   KeySource h;
