@@ -360,21 +360,24 @@ TEST_CASE("shapes: string batches at chunk edges equal their pre-hashed keys, lo
 
 TEST_CASE("shapes: the string chunk buffer has one holder at a time on a thread") {
   // A second holder on the same thread (a nested bulk call) must not get the buffer the first is
-  // filling: it hashes its chunks on its stack instead (lib/core/key_source.h).
+  // filling: it hashes its chunks on its stack instead (lib/core/key_source.h). A call short
+  // enough for one chunk on the stack does not ask for it (and never allocates it).
   uint64_t* p = nullptr;
   {
-    const detail::StringChunkBuffer first;
+    const detail::StringChunkBuffer unwanted(false);
+    REQUIRE(unwanted.get() == nullptr);
+    const detail::StringChunkBuffer first(true);
     p = first.get();
     REQUIRE(p != nullptr);
     REQUIRE(reinterpret_cast<uintptr_t>(p) % 64 == 0);
     {
-      const detail::StringChunkBuffer nested;
+      const detail::StringChunkBuffer nested(true);
       REQUIRE(nested.get() == nullptr);
     }
-    const detail::StringChunkBuffer still_held;  // the nested one's end released nothing
+    const detail::StringChunkBuffer still_held(true);  // the nested one's end released nothing
     REQUIRE(still_held.get() == nullptr);
   }
-  const detail::StringChunkBuffer again;
+  const detail::StringChunkBuffer again(true);
   REQUIRE(again.get() == p);  // the same buffer, kept for the thread
 }
 

@@ -371,7 +371,8 @@ struct ThreadChunkBuffer {
 thread_local ThreadChunkBuffer t_chunk_buffer;
 }  // namespace
 
-StringChunkBuffer::StringChunkBuffer() : p_(nullptr) {
+StringChunkBuffer::StringChunkBuffer(bool wanted) : p_(nullptr) {
+  if (!wanted) return;
   ThreadChunkBuffer& b = t_chunk_buffer;
   if (!b.held && b.p != nullptr) {
     b.held = true;

@@ -163,11 +163,13 @@ constexpr size_t kStringChunk = 16384;
 constexpr size_t kStringChunkSmall = 4096;
 
 // This thread's buffer of kStringChunk hashes (64-byte aligned), allocated on its first use and
-// kept until the thread exits, for one holder at a time: nullptr if it cannot be allocated or is
-// held (a nested call then uses its stack). Out of line (key_source.cc).
+// kept until the thread exits, for one holder at a time: nullptr if not `wanted` (a call of at
+// most kStringChunkSmall keys, which one chunk on the stack holds: it never allocates), if it
+// cannot be allocated, or if it is held (a nested call then uses its stack). Out of line
+// (key_source.cc).
 class StringChunkBuffer {
  public:
-  StringChunkBuffer();
+  explicit StringChunkBuffer(bool wanted);
   ~StringChunkBuffer();
   StringChunkBuffer(const StringChunkBuffer&) = delete;
   StringChunkBuffer& operator=(const StringChunkBuffer&) = delete;
@@ -192,7 +194,7 @@ template <class Piece, class Run>
 __attribute__((noinline)) uint64_t OverHashedChunks(const KeySource& src, size_t n,
                                                     const Piece& piece, const Run& run) {
   alignas(64) uint64_t small[kStringChunkSmall];
-  const StringChunkBuffer buffer;
+  const StringChunkBuffer buffer(n > kStringChunkSmall);
   uint64_t* hashes = buffer.get();
   const size_t chunk = hashes != nullptr ? kStringChunk : kStringChunkSmall;
   if (hashes == nullptr) hashes = small;

@@ -270,23 +270,23 @@ class Filter {
 
  public:
   // ---- Bulk calls over Keys of any shape ----
-  // All run on the active SIMD target in tiles of keys on the stack: hash (u64/u32 keys
-  // vectorized; byte strings scalar XXH3/XXH64, 16384 at a time into a 128 KiB buffer that each
-  // thread allocates on its first such call and keeps until it exits (else 4096 at a time on the
-  // stack), before their tiles run), locate, software-prefetch some keys ahead (filters of 1 MiB
-  // and more), apply. No other allocation. Cost: O(n k) plus, out of cache, about
-  // one cache-line miss per key (k for classic), overlapped. How far ahead is measured on this
-  // machine: the first bulk call on a filter of a new power-of-two size (per layout and SIMD
-  // target) times its query kernel on the filter at a few distances, 0.3-1.5 ms once per process
-  // (one allocation of 72 KiB); it never changes a result. Errors: Error(kInvalidArgument) for a
-  // null pointer with a non-zero size, bad Arrow offsets (past a declared data_size too) or
-  // FixedWidth geometry, and an array (of keys, offsets, records, Arrow data, or an output) whose
-  // pointer plus size wraps the address space or exceeds PTRDIFF_MAX bytes, detected before
-  // anything is written. That a pointer really points at so many readable bytes cannot be checked.
-  // An output must not overlap the keys (results may be written while later keys are still to be
-  // read), except refine's selection, which is both. A call has a fixed cost of a few dozen ns on
-  // top of its keys' share of a large call: it weighs on short calls such as a packet burst of 32
-  // keys (perf/README.md, "Bursts").
+  // All run on the active SIMD target in tiles of keys on the stack: hash (u64/u32 keys vectorized;
+  // byte strings scalar XXH3/XXH64, 16384 at a time into a 128 KiB buffer that each thread
+  // allocates on its first call of more than 4096 of them and keeps until it exits (else 4096 at a
+  // time on the stack), before their tiles run), locate, software-prefetch some keys ahead (filters
+  // of 1 MiB and more), apply. No other allocation. Cost: O(n k) plus, out of cache, about one
+  // cache-line miss per key (k for classic), overlapped. How far ahead is measured on this machine:
+  // the first bulk call on a filter of a new power-of-two size (per layout and SIMD target) times
+  // its query kernel on the filter at a few distances, 0.3-1.5 ms once per process (one allocation
+  // of 72 KiB); it never changes a result. Errors: Error(kInvalidArgument) for a null pointer with
+  // a non-zero size, bad Arrow offsets (past a declared data_size too) or FixedWidth geometry, and
+  // an array (of keys, offsets, records, Arrow data, or an output) whose pointer plus size wraps
+  // the address space or exceeds PTRDIFF_MAX bytes, detected before anything is written. That a
+  // pointer really points at so many readable bytes cannot be checked. An output must not overlap
+  // the keys (results may be written while later keys are still to be read), except refine's
+  // selection, which is both. A call has a fixed cost of a few dozen ns on top of its keys' share
+  // of a large call: it weighs on short calls such as a packet burst of 32 keys (perf/README.md,
+  // "Bursts").
 
   // Inserts every key; returns how many set a bit that was clear (surely new keys; in key order,
   // so a repeat within the batch does not count). Throws Error(kReadOnly) on a view.

@@ -98,7 +98,8 @@ simdbloom_status simdbloom_contains_u64(const simdbloom_filter* filter, const ui
  * the end of the address space or lengths[i] above PTRDIFF_MAX (e.g. lengths[i] = SIZE_MAX, a
  * "-1" length), a filter of integers ("Key types" below). That keys[i] holds lengths[i] readable
  * bytes cannot be checked. EREADONLY: insert into a view. Processed in tiles of 256 keys; no
- * allocation. */
+ * allocation (a call of more than 4096 keys: the once-per-thread buffer of
+ * simdbloom_insert_keys). */
 simdbloom_status simdbloom_insert_bytes(simdbloom_filter* filter, const void* keys,
                                         const size_t* lengths, size_t n);
 simdbloom_status simdbloom_contains_bytes(const simdbloom_filter* filter, const void* keys,
@@ -151,8 +152,9 @@ typedef struct simdbloom_keys {
 } simdbloom_keys;
 
 /* Filter::insert(keys). *changed (if not NULL) receives the number of keys that set a bit that
- * was clear (surely new). Cost: O(count), no allocation. Arrow offsets are checked (O(count))
- * before any work. EINVAL: filter NULL, keys as above. EREADONLY: a view. */
+ * was clear (surely new). Cost: O(count), no allocation (byte strings: a call of more than 4096
+ * keys hashes them into a 128 KiB buffer each thread allocates once, filter.hpp). Arrow offsets
+ * are checked (O(count)) before any work. EINVAL: filter NULL, keys as above. EREADONLY: a view. */
 simdbloom_status simdbloom_insert_keys(simdbloom_filter* filter, const simdbloom_keys* keys,
                                        uint64_t* changed);
 /* Filter::insert(keys, fresh): as simdbloom_insert_keys, and fresh[i] = 1 iff inserting key i (in
