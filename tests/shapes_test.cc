@@ -454,11 +454,16 @@ TEST_CASE("shapes: bulk insert counts the keys that changed the filter") {
 // key_source.h, key_types.h) where long ones may not: calls of 1 to 40 keys, one after another,
 // must write the bytes, the per-key flags and the results of one call over the same keys, for
 // every layout, target, result form and key shape with an inline path (u64 and i64 on a filter of
-// int64 keys or none yet, u32 on int32, pre-hashed, i64 out of an int32 filter's range).
+// int64 keys or none yet, u32 and i32 on int32, u64 and u32 on a legacy filter, pre-hashed, i64
+// out of an int32 filter's range), inserts with and without per-key flags. Calls of up to 32 keys
+// of these shapes on block512, register64 and split_block256 go straight to the kernel
+// (lib/core/bulk.cc, ShortCallOf); longer ones, and the other layouts, through the driver.
 TEST_CASE("shapes: calls of 1 to 40 keys equal one call over the same keys") {
   const std::vector<uint64_t> keys = test::RandomKeys(600, 44);
   std::vector<int64_t> signed_keys(keys.begin(), keys.end());
   std::vector<uint32_t> narrow(keys.begin(), keys.end());
+  std::vector<int32_t> narrow_signed(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) narrow_signed[i] = static_cast<int32_t>(narrow[i]);
   std::vector<int64_t> wide_int32(keys.size());  // every third out of int32's range
   for (size_t i = 0; i < keys.size(); ++i) {
     wide_int32[i] = i % 3 == 0 ? int64_t{1} << 40 : static_cast<int64_t>(keys[i] >> 33);
@@ -475,7 +480,11 @@ TEST_CASE("shapes: calls of 1 to 40 keys equal one call over the same keys") {
     std::vector<Case> cases = {
         {"u64, none yet", KeyType::kNone, Keys(keys), true},
         {"i64, int64", KeyType::kInt64, Keys(signed_keys), true},
+        {"u64, int64", KeyType::kInt64, Keys(keys), true},
         {"u32, int32", KeyType::kInt32, Keys(narrow), true},
+        {"i32, int32", KeyType::kInt32, Keys(narrow_signed), true},
+        {"u64, legacy", KeyType::kLegacy, Keys(keys), true},
+        {"u32, legacy", KeyType::kLegacy, Keys(narrow), true},
         {"i64, int32, some out of range", KeyType::kInt32, Keys(wide_int32), false},
     };
     if (layout != Layout::kGuava) {  // (guava refuses pre-hashed keys)
@@ -487,21 +496,26 @@ TEST_CASE("shapes: calls of 1 to 40 keys equal one call over the same keys") {
         CAPTURE(c.name);
         const size_t n = c.keys.size(), half = n / 2;
         // The first half inserted, in one call and in bursts (fresh flags and counts too).
-        Filter one = test::WithKeyType(made, c.type), bursts = test::WithKeyType(made, c.type);
+        Filter one = test::WithKeyType(made, c.type), bursts = test::WithKeyType(made, c.type),
+               plain = test::WithKeyType(made, c.type);  // bursts without per-key flags
         std::vector<uint8_t> fresh_one(n, 7), fresh_bursts(n, 7);
         std::vector<size_t> starts;  // burst b covers keys [starts[b], starts[b + 1])
         for (size_t at = 0, len = 1; at < n; at += len, len = len % 40 + 1) starts.push_back(at);
         starts.push_back(n);
         if (c.insert_all) {
           const uint64_t changed = one.insert(detail::SliceKeys(c.keys, 0, half), fresh_one.data());
-          uint64_t changed_bursts = 0;
+          uint64_t changed_bursts = 0, changed_plain = 0;
           for (size_t b = 0; starts[b] < half; ++b) {
             const size_t e = std::min(starts[b + 1], half);
-            changed_bursts += bursts.insert(detail::SliceKeys(c.keys, starts[b], e - starts[b]),
-                                            fresh_bursts.data() + starts[b]);
+            const Keys part = detail::SliceKeys(c.keys, starts[b], e - starts[b]);
+            changed_bursts += bursts.insert(part, fresh_bursts.data() + starts[b]);
+            changed_plain += plain.insert(part);
           }
           CHECK(changed_bursts == changed);
+          CHECK(changed_plain == changed);
           CHECK(fresh_bursts == fresh_one);
+          CHECK(plain.inserted_count() == one.inserted_count());
+          test::CheckSameBits(one, plain);
         } else {
           for (size_t i = 1; i < n; i += 3) {
             one.insert(wide_int32[i]);
@@ -530,6 +544,9 @@ TEST_CASE("shapes: calls of 1 to 40 keys equal one call over the same keys") {
           for (size_t j = 0; j < m; ++j) {
             CHECK(((bitmap[j / 8] >> (j % 8)) & 1) == want[at + j]);
           }
+          // The last byte's unused bits are 0 (as one call writes them), later bytes untouched.
+          if (m % 8 != 0) CHECK((bitmap[m / 8] >> (m % 8)) == 0);
+          for (size_t j = (m + 7) / 8; j < 8; ++j) CHECK(bitmap[j] == 0xFF);
           uint32_t sel[40];
           const uint64_t selected = one.select(part, sel);
           for (uint64_t j = 0; j < selected; ++j) got_sel.push_back(uint32_t(at) + sel[j]);

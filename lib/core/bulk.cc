@@ -63,6 +63,58 @@ struct FilterBulk : KindBulk<simdbloom::Filter, false, LayoutKernels, Params, Ke
   }
 };
 
+// A short call (1 to kShortKeys keys: a packet burst) of u64/i64 keys on a filter of int64 keys
+// (or legacy ones, or none yet for a query), u32/i32 keys on one of int32 (or legacy) keys, or
+// pre-hashed values, on block512, register64 or split_block256, goes straight to its layout's
+// kernel: such keys need no plan and no conversion, and a call that short no tuner and no
+// prefetch distance (its few loads overlap in the core anyway); RunBulk's general checks and
+// steps cost an 8-key call about a quarter of its instructions (perf/README.md, design note
+// M30). ShortCallOf says whether the keys and filter qualify and sets their source; the caller
+// checks its output. Anything else, and every refusal, goes through RunBulk (queries) or the rest
+// of InsertBulk, with the same results.
+constexpr size_t kShortKeys = 32;
+bool ShortCallOf(const Filter& f, const Keys& keys, bool insert, KeySource* src) {
+  const size_t n = keys.size();
+  const Layout layout = f.layout();
+  if (n - 1 >= kShortKeys || f.data() == nullptr ||
+      (layout != Layout::kBlock512 && layout != Layout::kRegister64 &&
+       layout != Layout::kSplitBlock256)) {
+    return false;
+  }
+  const KeyType type = f.key_type();
+  size_t width = 8;
+  switch (keys.kind()) {
+    case Keys::Kind::kU64:
+    case Keys::Kind::kI64:
+      // (an insert into a filter of no key type yet makes it int64: InsertBulk's)
+      if (type != KeyType::kInt64 && type != KeyType::kLegacy &&
+          (insert || type != KeyType::kNone)) {
+        return false;
+      }
+      src->kind = KeyKind::kU64;
+      break;
+    case Keys::Kind::kU32:
+    case Keys::Kind::kI32:
+      if (type != KeyType::kInt32 && type != KeyType::kLegacy) return false;
+      src->kind = KeyKind::kU32;
+      width = 4;
+      break;
+    case Keys::Kind::kPrehashed:
+      src->kind = KeyKind::kHashes;
+      break;
+    default:
+      return false;
+  }
+  src->keys = keys.keys();
+  return keys.keys() != nullptr && FitsAddressSpace(keys.keys(), uint64_t{n} * width);
+}
+const LayoutKernels& ShortKernels(const Filter& f) { return Active().For(IdOf(f.layout())); }
+Params ShortParams(const Filter& f) { return Params{f.num_blocks(), f.num_hashes(), f.seed()}; }
+// A query that ShortCallOf passes, n keys, results as `result` says in `out`.
+uint64_t ShortQuery(const Filter& f, const KeySource& src, size_t n, ResultKind result, void* out) {
+  return ShortKernels(f).contains(WordsOf(f), ShortParams(f), src, n, result, out);
+}
+
 Params BulkParams(const Filter& f) {
   Params p = FilterBulk::ParamsOf(f);
   p.prefetch_distance = PrefetchDistance(f);
@@ -121,6 +173,14 @@ uint64_t Filter::InsertBulk(const Keys& keys, uint8_t* fresh, bool atomic, unsig
   const char* who = atomic && threads <= 1 ? "insert_concurrent" : "insert";
   if (words_ == nullptr || !owned_) CheckWritable(who);  // throws
   if (keys.size() == 0) return 0;
+  detail::KeySource short_src;
+  if (!atomic && detail::ShortCallOf(*this, keys, true, &short_src) &&
+      (fresh == nullptr || detail::FitsAddressSpace(fresh, keys.size()))) {
+    const uint64_t changed = detail::ShortKernels(*this).insert(words_, detail::ShortParams(*this),
+                                                                short_src, keys.size(), fresh);
+    inserted_ += keys.size();  // a plain insert has the filter to itself (as below)
+    return changed;
+  }
   const detail::LayoutId id = detail::IdOf(layout_);
   // every argument error before anything is written or any thread starts
   if (!detail::InPlaceKeysValid(keys)) detail::ValidateKeys(who, keys);
@@ -274,15 +334,30 @@ using Bulk = detail::FilterBulk;
 using detail::Form;
 
 uint64_t Filter::contains(const Keys& keys, uint8_t* out) const {
+  detail::KeySource src;
+  if (detail::ShortCallOf(*this, keys, false, &src) && out != nullptr &&
+      detail::FitsAddressSpace(out, keys.size())) {
+    return detail::ShortQuery(*this, src, keys.size(), ResultKind::kBytes, out);
+  }
   return detail::RunBulk<Bulk>(*this, keys, {"contains", BulkOp::kQuery, Form::kBytes, out});
 }
 
 uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
+  detail::KeySource src;
+  if (detail::ShortCallOf(*this, keys, false, &src) && bitmap != nullptr &&
+      detail::FitsAddressSpace(bitmap, (keys.size() + 7) / 8)) {
+    return detail::ShortQuery(*this, src, keys.size(), ResultKind::kBitmap, bitmap);
+  }
   return detail::RunBulk<Bulk>(*this, keys,
                                {"contains_bitmap", BulkOp::kQuery, Form::kBitmap, bitmap});
 }
 
 uint64_t Filter::select(const Keys& keys, uint32_t* selection) const {
+  detail::KeySource src;
+  if (detail::ShortCallOf(*this, keys, false, &src) && selection != nullptr &&
+      detail::FitsAddressSpace(selection, uint64_t{keys.size()} * 4)) {
+    return detail::ShortQuery(*this, src, keys.size(), ResultKind::kSelection, selection);
+  }
   return detail::RunBulk<Bulk>(*this, keys,
                                {"select", BulkOp::kQuery, Form::kSelection, selection});
 }
