@@ -9,7 +9,7 @@ const char* SINGLE_LOOPS_NAME(simdbloom::Filter& f, const uint64_t* keys, const 
                               size_t n, int reps, double (*now)(), SingleLoopTimes* out,
                               uint64_t* sink) {
   uint64_t hits = 0;
-  double best[4] = {1e300, 1e300, 1e300, 1e300};
+  double best[5] = {1e300, 1e300, 1e300, 1e300, 1e300};
   for (int r = 0; r < reps; ++r) {
     f.clear();
     double t0 = now();
@@ -31,9 +31,26 @@ const char* SINGLE_LOOPS_NAME(simdbloom::Filter& f, const uint64_t* keys, const 
     }
     t1 = now();
     best[3] = best[3] < t1 - t0 ? best[3] : t1 - t0;
+    // The same, each key hashed once: its hash waits 8 keys in a ring.
+    uint64_t ring[8];
+    t0 = now();
+    for (size_t i = 0; i < 8 && i < n; ++i) {
+      ring[i] = f.hash(keys[i]);
+      f.prefetch_hash(ring[i]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t h = ring[i & 7];
+      if (i + 8 < n) {
+        ring[i & 7] = f.hash(keys[i + 8]);
+        f.prefetch_hash(ring[i & 7]);
+      }
+      hits += f.contains_hash(h);
+    }
+    t1 = now();
+    best[4] = best[4] < t1 - t0 ? best[4] : t1 - t0;
   }
   const double per = 1e9 / static_cast<double>(n);
-  *out = {best[0] * per, best[1] * per, best[2] * per, best[3] * per};
+  *out = {best[0] * per, best[1] * per, best[2] * per, best[3] * per, best[4] * per};
   *sink += hits;
   return simdbloom::detail::OneKey::kName;
 }

@@ -20,10 +20,13 @@ namespace sbbench {
 
 struct SingleLoopTimes {
   double insert, contains, contains_absent, contains_prefetch;  // best ns/key of `reps` passes
+  double contains_prefetch_hashed;  // prefetch_hash / contains_hash of hash(key): hashed once
 };
 
 // Runs the loops on `f` (cleared before each insert pass; the last pass leaves `keys` inserted):
-// insert(key); contains(key) of present and absent keys; contains with prefetch(key) 8 keys ahead.
+// insert(key); contains(key) of present and absent keys; contains with prefetch(key) 8 keys ahead;
+// the same with each key hashed once (h = hash(key) 8 keys ahead, prefetch_hash(h), later
+// contains_hash(h)), as a caller that prefetches can write it.
 using SingleLoopsFn = const char* (*)(simdbloom::Filter& f, const uint64_t* keys,
                                       const uint64_t* absent, size_t n, int reps, double (*now)(),
                                       SingleLoopTimes* out, uint64_t* sink);

@@ -101,6 +101,9 @@ class Filter {
   // Prefetches the cache line(s) a later insert or contains of `key` touches (classic: its k
   // lines), so a caller who knows the next keys (a packet ring, a request queue) can overlap their
   // cache misses: prefetch(next) ... contains(current). Never changes results; O(1) (classic O(k)).
+  // It hashes the key, and contains(key) hashes it again: a caller that can keep 8-16 hashes
+  // saves one hash a key with h = hash(next); prefetch_hash(h) ... contains_hash(h) (about 1 ns
+  // a key; perf/README.md, section single, column "pf hash1").
   SIMDBLOOM_INLINE void prefetch(Key key) const noexcept {
     uint64_t h;
     if (key.is_integer() && (Fast() & kFastQuery)) {
