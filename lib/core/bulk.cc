@@ -86,30 +86,17 @@ bool ShortCallOf(const Filter& f, const Keys& keys, bool insert, KeySource* src)
        layout != Layout::kSplitBlock256)) {
     return false;
   }
+  if (!InPlaceKind(keys.kind(), &src->kind)) return false;
+  // The key type each kind must meet (an insert into a filter of no key type yet makes it int64:
+  // InsertBulk's; pre-hashed values meet any).
   const KeyType type = f.key_type();
-  size_t width = 8;
-  switch (keys.kind()) {
-    case Keys::Kind::kU64:
-    case Keys::Kind::kI64:
-      // (an insert into a filter of no key type yet makes it int64: InsertBulk's)
-      if (type != KeyType::kInt64 && type != KeyType::kLegacy &&
-          (insert || type != KeyType::kNone)) {
-        return false;
-      }
-      src->kind = KeyKind::kU64;
-      break;
-    case Keys::Kind::kU32:
-    case Keys::Kind::kI32:
-      if (type != KeyType::kInt32 && type != KeyType::kLegacy) return false;
-      src->kind = KeyKind::kU32;
-      width = 4;
-      break;
-    case Keys::Kind::kPrehashed:
-      src->kind = KeyKind::kHashes;
-      break;
-    default:
-      return false;
+  const bool legacy = type == KeyType::kLegacy;  // takes either width
+  if (src->kind == KeyKind::kU64 && !legacy && type != KeyType::kInt64 &&
+      (insert || type != KeyType::kNone)) {
+    return false;
   }
+  if (src->kind == KeyKind::kU32 && !legacy && type != KeyType::kInt32) return false;
+  const size_t width = src->kind == KeyKind::kU32 ? 4 : 8;
   src->keys = keys.keys();
   return keys.keys() != nullptr && FitsAddressSpace(keys.keys(), uint64_t{n} * width);
 }

@@ -81,25 +81,29 @@ void CheckExtent(const char* who, const char* what, const void* p, size_t count,
 // SourceWith makes for them, without the call (a packet burst's fixed cost).
 KeySource SourceOfAny(const Keys& keys, const KeyPlan& plan, bool xxh64, uint64_t seed,
                       StringHasher* hasher);
-// The source of keys the kernels read in place, as every hash family reads them (the kernels hash
-// u64 and u32 keys themselves); false for any other shape or a plan that converts them.
-inline bool InPlaceSource(const Keys& keys, const KeyPlan& plan, KeySource* src) {
-  if (plan.to_width != 0 || plan.legacy16) return false;
-  switch (keys.kind()) {
+// The source kind of keys the kernels can read in place (u64/i64: kU64, u32/i32: kU32,
+// pre-hashed: kHashes); false for any other shape.
+inline bool InPlaceKind(Keys::Kind kind, KeyKind* out) {
+  switch (kind) {
     case Keys::Kind::kU64:
     case Keys::Kind::kI64:
-      src->kind = KeyKind::kU64;
-      break;
+      *out = KeyKind::kU64;
+      return true;
     case Keys::Kind::kU32:
     case Keys::Kind::kI32:
-      src->kind = KeyKind::kU32;
-      break;
+      *out = KeyKind::kU32;
+      return true;
     case Keys::Kind::kPrehashed:
-      src->kind = KeyKind::kHashes;
-      break;
+      *out = KeyKind::kHashes;
+      return true;
     default:
       return false;
   }
+}
+// The source of keys the kernels read in place, as every hash family reads them (the kernels hash
+// u64 and u32 keys themselves); false for any other shape or a plan that converts them.
+inline bool InPlaceSource(const Keys& keys, const KeyPlan& plan, KeySource* src) {
+  if (plan.to_width != 0 || plan.legacy16 || !InPlaceKind(keys.kind(), &src->kind)) return false;
   src->keys = keys.keys();
   return true;
 }
