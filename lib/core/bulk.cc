@@ -124,9 +124,16 @@ Params ShortParams(const Filter& f) {
 #endif
   return p;
 }
-// A query that ShortCallOf passes, n keys, results as `result` says in `out`.
-uint64_t ShortQuery(const Filter& f, const KeySource& src, size_t n, ResultKind result, void* out) {
-  return ShortKernels(f).contains(WordsOf(f), ShortParams(f), src, n, result, out);
+// A short query (ShortCallOf) writing `result` to `out` (out_bytes of it, checked) and its count
+// to *r; false, with nothing done, for any call that must go through RunBulk.
+bool ShortQuery(const Filter& f, const Keys& keys, ResultKind result, void* out, uint64_t out_bytes,
+                uint64_t* r) {
+  KeySource src;
+  if (!ShortCallOf(f, keys, false, &src) || out == nullptr || !FitsAddressSpace(out, out_bytes)) {
+    return false;
+  }
+  *r = ShortKernels(f).contains(WordsOf(f), ShortParams(f), src, keys.size(), result, out);
+  return true;
 }
 
 Params BulkParams(const Filter& f) {
@@ -348,29 +355,25 @@ using Bulk = detail::FilterBulk;
 using detail::Form;
 
 uint64_t Filter::contains(const Keys& keys, uint8_t* out) const {
-  detail::KeySource src;
-  if (detail::ShortCallOf(*this, keys, false, &src) && out != nullptr &&
-      detail::FitsAddressSpace(out, keys.size())) {
-    return detail::ShortQuery(*this, src, keys.size(), ResultKind::kBytes, out);
-  }
+  uint64_t r;
+  if (detail::ShortQuery(*this, keys, ResultKind::kBytes, out, keys.size(), &r)) return r;
   return detail::RunBulk<Bulk>(*this, keys, {"contains", BulkOp::kQuery, Form::kBytes, out});
 }
 
 uint64_t Filter::contains_bitmap(const Keys& keys, uint8_t* bitmap) const {
-  detail::KeySource src;
-  if (detail::ShortCallOf(*this, keys, false, &src) && bitmap != nullptr &&
-      detail::FitsAddressSpace(bitmap, (keys.size() + 7) / 8)) {
-    return detail::ShortQuery(*this, src, keys.size(), ResultKind::kBitmap, bitmap);
+  uint64_t r;
+  if (detail::ShortQuery(*this, keys, ResultKind::kBitmap, bitmap, (keys.size() + 7) / 8, &r)) {
+    return r;
   }
   return detail::RunBulk<Bulk>(*this, keys,
                                {"contains_bitmap", BulkOp::kQuery, Form::kBitmap, bitmap});
 }
 
 uint64_t Filter::select(const Keys& keys, uint32_t* selection) const {
-  detail::KeySource src;
-  if (detail::ShortCallOf(*this, keys, false, &src) && selection != nullptr &&
-      detail::FitsAddressSpace(selection, uint64_t{keys.size()} * 4)) {
-    return detail::ShortQuery(*this, src, keys.size(), ResultKind::kSelection, selection);
+  uint64_t r;
+  const uint64_t selection_bytes = uint64_t{keys.size()} * 4;
+  if (detail::ShortQuery(*this, keys, ResultKind::kSelection, selection, selection_bytes, &r)) {
+    return r;
   }
   return detail::RunBulk<Bulk>(*this, keys,
                                {"select", BulkOp::kQuery, Form::kSelection, selection});
